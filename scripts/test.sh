@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: setup (idempotent), lint + typecheck, bundle, unit tests,
+# integration tests against the real tritonserver and real compiled backends, and the
+# extension-host tests in real VS Code (code-server + Chromium). Ends with one summary line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RESULTS=out/test-results
+rm -rf "$RESULTS" && mkdir -p "$RESULTS"
+
+step() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
+
+step "setup"
+bash scripts/setup.sh --tests
+
+step "lint, format, typecheck"
+npm run -s lint
+
+step "bundle"
+npm run -s compile
+
+status=0
+step "unit tests"
+npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$RESULTS/unit.json" || status=1
+
+step "integration tests (real tritonserver, real backends)"
+npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$RESULTS/integration.json" || status=1
+
+step "extension tests (real VS Code)"
+npm run -s test:vscode || status=1
+
+node scripts/test-summary.mjs "$RESULTS" || status=1
+exit $status
