@@ -1,0 +1,331 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  statSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { packageRoot } from '../paths.js';
+import { readLogTail } from './logTail.js';
+
+/** Environment variable naming the tritonserver binary to use instead of the project's `.venv`. */
+export const TRITONSERVER_ENV = 'TRITON_STUDIO_TRITONSERVER';
+
+/** Where a tritonserver installation keeps what the server needs at start. */
+export interface TritonInstallation {
+  binary: string;
+  backendDirectory: string;
+  cacheDirectory: string;
+  /** Folders prepended to LD_LIBRARY_PATH (nvidia-pytriton keeps the server's libraries apart). */
+  libraryDirectories: string[];
+}
+
+export interface LocalServerOptions {
+  /** Model repository the server serves (`--model-repository`); must exist. */
+  modelRepository: string;
+  /** tritonserver binary; default: env TRITON_STUDIO_TRITONSERVER, then the project's `.venv`. */
+  tritonserver?: string;
+  /** Fixed ports; each one left out is chosen free at run time. */
+  httpPort?: number;
+  grpcPort?: number;
+  metricsPort?: number;
+  /** Models to load at start (`--load-model`); the rest are loaded through the repository API. */
+  loadModels?: string[];
+  /** Server log (stdout and stderr); default: a fresh file under the OS temp folder. */
+  logFile?: string;
+  /** `--log-verbose` level; default 0. */
+  logVerbose?: number;
+  /** How long to wait for `v2/health/ready`; default 60 s. */
+  startupTimeoutMs?: number;
+  /** How long `stop()` waits after SIGTERM before SIGKILL; default 10 s. */
+  stopGraceMs?: number;
+  /** Further tritonserver flags, passed as given. */
+  extraArgs?: string[];
+}
+
+export interface LocalServer {
+  /** e.g. `http://127.0.0.1:8123` */
+  httpUrl: string;
+  /** `127.0.0.1:port`, the form gRPC clients take */
+  grpcUrl: string;
+  /** e.g. `http://127.0.0.1:8125/metrics` */
+  metricsUrl: string;
+  ports: { http: number; grpc: number; metrics: number };
+  pid: number;
+  logFile: string;
+  modelRepository: string;
+  /** Resolves with the exit code (or signal name) once the server process is gone. */
+  exited: Promise<number | string>;
+  /** SIGTERM, then SIGKILL after the grace period; resolves once the process is gone. */
+  stop(): Promise<void>;
+}
+
+/** Start failed for a reason the user can act on; `logTail` holds the server's last log lines. */
+export class LocalServerError extends Error {
+  constructor(
+    message: string,
+    readonly logFile?: string,
+    readonly logTail?: string,
+    /** PID of the server process that failed (already stopped), when one was started. */
+    readonly pid?: number,
+  ) {
+    super(logTail ? `${message}\n--- last lines of ${logFile} ---\n${logTail}` : message);
+    this.name = 'LocalServerError';
+  }
+}
+
+const SETUP_HINT = 'run `npm run setup` (installs nvidia-pytriton into .venv/)';
+
+/**
+ * Finds the tritonserver binary and the folders that ship with it. nvidia-pytriton's layout:
+ * `site-packages/pytriton/tritonserver/{bin,backends,caches}` and `site-packages/nvidia_pytriton.libs`.
+ * A binary given by option or env may come from any installation: its sibling `backends/` and
+ * `caches/` folders are used, and the pytriton libraries folder only when it exists.
+ */
+export function locateTritonServer(binary?: string): TritonInstallation {
+  const given = binary ?? process.env[TRITONSERVER_ENV];
+  const path = given ? resolve(given) : defaultBinary();
+  const source = binary ? 'the tritonserver option' : given ? `$${TRITONSERVER_ENV}` : 'the project .venv';
+  if (!existsSync(path)) {
+    throw new LocalServerError(`tritonserver not found at ${path} (from ${source}): ${SETUP_HINT}`);
+  }
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    throw new LocalServerError(`tritonserver at ${path} is not executable: chmod +x it or ${SETUP_HINT}`);
+  }
+  const serverDir = dirname(dirname(path));
+  const backendDirectory = join(serverDir, 'backends');
+  const cacheDirectory = join(serverDir, 'caches');
+  for (const [what, dir] of [
+    ['backend directory', backendDirectory],
+    ['cache directory', cacheDirectory],
+  ] as const) {
+    if (!isDirectory(dir)) {
+      throw new LocalServerError(`tritonserver ${what} not found at ${dir} (next to ${path}): ${SETUP_HINT}`);
+    }
+  }
+  const pytritonLibs = join(dirname(serverDir), '..', 'nvidia_pytriton.libs');
+  const isPytriton = dirname(serverDir).endsWith('pytriton');
+  if (isPytriton && !isDirectory(pytritonLibs)) {
+    throw new LocalServerError(
+      `tritonserver's libraries not found at ${resolve(pytritonLibs)} (nvidia-pytriton ships them there): ${SETUP_HINT}`,
+    );
+  }
+  return {
+    binary: path,
+    backendDirectory,
+    cacheDirectory,
+    libraryDirectories: isDirectory(pytritonLibs) ? [resolve(pytritonLibs)] : [],
+  };
+}
+
+function defaultBinary(): string {
+  const lib = join(packageRoot(), '.venv', 'lib');
+  // The venv's Python version names a folder; take whichever one holds pytriton.
+  const candidates = isDirectory(lib) ? readdirSync(lib).filter((d) => d.startsWith('python')) : [];
+  for (const python of candidates.sort().reverse()) {
+    const bin = join(lib, python, 'site-packages', 'pytriton', 'tritonserver', 'bin', 'tritonserver');
+    if (existsSync(bin)) return bin;
+  }
+  return join(lib, 'python3.11', 'site-packages', 'pytriton', 'tritonserver', 'bin', 'tritonserver');
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A port the OS reports free on 127.0.0.1 right now (another process may still take it first). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+// Servers still running when this process exits are killed: a forgotten server would hold ports
+// and CPU for everyone else on the machine.
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function trackForExit(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const c of running) c.kill('SIGKILL');
+  });
+}
+
+const PORT_IN_USE = /already in use|address already in use/i;
+const START_ATTEMPTS = 3;
+
+/**
+ * Starts tritonserver in explicit model-control mode on loopback and waits until it is ready.
+ * Free ports are picked just before the start; if another process takes one in between, the
+ * start is retried with new ports.
+ */
+export async function startLocalServer(opts: LocalServerOptions): Promise<LocalServer> {
+  const installation = locateTritonServer(opts.tritonserver);
+  const modelRepository = resolve(opts.modelRepository);
+  if (!isDirectory(modelRepository)) {
+    throw new LocalServerError(
+      `model repository ${modelRepository} does not exist: generate one first (\`triton-studio generate PIPELINE --out REPO\`)`,
+    );
+  }
+  const fixedPorts =
+    opts.httpPort !== undefined && opts.grpcPort !== undefined && opts.metricsPort !== undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts, installation, modelRepository);
+    } catch (error) {
+      const retry = error instanceof LocalServerError && PORT_IN_USE.test(error.logTail ?? '') && !fixedPorts;
+      if (!retry || attempt >= START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOnce(
+  opts: LocalServerOptions,
+  installation: TritonInstallation,
+  modelRepository: string,
+): Promise<LocalServer> {
+  const ports = {
+    http: opts.httpPort ?? (await freePort()),
+    grpc: opts.grpcPort ?? (await freePort()),
+    metrics: opts.metricsPort ?? (await freePort()),
+  };
+  const logFile = resolve(
+    opts.logFile ?? join(mkdtempSync(join(tmpdir(), 'triton-studio-server-')), 'tritonserver.log'),
+  );
+  const args = [
+    `--model-repository=${modelRepository}`,
+    '--model-control-mode=explicit',
+    '--http-address=127.0.0.1',
+    '--grpc-address=127.0.0.1',
+    `--http-port=${ports.http}`,
+    `--grpc-port=${ports.grpc}`,
+    `--metrics-port=${ports.metrics}`,
+    `--backend-directory=${installation.backendDirectory}`,
+    `--cache-directory=${installation.cacheDirectory}`,
+    '--pinned-memory-pool-byte-size=0',
+    `--log-verbose=${opts.logVerbose ?? 0}`,
+    ...(opts.loadModels ?? []).map((m) => `--load-model=${m}`),
+    ...(opts.extraArgs ?? []),
+  ];
+  const env = { ...process.env };
+  if (installation.libraryDirectories.length > 0) {
+    env.LD_LIBRARY_PATH = [...installation.libraryDirectories, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+  }
+
+  const logFd = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(installation.binary, args, { env, stdio: ['ignore', logFd, logFd] });
+  } finally {
+    closeSync(logFd); // the child holds its own copy
+  }
+  const exited = new Promise<number | string>((resolveExit) => {
+    child.once('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'));
+  });
+  const spawnError = new Promise<Error>((resolveError) => child.once('error', resolveError));
+  trackForExit(child);
+
+  const httpUrl = `http://127.0.0.1:${ports.http}`;
+  const stopGraceMs = opts.stopGraceMs ?? 10_000;
+  const stop = () => stopProcess(child, exited, stopGraceMs);
+
+  const outcome = await Promise.race([
+    waitReady(`${httpUrl}/v2/health/ready`, opts.startupTimeoutMs ?? 60_000).then((ok) =>
+      ok ? ({ kind: 'ready' } as const) : ({ kind: 'timeout' } as const),
+    ),
+    exited.then((code) => ({ kind: 'exited', code }) as const),
+    spawnError.then((error) => ({ kind: 'spawn-error', error }) as const),
+  ]);
+  if (outcome.kind !== 'ready') {
+    await stop();
+    const tail = readLogTail(logFile);
+    throw new LocalServerError(
+      describeStartFailure(outcome, installation, opts, tail),
+      logFile,
+      tail,
+      child.pid,
+    );
+  }
+  return {
+    httpUrl,
+    grpcUrl: `127.0.0.1:${ports.grpc}`,
+    metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics`,
+    ports,
+    pid: child.pid ?? -1,
+    logFile,
+    modelRepository,
+    exited,
+    stop,
+  };
+}
+
+function describeStartFailure(
+  outcome:
+    { kind: 'timeout' } | { kind: 'exited'; code: number | string } | { kind: 'spawn-error'; error: Error },
+  installation: TritonInstallation,
+  opts: LocalServerOptions,
+  logTail: string,
+): string {
+  if (outcome.kind === 'spawn-error') {
+    return `cannot start ${installation.binary}: ${outcome.error.message}`;
+  }
+  if (outcome.kind === 'timeout') {
+    return `tritonserver did not become ready within ${(opts.startupTimeoutMs ?? 60_000) / 1000} s (stopped it)`;
+  }
+  // A missing shared library is about the installation, not the repository: say what to do.
+  const library = /error while loading shared libraries: ([^:\s]+)/.exec(logTail)?.[1];
+  if (library) return `tritonserver cannot load the library ${library}: ${SETUP_HINT}`;
+  return `tritonserver exited with ${outcome.code} before it was ready`;
+}
+
+async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+async function stopProcess(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const killed = new Promise<void>((r) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      r();
+    }, graceMs);
+  });
+  await Promise.race([exited, killed]);
+  clearTimeout(timer);
+  await exited;
+}
