@@ -35,7 +35,7 @@ export function toTritonError(error: unknown, url: string, method: string, deadl
         details === ''
       ) {
         return new TritonError(
-          `cannot reach Triton at ${url}: is it running? start one with \`triton-studio serve REPO\` (${details || 'unavailable'})`,
+          `cannot reach Triton at ${url}: is it running? start one with \`triton-studio serve REPO\`${connectionCause(details)}`,
           error.code,
           method,
         );
@@ -79,4 +79,12 @@ function restricted(error: ServiceError, url: string, method: string, details: s
     method,
     details,
   );
+}
+
+/** The short reason inside grpc-js's connection error text, e.g. " (connection refused)". */
+function connectionCause(details: string): string {
+  if (/ECONNREFUSED/.test(details)) return ' (connection refused)';
+  if (/ENOTFOUND|Name resolution|DNS/i.test(details)) return ' (host name not found)';
+  if (/ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/.test(details)) return ' (no route or timed out)';
+  return '';
 }
