@@ -1,0 +1,137 @@
+import type { TritonClient } from '../grpc/client.js';
+import type { ModelStatistics } from '../grpc/types.js';
+import { sendPrompt, type PromptResult } from '../prompt.js';
+import { runConcurrencyLoad, type ConcurrencyLoad } from './loadGenerator.js';
+import { statisticsDelta, type ServerModelBreakdown } from './serverStats.js';
+import { LatencyRecorder, type LatencySummary } from './summary.js';
+
+export interface LatencyTestOptions {
+  model: string;
+  /** Prompt text sent with every request. */
+  prompt: string;
+  maxTokens?: number;
+  /** Streamed requests also report time to first token. */
+  stream?: boolean;
+  load: ConcurrencyLoad;
+  /** Per-request deadline; default none. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** The JSON a latency test exports (`triton-studio perf --export FILE`). */
+export interface PerfReport {
+  kind: 'triton-studio.perf';
+  formatVersion: 1;
+  model: string;
+  server: string;
+  startedAt: string;
+  load: ConcurrencyLoad;
+  stream: boolean;
+  maxTokens?: number;
+  prompt: string;
+  results: {
+    /** Measured requests (warm-up excluded), failed ones included. */
+    requests: number;
+    errors: number;
+    /** Up to five distinct error messages. */
+    errorMessages: string[];
+    durationS: number;
+    /** Successful requests per second. */
+    requestsPerSecond: number;
+    /** End-to-end request latency of successful requests. */
+    latency: LatencySummary;
+    /** Time to first non-empty text_output (streamed requests only). */
+    ttft?: LatencySummary;
+    /** Mean responses per request (≈ tokens per request for streaming steps). */
+    responsesPerRequest: number;
+  };
+  /** The server's own per-model breakdown (queue, compute, batch sizes) over the measured run. */
+  serverBreakdown: ServerModelBreakdown[];
+}
+
+/**
+ * First mode of the latency test: a fixed number of prompts in flight, for N requests or a
+ * duration, warm-up excluded; end-to-end latency (and TTFT when streaming) into HDR histograms,
+ * plus the server's statistics over the same window.
+ */
+export async function runLatencyTest(client: TritonClient, options: LatencyTestOptions): Promise<PerfReport> {
+  const config = await client.modelConfig(options.model);
+  const send = () =>
+    sendPrompt(client, {
+      model: options.model,
+      text: options.prompt,
+      maxTokens: options.maxTokens,
+      stream: options.stream,
+      config,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
+  const startedAt = new Date().toISOString();
+  const statsBefore = await optionalStatistics(client);
+  // Warm-up is inside runConcurrencyLoad; take the "before" snapshot after it to exclude it.
+  let statsAfterWarmup: ModelStatistics[] | undefined;
+  const run = await runConcurrencyLoad<PromptResult>(options.load, send, {
+    signal: options.signal,
+    afterWarmup: async () => (statsAfterWarmup = await optionalStatistics(client)),
+  });
+  const statsAfter = await optionalStatistics(client);
+
+  const latency = new LatencyRecorder();
+  const ttft = new LatencyRecorder();
+  const errorMessages = new Set<string>();
+  let errors = 0;
+  let responses = 0;
+  for (const outcome of run.outcomes) {
+    if (outcome.error || !outcome.value) {
+      errors++;
+      if (errorMessages.size < 5) errorMessages.add(outcome.error?.message ?? 'no result');
+      continue;
+    }
+    latency.record(outcome.latencyMs);
+    ttft.record(outcome.value.ttftMs);
+    responses += outcome.value.responses;
+  }
+  const ok = latency.count;
+  const report: PerfReport = {
+    kind: 'triton-studio.perf',
+    formatVersion: 1,
+    model: options.model,
+    server: client.url,
+    startedAt,
+    load: options.load,
+    stream: options.stream ?? false,
+    maxTokens: options.maxTokens,
+    prompt: options.prompt,
+    results: {
+      requests: run.outcomes.length,
+      errors,
+      errorMessages: [...errorMessages],
+      durationS: round3(run.durationS),
+      requestsPerSecond: run.durationS > 0 ? round3(ok / run.durationS) : 0,
+      latency: latency.summary(),
+      ttft: options.stream ? ttft.summary() : undefined,
+      responsesPerRequest: ok > 0 ? round3(responses / ok) : 0,
+    },
+    serverBreakdown: breakdown(statsAfterWarmup ?? statsBefore, statsAfter),
+  };
+  latency.destroy();
+  ttft.destroy();
+  return report;
+}
+
+function breakdown(before?: ModelStatistics[], after?: ModelStatistics[]): ServerModelBreakdown[] {
+  return before && after ? statisticsDelta(before, after) : [];
+}
+
+/** Statistics are a Triton extension; a server without them still gets a client-side report. */
+async function optionalStatistics(client: TritonClient): Promise<ModelStatistics[] | undefined> {
+  try {
+    return await client.modelStatistics();
+  } catch {
+    return undefined;
+  }
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

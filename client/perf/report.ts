@@ -1,0 +1,35 @@
+import type { PerfReport } from './latencyTest.js';
+import type { LatencySummary } from './summary.js';
+
+/** A short human-readable summary of a latency test, for terminals and output channels. */
+export function formatPerfReport(report: PerfReport): string {
+  const r = report.results;
+  const load = report.load;
+  const amount = load.requests !== undefined ? `${load.requests} requests` : `${load.durationS} s`;
+  const lines = [
+    `latency test: ${report.model} at ${report.server} — concurrency ${load.concurrency}, ${amount}` +
+      ` (+${load.warmupRequests} warm-up)${report.stream ? ', streaming' : ''}`,
+    `  requests ${r.requests}, errors ${r.errors}, ${r.requestsPerSecond} req/s over ${r.durationS} s`,
+    `  latency ${formatSummary(r.latency)}`,
+  ];
+  if (r.ttft) lines.push(`  TTFT    ${formatSummary(r.ttft)}`);
+  for (const message of r.errorMessages) lines.push(`  error: ${message}`);
+  if (report.serverBreakdown.length > 0) {
+    lines.push('  server (per request, ms):  queue  input  infer  output  batch');
+    for (const m of report.serverBreakdown) {
+      lines.push(
+        `    ${m.model.padEnd(22)} ${fmt(m.avgQueueMs)} ${fmt(m.avgComputeInputMs)} ${fmt(m.avgComputeInferMs)} ` +
+          `${fmt(m.avgComputeOutputMs)}  ${m.meanBatchSize.toFixed(2)}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function formatSummary(s: LatencySummary): string {
+  return `p50 ${s.p50Ms} ms, p90 ${s.p90Ms}, p95 ${s.p95Ms}, p99 ${s.p99Ms}, avg ${s.avgMs}, min ${s.minMs}, max ${s.maxMs}`;
+}
+
+function fmt(ms: number): string {
+  return ms.toFixed(3).padStart(6);
+}

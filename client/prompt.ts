@@ -1,0 +1,111 @@
+import { performance } from 'node:perf_hooks';
+import { bytesInput, numericInput, type InferInput, type TritonClient } from './grpc/client.js';
+import { protocolDataType } from './grpc/tensors.js';
+import type { ModelConfig, ModelTensorConfig } from './grpc/types.js';
+
+/** Ensemble tensor names every Triton Studio LLM ensemble keeps (see docs/ARCHITECTURE.md). */
+export const TEXT_INPUT = 'text_input';
+export const MAX_TOKENS = 'max_tokens';
+export const STREAM = 'stream';
+export const TEXT_OUTPUT = 'text_output';
+
+export interface PromptOptions {
+  model: string;
+  text: string;
+  /** Sent as `max_tokens` when the model has that input. */
+  maxTokens?: number;
+  /** Ask for incremental responses (`stream` input = true) and report each through `onText`. */
+  stream?: boolean;
+  onText?: (chunk: string) => void;
+  /** The model's config when the caller has it already (a latency test sends many prompts). */
+  config?: ModelConfig;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface PromptResult {
+  /** The whole answer: every `text_output` chunk, concatenated. */
+  text: string;
+  /** Each non-empty `text_output` chunk as it arrived. */
+  chunks: string[];
+  /** Responses received (a streaming step sends about one per token). */
+  responses: number;
+  /** Time to the first non-empty `text_output`, ms. */
+  ttftMs: number;
+  /** Time to the final response, ms. */
+  latencyMs: number;
+}
+
+/**
+ * Sends one prompt to an ensemble with the `text_input` / `max_tokens` / `text_output`
+ * interface. Always goes through ModelStreamInfer: it serves ordinary and decoupled models
+ * alike (ModelInfer rejects decoupled ones), so one path measures both the same way.
+ */
+export async function sendPrompt(client: TritonClient, options: PromptOptions): Promise<PromptResult> {
+  const config = options.config ?? (await client.modelConfig(options.model));
+  const inputs = promptInputs(config, options);
+  const chunks: string[] = [];
+  let responses = 0;
+  let ttftMs: number | undefined;
+  const start = performance.now();
+  for await (const result of client.streamInfer(options.model, inputs, {
+    outputs: [TEXT_OUTPUT],
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  })) {
+    responses++;
+    if (!result.outputs.has(TEXT_OUTPUT)) continue;
+    const chunk = result.strings(TEXT_OUTPUT).join('');
+    if (chunk === '') continue;
+    ttftMs ??= performance.now() - start;
+    chunks.push(chunk);
+    options.onText?.(chunk);
+  }
+  const latencyMs = performance.now() - start;
+  return { text: chunks.join(''), chunks, responses, ttftMs: ttftMs ?? latencyMs, latencyMs };
+}
+
+/** Builds the request tensors from the model's own config: names it has, dtypes and shapes it declares. */
+export function promptInputs(
+  config: ModelConfig,
+  options: Pick<PromptOptions, 'text' | 'maxTokens' | 'stream'>,
+): InferInput[] {
+  const byName = new Map(config.input.map((i) => [i.name, i]));
+  const textInput = byName.get(TEXT_INPUT);
+  if (!textInput) {
+    const names = config.input.map((i) => i.name).join(', ') || 'none';
+    throw new Error(
+      `model '${config.name}' has no '${TEXT_INPUT}' input (its inputs: ${names}): prompts need an ensemble with the ` +
+        `${TEXT_INPUT} / ${MAX_TOKENS} / ${TEXT_OUTPUT} interface`,
+    );
+  }
+  if (!config.output.some((o) => o.name === TEXT_OUTPUT)) {
+    throw new Error(`model '${config.name}' has no '${TEXT_OUTPUT}' output to read the answer from`);
+  }
+  const batched = config.max_batch_size > 0;
+  const shapeOf = (tensor: ModelTensorConfig) => [
+    ...(batched ? [1] : []),
+    ...tensor.dims.map((d) => (d < 0 ? 1 : d)),
+  ];
+  const inputs: InferInput[] = [bytesInput(TEXT_INPUT, shapeOf(textInput), [options.text])];
+
+  const maxTokens = byName.get(MAX_TOKENS);
+  if (maxTokens && options.maxTokens !== undefined) {
+    inputs.push(
+      numericInput(MAX_TOKENS, integerType(config.name, maxTokens), shapeOf(maxTokens), [options.maxTokens]),
+    );
+  } else if (maxTokens && !maxTokens.optional) {
+    throw new Error(`model '${config.name}' requires '${MAX_TOKENS}': pass a maximum number of tokens`);
+  }
+  const stream = byName.get(STREAM);
+  if (stream) inputs.push(numericInput(STREAM, 'BOOL', shapeOf(stream), [options.stream ?? false]));
+  return inputs;
+}
+
+function integerType(model: string, tensor: ModelTensorConfig): 'INT32' | 'INT64' | 'UINT32' | 'UINT64' {
+  const type = protocolDataType(tensor.data_type);
+  if (type === 'INT32' || type === 'INT64' || type === 'UINT32' || type === 'UINT64') return type;
+  throw new Error(
+    `model '${model}' declares '${tensor.name}' as ${tensor.data_type}; expected an integer type`,
+  );
+}

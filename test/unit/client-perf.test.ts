@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { runConcurrencyLoad } from '../../client/perf/loadGenerator.js';
+import { statisticsDelta } from '../../client/perf/serverStats.js';
+import { LatencyRecorder } from '../../client/perf/summary.js';
+import type { ModelStatistics } from '../../client/grpc/types.js';
+
+describe('LatencyRecorder (HDR histogram, µs resolution, 3 significant digits)', () => {
+  it('reports exact percentiles of 1..100 ms', () => {
+    const recorder = new LatencyRecorder();
+    for (let ms = 1; ms <= 100; ms++) recorder.record(ms);
+    const s = recorder.summary();
+    expect(s.count).toBe(100);
+    expect(s.minMs).toBe(1);
+    expect(s.maxMs).toBeCloseTo(100, 1);
+    expect(s.avgMs).toBe(50.5);
+    expect(s.p50Ms).toBeCloseTo(50, 1);
+    expect(s.p90Ms).toBeCloseTo(90, 1);
+    expect(s.p95Ms).toBeCloseTo(95, 1);
+    expect(s.p99Ms).toBeCloseTo(99, 1);
+  });
+
+  it('keeps sub-millisecond latencies to the microsecond', () => {
+    const recorder = new LatencyRecorder();
+    recorder.record(0.25);
+    recorder.record(0.75);
+    expect(recorder.summary()).toMatchObject({ minMs: 0.25, maxMs: 0.75, avgMs: 0.5 });
+  });
+
+  it('reports zeros, not NaN, when nothing was recorded', () => {
+    expect(new LatencyRecorder().summary()).toEqual({
+      count: 0,
+      avgMs: 0,
+      minMs: 0,
+      maxMs: 0,
+      p50Ms: 0,
+      p90Ms: 0,
+      p95Ms: 0,
+      p99Ms: 0,
+    });
+  });
+
+  it('rejects negative or non-finite durations', () => {
+    expect(() => new LatencyRecorder().record(-1)).toThrow(/invalid duration/);
+    expect(() => new LatencyRecorder().record(NaN)).toThrow(/invalid duration/);
+  });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('runConcurrencyLoad (closed loop, fixed concurrency)', () => {
+  it('never has more than `concurrency` requests in flight and keeps that many busy', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const run = await runConcurrencyLoad(
+      { mode: 'concurrency', concurrency: 3, requests: 12, warmupRequests: 0 },
+      async () => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await sleep(5);
+        inFlight--;
+        return 'ok';
+      },
+    );
+    expect(peak).toBe(3);
+    expect(run.outcomes).toHaveLength(12);
+    expect(run.outcomes.every((o) => o.value === 'ok' && o.latencyMs >= 4)).toBe(true);
+  });
+
+  it('sends warm-up requests first and leaves them out of the outcomes', async () => {
+    const order: string[] = [];
+    let phase = 'warmup';
+    const run = await runConcurrencyLoad(
+      { mode: 'concurrency', concurrency: 2, requests: 4, warmupRequests: 3 },
+      async () => {
+        order.push(phase);
+        await sleep(1);
+        return phase;
+      },
+      { afterWarmup: async () => void (phase = 'measured') },
+    );
+    expect(order).toEqual(['warmup', 'warmup', 'warmup', 'measured', 'measured', 'measured', 'measured']);
+    expect(run.outcomes.map((o) => o.value)).toEqual(['measured', 'measured', 'measured', 'measured']);
+  });
+
+  it('records failures as outcomes with their error and keeps going', async () => {
+    let n = 0;
+    const run = await runConcurrencyLoad(
+      { mode: 'concurrency', concurrency: 1, requests: 4, warmupRequests: 0 },
+      async () => {
+        if (++n % 2 === 0) throw new Error(`failure ${n}`);
+        return n;
+      },
+    );
+    expect(run.outcomes.map((o) => o.error?.message ?? o.value)).toEqual([1, 'failure 2', 3, 'failure 4']);
+  });
+
+  it('stops after the given duration', async () => {
+    const run = await runConcurrencyLoad(
+      { mode: 'concurrency', concurrency: 2, durationS: 0.2, warmupRequests: 0 },
+      () => sleep(10),
+    );
+    expect(run.durationS).toBeGreaterThanOrEqual(0.19);
+    expect(run.durationS).toBeLessThan(0.5);
+    expect(run.outcomes.length).toBeGreaterThan(10);
+  });
+
+  it('explains invalid settings', async () => {
+    const send = async () => 1;
+    await expect(
+      runConcurrencyLoad({ mode: 'concurrency', concurrency: 0, requests: 1, warmupRequests: 0 }, send),
+    ).rejects.toThrow(/concurrency must be a whole number ≥ 1 \(got 0\)/);
+    await expect(
+      runConcurrencyLoad({ mode: 'concurrency', concurrency: 1, warmupRequests: 0 }, send),
+    ).rejects.toThrow(/give a number of requests or a duration/);
+  });
+});
+
+function stats(
+  name: string,
+  success: number,
+  ns: number,
+  executions: number,
+  queueNs: number,
+): ModelStatistics {
+  const d = (count: number, total: number) => ({ count, ns: total });
+  return {
+    name,
+    version: '1',
+    last_inference: 0,
+    inference_count: success,
+    execution_count: executions,
+    inference_stats: {
+      success: d(success, ns),
+      fail: d(0, 0),
+      queue: d(success, queueNs),
+      compute_input: d(executions, 0),
+      compute_infer: d(executions, ns - queueNs),
+      compute_output: d(executions, 0),
+      cache_hit: d(0, 0),
+      cache_miss: d(0, 0),
+    },
+    batch_stats: [],
+    response_stats: {},
+  };
+}
+
+describe('statisticsDelta (server-side breakdown over a test window)', () => {
+  it('subtracts cumulative counters and derives per-request times and mean batch size', () => {
+    const before = [stats('sim_llm', 10, 10e6, 10, 1e6), stats('idle', 5, 5e6, 5, 0)];
+    const after = [stats('sim_llm', 50, 90e6, 20, 21e6), stats('idle', 5, 5e6, 5, 0)];
+    expect(statisticsDelta(before, after)).toEqual([
+      {
+        model: 'sim_llm',
+        version: '1',
+        requests: 40,
+        failures: 0,
+        executions: 10,
+        meanBatchSize: 4,
+        avgQueueMs: 0.5,
+        avgComputeInputMs: 0,
+        avgComputeInferMs: 6,
+        avgComputeOutputMs: 0,
+        avgRequestMs: 2,
+      },
+    ]);
+  });
+
+  it('counts a model loaded during the window from zero', () => {
+    expect(statisticsDelta([], [stats('new', 2, 4e6, 2, 0)])[0]).toMatchObject({
+      model: 'new',
+      requests: 2,
+      avgRequestMs: 2,
+    });
+  });
+});
