@@ -1,0 +1,364 @@
+// sim-llm: a stand-in LLM for machines without a GPU. It speaks the FasterTransformer /
+// TensorRT-LLM tensor interface (input_ids, input_lengths, request_output_len -> output_ids
+// [beam=1, seq], sequence_length), generates deterministic tokens — the i-th generated token is
+// input_ids[i mod input_length], the prompt echoed cyclically — and takes as long as a configurable
+// latency model says a real model would:
+//   prefill  = prefill_us_per_token x (prompt tokens in the whole batch)
+//   step     = decode_us_per_step x (1 + batch_cost_factor x (sequences still generating - 1))
+// so measured latencies can be checked against a known truth. With
+// `model_transaction_policy { decoupled: true }` it streams one response per generated token.
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "triton_studio/glue.h"
+
+namespace triton_studio::sim_llm {
+namespace {
+
+using glue::BackendError;
+using glue::OutputTensor;
+
+constexpr const char* kInputIds = "input_ids";
+constexpr const char* kInputLengths = "input_lengths";
+constexpr const char* kRequestOutputLen = "request_output_len";
+constexpr const char* kOutputIds = "output_ids";
+constexpr const char* kSequenceLength = "sequence_length";
+
+struct LatencyModel {
+  double prefill_us_per_token = 20;
+  double decode_us_per_step = 500;
+  double batch_cost_factor = 0.05;
+
+  double StepUs(int64_t active) const {
+    return decode_us_per_step * (1.0 + batch_cost_factor * static_cast<double>(std::max<int64_t>(active, 1) - 1));
+  }
+};
+
+// One prompt (a batch row of a request) being "generated".
+struct Sequence {
+  std::vector<int64_t> prompt;
+  int64_t output_len = 0;
+
+  int64_t GeneratedToken(int64_t i) const { return prompt[static_cast<size_t>(i) % prompt.size()]; }
+};
+
+struct PendingRequest {
+  TRITONBACKEND_Request* request = nullptr;
+  std::vector<Sequence> rows;
+  std::set<std::string> requested;
+  TRITONBACKEND_ResponseFactory* factory = nullptr;  // decoupled only
+  bool done = false;                                 // decoupled: FINAL sent
+};
+
+class SimLlmModel : public glue::BackendModel {
+ public:
+  explicit SimLlmModel(TRITONBACKEND_Model* model) {
+    config_ = glue::ReadModelConfig(model);
+    for (const char* input : {kInputIds, kRequestOutputLen}) {
+      if (!config_.HasTensor(input, false)) {
+        throw BackendError(std::string("sim_llm needs an input named '") + input +
+                           "' (FasterTransformer interface: input_ids, input_lengths, request_output_len)");
+      }
+    }
+    output_ids_dtype_ = config_.TensorDataType(kOutputIds, true);
+    if (!glue::IsIntegerType(output_ids_dtype_)) {
+      throw BackendError("sim_llm needs an integer output named 'output_ids' (e.g. TYPE_UINT32, dims [-1,-1])");
+    }
+    sequence_length_dtype_ = config_.TensorDataType(kSequenceLength, true);
+    if (config_.HasTensor(kSequenceLength, true) && !glue::IsIntegerType(sequence_length_dtype_)) {
+      throw BackendError("sim_llm's output 'sequence_length' must be an integer type");
+    }
+    latency_.prefill_us_per_token = config_.NumberParameter("prefill_us_per_token", latency_.prefill_us_per_token);
+    latency_.decode_us_per_step = config_.NumberParameter("decode_us_per_step", latency_.decode_us_per_step);
+    latency_.batch_cost_factor = config_.NumberParameter("batch_cost_factor", latency_.batch_cost_factor);
+    include_input_ = config_.BoolParameter("include_input_in_output", false);
+    pad_id_ = static_cast<int64_t>(config_.NumberParameter("pad_id", 0));
+    max_output_len_ = static_cast<int64_t>(config_.NumberParameter("max_output_len", 4096));
+  }
+
+  void Execute(TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t count) override {
+    const uint64_t exec_start = glue::NowNs();
+    std::vector<PendingRequest> batch;
+    for (uint32_t i = 0; i < count; ++i) {
+      PendingRequest pending;
+      pending.request = requests[i];
+      try {
+        Parse(&pending);
+        if (config_.decoupled) {
+          glue::Check(TRITONBACKEND_ResponseFactoryNew(&pending.factory, pending.request), "creating a response factory");
+        }
+        batch.push_back(std::move(pending));
+      } catch (...) {
+        // A bad request (e.g. an empty prompt) is answered now; the rest of the batch goes on.
+        glue::SendError(requests[i], glue::CurrentExceptionToError("model '" + config_.name + "'"));
+        ReportStatistics(instance, requests[i], false, exec_start, exec_start);
+        glue::ReleaseRequest(requests[i]);
+      }
+    }
+    if (batch.empty()) return;
+
+    const uint64_t compute_start = glue::NowNs();
+    if (config_.decoupled) {
+      Stream(&batch);
+    } else {
+      SleepFor(TotalUs(batch), std::chrono::steady_clock::now());
+    }
+    const uint64_t compute_end = glue::NowNs();
+
+    uint64_t rows = 0;
+    for (auto& pending : batch) {
+      rows += pending.rows.size();
+      bool ok = true;
+      if (config_.decoupled) {
+        if (pending.factory != nullptr) LogIfError(TRITONBACKEND_ResponseFactoryDelete(pending.factory));
+      } else {
+        try {
+          ok = glue::SendResponse(pending.request, FinalOutputs(pending));
+        } catch (...) {
+          glue::SendError(pending.request, glue::CurrentExceptionToError("model '" + config_.name + "'"));
+          ok = false;
+        }
+      }
+      ReportStatistics(instance, pending.request, ok, exec_start, compute_start, compute_end);
+      glue::ReleaseRequest(pending.request);
+    }
+    LogIfError(TRITONBACKEND_ModelInstanceReportBatchStatistics(instance, rows, exec_start, compute_start, compute_end,
+                                                                glue::NowNs()));
+  }
+
+ private:
+  void Parse(PendingRequest* pending) const {
+    const bool batching = config_.batching();
+    TRITONBACKEND_Request* request = pending->request;
+    pending->requested = glue::RequestedOutputs(request);
+    const glue::InputTensor ids = glue::ReadRequiredInput(request, kInputIds);
+    const glue::InputTensor out_len = glue::ReadRequiredInput(request, kRequestOutputLen);
+    const auto lengths = glue::ReadInput(request, kInputLengths);
+
+    const size_t rank = batching ? 2 : 1;
+    if (ids.shape.size() != rank) {
+      throw BackendError(std::string("input 'input_ids' must have shape ") + (batching ? "[batch, tokens]" : "[tokens]") +
+                         ", got " + glue::ShapeToString(ids.shape));
+    }
+    const int64_t rows = batching ? ids.shape[0] : 1;
+    const int64_t width = ids.shape[rank - 1];
+    const std::vector<int64_t> tokens = ids.Integers();
+    const std::vector<int64_t> out_values = out_len.Integers();
+    if (rows <= 0 || out_values.size() % static_cast<size_t>(rows) != 0 || out_values.empty()) {
+      throw BackendError("input 'request_output_len' must hold one value per prompt, got shape " +
+                         glue::ShapeToString(out_len.shape));
+    }
+    std::vector<int64_t> length_values;
+    if (lengths) {
+      length_values = lengths->Integers();
+      if (length_values.size() != static_cast<size_t>(rows)) {
+        throw BackendError("input 'input_lengths' must hold one length per prompt, got shape " +
+                           glue::ShapeToString(lengths->shape));
+      }
+    }
+    const size_t out_stride = out_values.size() / static_cast<size_t>(rows);
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t length = lengths ? length_values[r] : width;
+      if (length <= 0) {
+        throw BackendError("empty prompt: sim_llm echoes the prompt's tokens, so it needs at least one input token");
+      }
+      if (length > width) {
+        throw BackendError("input_lengths says " + std::to_string(length) + " tokens but input_ids has only " +
+                           std::to_string(width));
+      }
+      Sequence seq;
+      seq.prompt.assign(tokens.begin() + r * width, tokens.begin() + r * width + length);
+      seq.output_len = out_values[r * out_stride];
+      if (seq.output_len < 0 || seq.output_len > max_output_len_) {
+        throw BackendError("request_output_len must be between 0 and " + std::to_string(max_output_len_) + ", got " +
+                           std::to_string(seq.output_len));
+      }
+      pending->rows.push_back(std::move(seq));
+    }
+  }
+
+  int64_t Steps(const std::vector<PendingRequest>& batch) const {
+    int64_t steps = 0;
+    for (const auto& p : batch) {
+      for (const auto& s : p.rows) steps = std::max(steps, s.output_len);
+    }
+    return steps;
+  }
+
+  int64_t ActiveAt(const std::vector<PendingRequest>& batch, int64_t step) const {
+    int64_t active = 0;
+    for (const auto& p : batch) {
+      if (p.done) continue;
+      for (const auto& s : p.rows) active += s.output_len > step ? 1 : 0;
+    }
+    return active;
+  }
+
+  double PrefillUs(const std::vector<PendingRequest>& batch) const {
+    double tokens = 0;
+    for (const auto& p : batch) {
+      for (const auto& s : p.rows) tokens += static_cast<double>(s.prompt.size());
+    }
+    return latency_.prefill_us_per_token * tokens;
+  }
+
+  double TotalUs(const std::vector<PendingRequest>& batch) const {
+    double total = PrefillUs(batch);
+    const int64_t steps = Steps(batch);
+    for (int64_t step = 0; step < steps; ++step) total += latency_.StepUs(ActiveAt(batch, step));
+    return total;
+  }
+
+  static std::chrono::steady_clock::time_point SleepFor(double us, std::chrono::steady_clock::time_point from) {
+    const auto until = from + std::chrono::microseconds(static_cast<int64_t>(us));
+    std::this_thread::sleep_until(until);
+    return until;
+  }
+
+  std::vector<OutputTensor> FinalOutputs(const PendingRequest& pending) const {
+    const bool batching = config_.batching();
+    const int64_t rows = static_cast<int64_t>(pending.rows.size());
+    std::vector<int64_t> lengths;
+    int64_t width = 0;
+    for (const auto& s : pending.rows) {
+      lengths.push_back((include_input_ ? static_cast<int64_t>(s.prompt.size()) : 0) + s.output_len);
+      width = std::max(width, lengths.back());
+    }
+    std::vector<int64_t> ids(static_cast<size_t>(rows * width), pad_id_);
+    for (int64_t r = 0; r < rows; ++r) {
+      const Sequence& s = pending.rows[r];
+      auto out = ids.begin() + r * width;
+      if (include_input_) out = std::copy(s.prompt.begin(), s.prompt.end(), out);
+      for (int64_t i = 0; i < s.output_len; ++i) *out++ = s.GeneratedToken(i);
+    }
+    std::vector<OutputTensor> outputs;
+    if (pending.requested.count(kOutputIds)) {
+      outputs.push_back(
+          OutputTensor::Integers(kOutputIds, output_ids_dtype_, glue::WithBatch(batching, rows, {1, width}), ids));
+    }
+    if (pending.requested.count(kSequenceLength)) {
+      outputs.push_back(OutputTensor::Integers(kSequenceLength, sequence_length_dtype_,
+                                               glue::WithBatch(batching, rows, {1}), lengths));
+    }
+    return outputs;
+  }
+
+  // Decoupled: after the prefill, one response per generated token and request; the last one of
+  // each request carries the FINAL flag. Prompt tokens (include_input_in_output) come first.
+  void Stream(std::vector<PendingRequest>* batch) const {
+    auto clock = SleepFor(PrefillUs(*batch), std::chrono::steady_clock::now());
+    if (include_input_) {
+      for (auto& p : *batch) {
+        std::vector<std::vector<int64_t>> prompt_rows;
+        for (const auto& s : p.rows) prompt_rows.push_back(s.prompt);
+        SendStep(&p, prompt_rows, /*final=*/false);
+      }
+    }
+    const int64_t steps = Steps(*batch);
+    for (int64_t step = 0; step < steps; ++step) {
+      clock = SleepFor(latency_.StepUs(ActiveAt(*batch, step)), clock);
+      for (auto& p : *batch) {
+        if (p.done) continue;
+        bool cancelled = false;
+        LogIfError(TRITONBACKEND_RequestIsCancelled(p.request, &cancelled));
+        if (cancelled) {
+          SendFinalError(&p, TRITONSERVER_ErrorNew(TRITONSERVER_ERROR_CANCELLED, "request cancelled"));
+          continue;
+        }
+        int64_t remaining = 0;
+        std::vector<std::vector<int64_t>> tokens;
+        for (const auto& s : p.rows) {
+          tokens.push_back(s.output_len > step ? std::vector<int64_t>{s.GeneratedToken(step)} : std::vector<int64_t>{});
+          remaining = std::max(remaining, s.output_len - step - 1);
+        }
+        SendStep(&p, tokens, remaining == 0);
+      }
+    }
+    for (auto& p : *batch) {
+      if (!p.done) {  // nothing to generate (request_output_len 0)
+        LogIfError(TRITONBACKEND_ResponseFactorySendFlags(p.factory, TRITONSERVER_RESPONSE_COMPLETE_FINAL));
+        p.done = true;
+      }
+    }
+  }
+
+  // One streamed response: output_ids [rows, 1, n] (rows that finished are padded, with
+  // sequence_length 0).
+  void SendStep(PendingRequest* p, const std::vector<std::vector<int64_t>>& tokens, bool final) const {
+    const bool batching = config_.batching();
+    const int64_t rows = static_cast<int64_t>(tokens.size());
+    int64_t width = 0;
+    for (const auto& t : tokens) width = std::max<int64_t>(width, static_cast<int64_t>(t.size()));
+    std::vector<int64_t> ids(static_cast<size_t>(rows * width), pad_id_), lengths;
+    for (int64_t r = 0; r < rows; ++r) {
+      std::copy(tokens[r].begin(), tokens[r].end(), ids.begin() + r * width);
+      lengths.push_back(static_cast<int64_t>(tokens[r].size()));
+    }
+    std::vector<OutputTensor> outputs;
+    if (p->requested.count(kOutputIds)) {
+      outputs.push_back(
+          OutputTensor::Integers(kOutputIds, output_ids_dtype_, glue::WithBatch(batching, rows, {1, width}), ids));
+    }
+    if (p->requested.count(kSequenceLength)) {
+      outputs.push_back(OutputTensor::Integers(kSequenceLength, sequence_length_dtype_,
+                                               glue::WithBatch(batching, rows, {1}), lengths));
+    }
+    TRITONBACKEND_Response* response = nullptr;
+    TRITONSERVER_Error* err = TRITONBACKEND_ResponseNewFromFactory(&response, p->factory);
+    if (err != nullptr) {
+      LogIfError(err);
+      return;
+    }
+    try {
+      glue::WriteOutputs(response, outputs);
+    } catch (...) {
+      LogIfError(TRITONBACKEND_ResponseDelete(response));
+      SendFinalError(p, glue::CurrentExceptionToError("model '" + config_.name + "'"));
+      return;
+    }
+    LogIfError(TRITONBACKEND_ResponseSend(response, final ? TRITONSERVER_RESPONSE_COMPLETE_FINAL : 0, nullptr));
+    p->done = final;
+  }
+
+  void SendFinalError(PendingRequest* p, TRITONSERVER_Error* error) const {
+    TRITONBACKEND_Response* response = nullptr;
+    if (TRITONSERVER_Error* err = TRITONBACKEND_ResponseNewFromFactory(&response, p->factory)) {
+      LogIfError(err);
+    } else {
+      LogIfError(TRITONBACKEND_ResponseSend(response, TRITONSERVER_RESPONSE_COMPLETE_FINAL, error));
+    }
+    TRITONSERVER_ErrorDelete(error);
+    p->done = true;
+  }
+
+  static void ReportStatistics(TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request* request, bool ok,
+                               uint64_t exec_start, uint64_t compute_start, uint64_t compute_end = 0) {
+    const uint64_t now = glue::NowNs();
+    LogIfError(TRITONBACKEND_ModelInstanceReportStatistics(instance, request, ok, exec_start, compute_start,
+                                                           compute_end ? compute_end : now, now));
+  }
+
+  static void LogIfError(TRITONSERVER_Error* err) {
+    if (err == nullptr) return;
+    TS_LOG(TRITONSERVER_LOG_ERROR, std::string("sim_llm: ") + TRITONSERVER_ErrorMessage(err));
+    TRITONSERVER_ErrorDelete(err);
+  }
+
+  glue::ModelConfig config_;
+  LatencyModel latency_;
+  bool include_input_ = false;
+  int64_t pad_id_ = 0;
+  int64_t max_output_len_ = 4096;
+  TRITONSERVER_DataType output_ids_dtype_ = TRITONSERVER_TYPE_UINT32;
+  TRITONSERVER_DataType sequence_length_dtype_ = TRITONSERVER_TYPE_UINT32;
+};
+
+std::unique_ptr<glue::BackendModel> CreateModel(TRITONBACKEND_Model* model) {
+  return std::make_unique<SimLlmModel>(model);
+}
+
+}  // namespace
+}  // namespace triton_studio::sim_llm
+
+TS_TRITON_BACKEND(triton_studio::sim_llm::CreateModel)

@@ -1,0 +1,75 @@
+// Generic tokenize / detokenize step runtimes. A generated step.cc only describes its step (a
+// TokenizeSpec or DetokenizeSpec: tensor names, data types, dims, options) and registers it with
+// one macro; reading tensors, batching, word-list encoding and responses all live here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "triton_studio/glue.h"
+
+namespace triton_studio::steps {
+
+// One tensor of the step's model config. Dims exclude the implicit batch dimension.
+struct TensorSpec {
+  std::string name;
+  TRITONSERVER_DataType dtype = TRITONSERVER_TYPE_INVALID;
+  std::vector<int64_t> dims;
+  bool optional = false;
+};
+
+struct TokenizeSpec {
+  std::string model_name;
+  int64_t max_batch_size = 0;
+  std::string tokenizer_file;  // relative to the model version folder
+  bool add_special_tokens = true;
+  // inputs
+  TensorSpec text;                                   // BYTES prompt, one string per batch row
+  std::optional<TensorSpec> request_output_len_in;  // passed through (with dtype conversion)
+  std::optional<TensorSpec> bad_words;              // BYTES words per row
+  std::optional<TensorSpec> stop_words;
+  // outputs
+  TensorSpec input_ids;                              // ids padded to the longest row
+  std::optional<TensorSpec> input_length;            // [1] per row
+  std::optional<TensorSpec> request_output_len_out;
+  std::optional<TensorSpec> bad_words_ids;           // [2,-1] per row: flattened ids + offsets
+  std::optional<TensorSpec> stop_words_ids;
+  std::optional<TensorSpec> end_id;                  // [1] per row
+  std::optional<TensorSpec> pad_id;
+};
+
+struct DetokenizeSpec {
+  std::string model_name;
+  int64_t max_batch_size = 0;
+  std::string tokenizer_file;
+  bool skip_special_tokens = true;
+  TensorSpec tokens;                          // [-1,-1] (beam, seq) or [-1] (seq)
+  std::optional<TensorSpec> sequence_length;  // [-1] (one length per beam)
+  TensorSpec text;                            // BYTES, one string per beam
+};
+
+// Model factories used by the registration macros below.
+std::unique_ptr<glue::BackendModel> CreateTokenizeModel(TRITONBACKEND_Model* model, const TokenizeSpec& spec);
+std::unique_ptr<glue::BackendModel> CreateDetokenizeModel(TRITONBACKEND_Model* model, const DetokenizeSpec& spec);
+
+}  // namespace triton_studio::steps
+
+// Registers a tokenize step: SPEC_FN is a function returning `const TokenizeSpec&`.
+#define TS_TOKENIZE_STEP(SPEC_FN)                                                                   \
+  namespace {                                                                                       \
+  std::unique_ptr<::triton_studio::glue::BackendModel> TsCreateStepModel(TRITONBACKEND_Model* model) { \
+    return ::triton_studio::steps::CreateTokenizeModel(model, SPEC_FN());                           \
+  }                                                                                                 \
+  }                                                                                                 \
+  TS_TRITON_BACKEND(TsCreateStepModel)
+
+// Registers a detokenize step: SPEC_FN is a function returning `const DetokenizeSpec&`.
+#define TS_DETOKENIZE_STEP(SPEC_FN)                                                                 \
+  namespace {                                                                                       \
+  std::unique_ptr<::triton_studio::glue::BackendModel> TsCreateStepModel(TRITONBACKEND_Model* model) { \
+    return ::triton_studio::steps::CreateDetokenizeModel(model, SPEC_FN());                         \
+  }                                                                                                 \
+  }                                                                                                 \
+  TS_TRITON_BACKEND(TsCreateStepModel)

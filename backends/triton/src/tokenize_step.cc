@@ -1,0 +1,185 @@
+// The tokenize step: prompt strings -> padded token ids (+ lengths, pass-through output length,
+// TensorRT-LLM word lists, end/pad ids), for every interface a TokenizeSpec can describe.
+#include <algorithm>
+
+#include "step_common.h"
+
+namespace triton_studio::steps {
+namespace {
+
+using glue::BackendError;
+using glue::InputTensor;
+using glue::OutputTensor;
+
+// TensorRT-LLM's word-list layout for one batch row: the ids of all words back to back, and the
+// cumulative end offset of each word. Rows are padded to a common length (ids with 0, offsets
+// with -1) into [rows, 2, L]; L is at least 1 so "no words" is still a well-formed tensor.
+struct WordLists {
+  std::vector<std::vector<int64_t>> ids;
+  std::vector<std::vector<int64_t>> offsets;
+};
+
+class TokenizeModel : public glue::BackendModel {
+ public:
+  TokenizeModel(TRITONBACKEND_Model* model, const TokenizeSpec& spec) : spec_(spec) {
+    config_ = glue::ReadModelConfig(model);
+    CheckTensorDeclared(config_, spec_.text, false);
+    for (const auto* in : {&spec_.request_output_len_in, &spec_.bad_words, &spec_.stop_words}) {
+      if (*in) CheckTensorDeclared(config_, **in, false);
+    }
+    CheckTensorDeclared(config_, spec_.input_ids, true);
+    for (const auto* out : {&spec_.input_length, &spec_.request_output_len_out, &spec_.bad_words_ids,
+                            &spec_.stop_words_ids, &spec_.end_id, &spec_.pad_id}) {
+      if (*out) CheckTensorDeclared(config_, **out, true);
+    }
+    if (spec_.request_output_len_out && !spec_.request_output_len_in) {
+      throw BackendError("output '" + spec_.request_output_len_out->name +
+                         "' is a pass-through but the step has no request-output-length input");
+    }
+    // TensorRT-LLM's preprocessing takes this as a config parameter; honour it the same way.
+    add_special_tokens_ = config_.BoolParameter("add_special_tokens", spec_.add_special_tokens);
+    tokenizer_ = LoadTokenizer(model, spec_.tokenizer_file);
+    const auto eos = tokenizer_->EosId();
+    const auto pad = tokenizer_->PadId();
+    pad_value_ = pad ? *pad : eos ? *eos : 0;
+    if ((spec_.end_id || spec_.pad_id) && !eos && !pad) {
+      throw BackendError("the tokenizer declares no end-of-sequence or padding token, so the step cannot fill "
+                         "its end/pad id outputs; remove them from the step or use a tokenizer that has one");
+    }
+  }
+
+  void Execute(TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t count) override {
+    glue::ExecuteEach(instance, config_.name, requests, count,
+                      [this](TRITONBACKEND_Request* request) { return Run(request); });
+  }
+
+ private:
+  glue::RequestResult Run(TRITONBACKEND_Request* request) const {
+    const bool batching = config_.batching();
+    const std::set<std::string> requested = glue::RequestedOutputs(request);
+    auto wanted = [&](const std::optional<TensorSpec>& spec) { return spec && requested.count(spec->name) > 0; };
+
+    const InputTensor text = glue::ReadRequiredInput(request, spec_.text.name);
+    const Rows rows = SplitRows(text, batching);
+    if (rows.per_row != 1) {
+      throw BackendError("input '" + text.name + "' must hold one string per " +
+                         (batching ? std::string("batch row") : std::string("request")) + ", got shape " +
+                         glue::ShapeToString(text.shape));
+    }
+    const std::vector<std::string> prompts = text.Strings();
+
+    std::vector<std::vector<uint32_t>> encoded;
+    encoded.reserve(prompts.size());
+    size_t longest = 0;
+    for (const auto& prompt : prompts) {
+      encoded.push_back(tokenizer_->Encode(prompt, add_special_tokens_));
+      longest = std::max(longest, encoded.back().size());
+    }
+
+    glue::RequestResult result;
+    result.batch_size = static_cast<uint64_t>(rows.rows);
+    const int64_t n = rows.rows;
+    const int64_t width = static_cast<int64_t>(longest);
+
+    if (requested.count(spec_.input_ids.name)) {
+      std::vector<int64_t> ids(static_cast<size_t>(n * width), pad_value_);
+      for (int64_t r = 0; r < n; ++r) {
+        std::copy(encoded[r].begin(), encoded[r].end(), ids.begin() + r * width);
+      }
+      result.outputs.push_back(OutputTensor::Integers(spec_.input_ids.name, spec_.input_ids.dtype,
+                                                      glue::WithBatch(batching, n, {width}), ids));
+    }
+    if (wanted(spec_.input_length)) {
+      std::vector<int64_t> lengths;
+      for (const auto& e : encoded) lengths.push_back(static_cast<int64_t>(e.size()));
+      result.outputs.push_back(OutputTensor::Integers(spec_.input_length->name, spec_.input_length->dtype,
+                                                      glue::WithBatch(batching, n, {1}), lengths));
+    }
+    if (wanted(spec_.request_output_len_out)) {
+      const auto len = glue::ReadInput(request, spec_.request_output_len_in->name);
+      if (!len) {
+        throw BackendError("output '" + spec_.request_output_len_out->name + "' was requested but the request has no '" +
+                           spec_.request_output_len_in->name + "' input to pass through");
+      }
+      result.outputs.push_back(
+          OutputTensor::Integers(spec_.request_output_len_out->name, spec_.request_output_len_out->dtype,
+                                 len->shape, len->Integers()));
+    }
+    if (wanted(spec_.bad_words_ids)) {
+      result.outputs.push_back(WordListOutput(request, spec_.bad_words, *spec_.bad_words_ids, n, batching));
+    }
+    if (wanted(spec_.stop_words_ids)) {
+      result.outputs.push_back(WordListOutput(request, spec_.stop_words, *spec_.stop_words_ids, n, batching));
+    }
+    const int64_t end_value = tokenizer_->EosId() ? *tokenizer_->EosId() : pad_value_;
+    if (wanted(spec_.end_id)) {
+      result.outputs.push_back(OutputTensor::Integers(spec_.end_id->name, spec_.end_id->dtype,
+                                                      glue::WithBatch(batching, n, {1}),
+                                                      std::vector<int64_t>(static_cast<size_t>(n), end_value)));
+    }
+    if (wanted(spec_.pad_id)) {
+      result.outputs.push_back(OutputTensor::Integers(spec_.pad_id->name, spec_.pad_id->dtype,
+                                                      glue::WithBatch(batching, n, {1}),
+                                                      std::vector<int64_t>(static_cast<size_t>(n), pad_value_)));
+    }
+    return result;
+  }
+
+  OutputTensor WordListOutput(TRITONBACKEND_Request* request, const std::optional<TensorSpec>& input,
+                              const TensorSpec& output, int64_t rows, bool batching) const {
+    std::vector<std::vector<std::string>> words(static_cast<size_t>(rows));
+    if (input) {
+      if (auto tensor = glue::ReadInput(request, input->name)) {
+        const Rows split = SplitRows(*tensor, batching);
+        if (split.rows != rows) {
+          throw BackendError("input '" + tensor->name + "' has " + std::to_string(split.rows) + " rows but '" +
+                             spec_.text.name + "' has " + std::to_string(rows));
+        }
+        const std::vector<std::string> all = tensor->Strings();
+        for (int64_t r = 0; r < rows; ++r) {
+          words[r].assign(all.begin() + r * split.per_row, all.begin() + (r + 1) * split.per_row);
+        }
+      }
+    }
+    WordLists lists;
+    size_t width = 1;
+    for (const auto& row : words) {
+      std::vector<int64_t> ids, offsets;
+      for (const auto& word : row) {
+        const std::vector<uint32_t> word_ids = tokenizer_->Encode(word, false);
+        if (word_ids.empty()) continue;  // an empty word would end at the previous offset
+        ids.insert(ids.end(), word_ids.begin(), word_ids.end());
+        offsets.push_back(static_cast<int64_t>(ids.size()));
+      }
+      width = std::max({width, ids.size(), offsets.size()});
+      lists.ids.push_back(std::move(ids));
+      lists.offsets.push_back(std::move(offsets));
+    }
+    std::vector<int64_t> values;
+    values.reserve(static_cast<size_t>(rows) * 2 * width);
+    for (int64_t r = 0; r < rows; ++r) {
+      auto ids = lists.ids[r];
+      ids.resize(width, 0);
+      auto offsets = lists.offsets[r];
+      offsets.resize(width, -1);
+      values.insert(values.end(), ids.begin(), ids.end());
+      values.insert(values.end(), offsets.begin(), offsets.end());
+    }
+    return OutputTensor::Integers(output.name, output.dtype,
+                                  glue::WithBatch(batching, rows, {2, static_cast<int64_t>(width)}), values);
+  }
+
+  TokenizeSpec spec_;
+  glue::ModelConfig config_;
+  bool add_special_tokens_ = true;
+  std::shared_ptr<const tok::Tokenizer> tokenizer_;
+  int64_t pad_value_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<glue::BackendModel> CreateTokenizeModel(TRITONBACKEND_Model* model, const TokenizeSpec& spec) {
+  return std::make_unique<TokenizeModel>(model, spec);
+}
+
+}  // namespace triton_studio::steps
