@@ -1,0 +1,45 @@
+/**
+ * Triton Studio's generator: pipeline files (parse, validate), presets, config.pbtxt
+ * reading/writing, repository generation and import. No VS Code, no server.
+ */
+export {
+  DIAGNOSTIC_CODES,
+  formatDiagnostic,
+  hasErrors,
+  sortDiagnostics,
+  type Diagnostic,
+  type DiagnosticCode,
+  type Position,
+  type Range,
+  type Severity,
+} from './pipeline/diagnostics.js';
+export { loadPipeline, parsePipeline, type ParseResult } from './pipeline/parse.js';
+export { validatePipeline, type ValidateOptions, type ValidateResult } from './pipeline/validatePipeline.js';
+export { analyzePipeline, type AnalyzeOptions, type PipelineGraph } from './pipeline/validate.js';
+export { resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
+export type * from './pipeline/types.js';
+export { PIPELINE_FORMAT_VERSION } from './pipeline/types.js';
+export { findPreset, listPresets, type Preset, type StepTemplate } from './presets/index.js';
+export {
+  parsePbtxt,
+  printPbtxt,
+  modelConfigToJson,
+  modelConfigFromJson,
+  ModelConfigJsonError,
+  PbtxtWriteError,
+  type ModelConfig,
+  type ModelTensor,
+  type PbMessage,
+  type JsonValue,
+} from './pbtxt/index.js';
+export {
+  generateRepository,
+  planRepository,
+  type GenerateOptions,
+  type GenerateResult,
+} from './repository/generate.js';
+export { MANIFEST_FILE, GENERATED_MARKER, type Manifest } from './repository/manifest.js';
+export { RepositoryWriteError } from './repository/writeTree.js';
+
+/** Package-relative path of the pipeline JSON Schema (what `contributes.jsonValidation` names). */
+export const PIPELINE_SCHEMA_PATH = 'generator/schema/pipeline.schema.json';

@@ -1,0 +1,91 @@
+/**
+ * Diagnostics: what the generator reports about a pipeline file. Positions are 0-based (as in
+ * VS Code's `Range`); `formatDiagnostic` prints them 1-based, compiler-style.
+ */
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Position {
+  /** 0-based line. */
+  line: number;
+  /** 0-based column, in UTF-16 code units (what VS Code and JavaScript strings count). */
+  column: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface Diagnostic {
+  file: string;
+  range: Range;
+  severity: Severity;
+  /** Stable code, e.g. `TS-E012`; every code is listed in `DIAGNOSTIC_CODES`. */
+  code: DiagnosticCode;
+  message: string;
+}
+
+/** Every code the generator emits, with a one-line summary (docs/PIPELINE.md lists them too). */
+export const DIAGNOSTIC_CODES = {
+  'TS-E001': 'the file is not valid JSON',
+  'TS-E002': 'a required property is missing',
+  'TS-E003': 'a value has the wrong type or is not one of the allowed values',
+  'TS-E004': 'a property is not part of the pipeline format',
+  'TS-E005': 'unsupported pipeline format version',
+  'TS-E010': 'a wire names a step that does not exist',
+  'TS-E011': 'a wire names a port that the step or ensemble does not have',
+  'TS-E012': 'data types differ across a wire',
+  'TS-E013': 'shapes differ across a wire',
+  'TS-E014': 'a required step input is not wired',
+  'TS-E015': 'a step input or ensemble output is wired more than once',
+  'TS-E016': 'one step output is wired to two ensemble outputs',
+  'TS-E017': 'the steps form a cycle',
+  'TS-E018': 'an ensemble output is produced by no step',
+  'TS-E019': 'a wire goes the wrong way (from an input, or into an output)',
+  'TS-E020': 'an ensemble input is wired straight to an ensemble output',
+  'TS-E021': 'an ensemble input is used by no step',
+  'TS-E030': 'a step allows a smaller batch than the ensemble',
+  'TS-E031': 'batching settings that Triton rejects',
+  'TS-E032': 'a decoupled step is wired where Triton rejects it',
+  'TS-E040': 'a model name that Triton or the file system rejects',
+  'TS-E041': 'a tensor name that Triton rejects',
+  'TS-E042': 'two steps, or two ports of one step, share a name',
+  'TS-E043': 'a parameter key or value that cannot be written safely',
+  'TS-E050': 'unknown preset',
+  'TS-E051': 'the tokenizer cannot be found',
+  'TS-E052': 'a tokenize/detokenize step lacks a port role it needs, or has one twice',
+  'TS-E053': 'a port role that the step kind does not have',
+  'TS-E054': 'a model or custom step names neither a backend nor a platform',
+  'TS-E055': 'a file listed in a step\'s "files" does not exist',
+  'TS-E060': 'the output folder holds files Triton Studio did not generate',
+  'TS-E061': 'the repository could not be written',
+  'TS-E070': 'config.pbtxt syntax error or a field Triton does not know',
+  'TS-E071': 'a repository cannot be imported as written',
+  'TS-W001': 'a step output is used by nothing (allowed; noted for clarity)',
+  'TS-W002': 'an imported step is kept as it is (not turned into a native step)',
+} as const;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+export const ZERO_RANGE: Range = { start: { line: 0, column: 0 }, end: { line: 0, column: 0 } };
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+/** `file:line:col: error TS-E012: message`, 1-based like compilers print it. */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}:${d.range.start.line + 1}:${d.range.start.column + 1}: ${d.severity} ${d.code}: ${d.message}`;
+}
+
+/** Orders diagnostics by position, so output is stable and reads top to bottom. */
+export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.sort(
+    (a, b) =>
+      a.file.localeCompare(b.file) ||
+      a.range.start.line - b.range.start.line ||
+      a.range.start.column - b.range.start.column ||
+      a.code.localeCompare(b.code),
+  );
+}

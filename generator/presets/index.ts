@@ -1,0 +1,21 @@
+/**
+ * Presets: the tensor interfaces of known systems (../shared/TRITON.md), so a step can say
+ * `"preset": "tensorrt-llm/preprocessing"` and get exact port names, dtypes, dims, batching and
+ * parameters. Every field stays overridable on the step.
+ */
+import { simLlmPresets } from './simLlm.js';
+import type { Preset } from './types.js';
+
+export type { Preset, StepTemplate } from './types.js';
+
+const ALL: Preset[] = [...simLlmPresets];
+
+const BY_ID = new Map(ALL.map((p) => [p.id, p]));
+
+export function listPresets(): readonly Preset[] {
+  return ALL;
+}
+
+export function findPreset(id: string): Preset | undefined {
+  return BY_ID.get(id);
+}

@@ -1,0 +1,133 @@
+/**
+ * `generateRepository`: pipeline file → Triton model repository (configs, native step sources,
+ * tokenizer data, manifest). Refuses to write anything when the pipeline has errors.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { NativeStepCodegenError, renderNativeStep } from '../codegen/cpp/index.js';
+import { printPbtxt } from '../pbtxt/print.js';
+import { hasErrors, sortDiagnostics, type Diagnostic } from '../pipeline/diagnostics.js';
+import { loadPipeline, parsePipeline } from '../pipeline/parse.js';
+import { analyzePipeline } from '../pipeline/validate.js';
+import { GENERATED_MARKER, MANIFEST_FILE, sha256, type Manifest } from './manifest.js';
+import { buildModels, type GeneratedModel } from './models.js';
+import { RepositoryWriteError, writeTree, type PlannedFile } from './writeTree.js';
+
+export interface GenerateOptions {
+  pipelinePath: string;
+  /** Repository folder to create or replace (only if Triton Studio generated it). */
+  outDir: string;
+  /** The pipeline's text when it differs from the file on disk (an unsaved editor buffer). */
+  pipelineText?: string;
+  tokenizerSearchDirs?: string[];
+  /** Plan and check only; write nothing. */
+  dryRun?: boolean;
+}
+
+export interface GenerateResult {
+  diagnostics: Diagnostic[];
+  /** Repository-relative paths of every file written (or planned, with dryRun). */
+  files: string[];
+  ensembleName?: string;
+  models: { name: string; kind: GeneratedModel['kind'] }[];
+  outDir: string;
+}
+
+export function pbtxtHeader(pipelineFile: string): string[] {
+  return [
+    `${GENERATED_MARKER} from ${basename(pipelineFile)}.`,
+    'Do not edit: change the pipeline file and regenerate.',
+  ];
+}
+
+/** Every file of the repository, in memory. Exported for tests and benchmarks. */
+export function planRepository(
+  models: GeneratedModel[],
+  pipelineFile: string,
+  ensembleName: string,
+): PlannedFile[] {
+  const files: PlannedFile[] = [];
+  const header = pbtxtHeader(pipelineFile);
+  for (const m of models) {
+    files.push({ path: `${m.name}/config.pbtxt`, content: printPbtxt(m.config, { header }) });
+    for (const f of m.versionFiles) files.push({ path: `${m.name}/1/${f.name}`, copyFrom: f.source });
+    if (m.nativeStep) {
+      const rendered = renderNativeStep(m.nativeStep);
+      files.push({ path: `${m.name}/src/step.cc`, content: rendered['step.cc'] });
+      files.push({ path: `${m.name}/src/CMakeLists.txt`, content: rendered['CMakeLists.txt'] });
+    }
+  }
+  const manifest: Manifest = {
+    generatedBy: GENERATED_MARKER,
+    formatVersion: 1,
+    pipeline: basename(pipelineFile),
+    ensemble: ensembleName,
+    models: models.map((m) => ({ name: m.name, kind: m.kind })),
+    files: Object.fromEntries(
+      files.map((f) => [f.path, sha256(f.content !== undefined ? f.content : readFileSync(f.copyFrom!))]),
+    ),
+  };
+  files.push({ path: MANIFEST_FILE, content: `${JSON.stringify(manifest, null, 2)}\n` });
+  return files;
+}
+
+export function generateRepository(options: GenerateOptions): GenerateResult {
+  const pipelinePath = resolve(options.pipelinePath);
+  const outDir = resolve(options.outDir);
+  const parsed =
+    options.pipelineText !== undefined
+      ? parsePipeline(options.pipelineText, options.pipelinePath)
+      : loadPipeline(options.pipelinePath);
+  const result: GenerateResult = { diagnostics: parsed.diagnostics, files: [], models: [], outDir };
+  if (!parsed.pipeline) return { ...result, diagnostics: sortDiagnostics(result.diagnostics) };
+  const analyzed = analyzePipeline(parsed.pipeline, parsed.source, {
+    tokenizerSearchDirs: options.tokenizerSearchDirs,
+  });
+  result.diagnostics = sortDiagnostics([...parsed.diagnostics, ...analyzed.diagnostics]);
+  if (!analyzed.graph || hasErrors(result.diagnostics)) return result;
+
+  const fail = (
+    code: 'TS-E060' | 'TS-E061' | 'TS-E003',
+    message: string,
+    path: (string | number)[] = [],
+  ): GenerateResult => ({
+    ...result,
+    diagnostics: [
+      ...result.diagnostics,
+      { file: options.pipelinePath, range: parsed.source.rangeOf(path), severity: 'error', code, message },
+    ],
+  });
+
+  let models: GeneratedModel[];
+  let files: PlannedFile[];
+  try {
+    models = buildModels(analyzed.graph, pipelinePath);
+    files = planRepository(models, pipelinePath, analyzed.graph.name);
+  } catch (e) {
+    if (e instanceof NativeStepCodegenError) {
+      const step = parsed.pipeline.steps.findIndex((s) => e.message.includes(s.name));
+      return fail(
+        'TS-E003',
+        `The native step cannot be generated: ${e.message}`,
+        step >= 0 ? ['steps', step] : [],
+      );
+    }
+    return fail('TS-E061', `The repository cannot be generated: ${(e as Error).message}`);
+  }
+  result.ensembleName = analyzed.graph.name;
+  result.models = models.map((m) => ({ name: m.name, kind: m.kind }));
+  result.files = files.map((f) => f.path);
+  if (options.dryRun) return result;
+  try {
+    writeTree(
+      outDir,
+      files,
+      models.map((m) => `${m.name}/1`),
+    );
+  } catch (e) {
+    if (e instanceof RepositoryWriteError)
+      return fail(e.kind === 'not-ours' ? 'TS-E060' : 'TS-E061', e.message);
+    throw e;
+  }
+  return result;
+}

@@ -1,0 +1,209 @@
+/**
+ * From a validated pipeline graph to what the repository holds: one ModelConfig per step plus
+ * the ensemble's, the native step models the C++ printer renders, and the files each model
+ * folder receives. Pure: nothing here touches the disk except reading the copied files' paths.
+ */
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type {
+  DetokenizeStepModel,
+  TensorBinding,
+  TokenizeStepModel,
+  NativeStepModel,
+} from '../codegen/nativeStep.js';
+import { modelConfigFromJson } from '../pbtxt/json.js';
+import type { ModelConfig, ModelTensor, PbMessage } from '../pbtxt/types.js';
+import type { ResolvedPort, ResolvedStep } from '../pipeline/resolve.js';
+import type { PipelineGraph } from '../pipeline/validate.js';
+import type { Port, StepKind } from '../pipeline/types.js';
+
+export const TOKENIZER_FILE = 'tokenizer.json';
+
+export interface GeneratedModel {
+  name: string;
+  kind: StepKind | 'ensemble';
+  config: ModelConfig;
+  /** tokenize/detokenize steps: rendered to src/step.cc + src/CMakeLists.txt. */
+  nativeStep?: NativeStepModel;
+  /** Files copied into `<model>/1/`: absolute source → file name. */
+  versionFiles: { source: string; name: string }[];
+}
+
+export function buildModels(graph: PipelineGraph, pipelineFile: string): GeneratedModel[] {
+  const models: GeneratedModel[] = [ensembleModel(graph)];
+  for (const step of graph.steps) models.push(stepModel(step, graph, pipelineFile));
+  return models;
+}
+
+function tensor(p: Port): ModelTensor {
+  const t: ModelTensor = { name: p.name, data_type: `TYPE_${p.dataType}`, dims: [...p.dims] };
+  return t;
+}
+
+function inputTensor(p: Port): ModelTensor {
+  const t = tensor(p);
+  if (p.reshape) t.reshape = { shape: [...p.reshape] };
+  if (p.raggedBatch) t.allow_ragged_batch = true;
+  if (p.optional) t.optional = true;
+  return t;
+}
+
+function outputTensor(p: Port): ModelTensor {
+  const t = tensor(p);
+  if (p.reshape) t.reshape = { shape: [...p.reshape] };
+  return t;
+}
+
+function parameters(params: Record<string, string>): ModelConfig['parameters'] {
+  const entries = Object.entries(params);
+  if (entries.length === 0) return undefined;
+  return Object.fromEntries(entries.map(([k, v]) => [k, { string_value: v }]));
+}
+
+function ensembleModel(graph: PipelineGraph): GeneratedModel {
+  const config: ModelConfig = {
+    name: graph.name,
+    platform: 'ensemble',
+    max_batch_size: graph.maxBatchSize,
+    input: graph.inputs.map(inputTensor),
+    output: graph.outputs.map(outputTensor),
+    ensemble_scheduling: {
+      step: graph.steps.map((s) => ({
+        model_name: s.name,
+        model_version: -1,
+        input_map: Object.fromEntries(graph.inputMap.get(s.name) ?? []),
+        output_map: Object.fromEntries(graph.outputMap.get(s.name) ?? []),
+      })),
+    },
+  };
+  if (graph.maxInflightRequests !== undefined)
+    config.ensemble_scheduling!.max_inflight_requests = graph.maxInflightRequests;
+  config.parameters = parameters(graph.parameters);
+  if (!config.parameters) delete config.parameters;
+  return { name: graph.name, kind: 'ensemble', config, versionFiles: [] };
+}
+
+function stepModel(step: ResolvedStep, graph: PipelineGraph, pipelineFile: string): GeneratedModel {
+  const native = step.kind === 'tokenize' || step.kind === 'detokenize';
+  const config: ModelConfig = { name: step.name };
+  // A native step is its own backend: Triton finds libtriton_<name>.so in the model's version folder.
+  if (native) config.backend = step.name;
+  else if (step.platform) config.platform = step.platform;
+  else config.backend = step.backend;
+  config.max_batch_size = step.maxBatchSize;
+  config.input = step.inputs.map(inputTensor);
+  config.output = step.outputs.map(outputTensor);
+  if (step.dynamicBatching) {
+    const db: PbMessage = {};
+    if (step.dynamicBatching.preferredBatchSizes?.length)
+      db.preferred_batch_size = [...step.dynamicBatching.preferredBatchSizes];
+    if (step.dynamicBatching.maxQueueDelayMicroseconds !== undefined) {
+      db.max_queue_delay_microseconds = step.dynamicBatching.maxQueueDelayMicroseconds;
+    }
+    if (step.dynamicBatching.preserveOrdering !== undefined)
+      db.preserve_ordering = step.dynamicBatching.preserveOrdering;
+    config.dynamic_batching = db;
+  }
+  const groups =
+    step.instanceGroups.length > 0 || !native ? step.instanceGroups : [{ count: 1, kind: 'CPU' as const }];
+  if (groups.length > 0) {
+    config.instance_group = groups.map((g) => {
+      const m: PbMessage = {};
+      if (g.count !== undefined) m.count = g.count;
+      if (g.kind !== undefined) m.kind = `KIND_${g.kind}`;
+      if (g.gpus?.length) m.gpus = [...g.gpus];
+      return m;
+    });
+  }
+  const params = { ...step.parameters };
+  if (native) {
+    params.tokenizer_file ??= TOKENIZER_FILE;
+    if (step.kind === 'tokenize') params.add_special_tokens ??= String(step.addSpecialTokens);
+    else params.skip_special_tokens ??= String(step.skipSpecialTokens);
+  }
+  config.parameters = parameters(params);
+  if (!config.parameters) delete config.parameters;
+  if (step.decoupled) config.model_transaction_policy = { decoupled: true };
+
+  const merged = step.config ? (deepMerge(config, modelConfigFromJson(step.config)) as ModelConfig) : config;
+
+  const base = dirname(resolve(pipelineFile));
+  const versionFiles = step.files.map((f) => {
+    const source = isAbsolute(f) ? f : resolve(base, f);
+    return { source, name: source.split(/[\\/]/).pop()! };
+  });
+  let nativeStep: NativeStepModel | undefined;
+  if (native) {
+    versionFiles.unshift({ source: graph.tokenizerFiles.get(step.name)!, name: TOKENIZER_FILE });
+    nativeStep = step.kind === 'tokenize' ? tokenizeModel(step, merged) : detokenizeModel(step, merged);
+  }
+  return { name: step.name, kind: step.kind, config: merged, nativeStep, versionFiles };
+}
+
+/** Objects merge key by key; anything else (lists included) is replaced. */
+function deepMerge(base: PbMessage, over: PbMessage): PbMessage {
+  const out: PbMessage = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    const isObj = (x: unknown): x is PbMessage => typeof x === 'object' && x !== null && !Array.isArray(x);
+    out[k] = isObj(b) && isObj(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+function binding(p: ResolvedPort): TensorBinding {
+  const b: TensorBinding = { name: p.name, dataType: p.dataType, dims: [...p.dims] };
+  if (p.optional) b.optional = true;
+  return b;
+}
+
+function byRole(ports: ResolvedPort[], role: string): TensorBinding | undefined {
+  const p = ports.find((q) => q.role === role);
+  return p ? binding(p) : undefined;
+}
+
+function tokenizeModel(step: ResolvedStep, config: ModelConfig): TokenizeStepModel {
+  const i = step.inputs;
+  const o = step.outputs;
+  return {
+    kind: 'tokenize',
+    modelName: step.name,
+    maxBatchSize: config.max_batch_size ?? step.maxBatchSize,
+    tokenizerFile: TOKENIZER_FILE,
+    addSpecialTokens: step.addSpecialTokens,
+    inputs: stripUndefined({
+      text: byRole(i, 'text')!,
+      requestOutputLen: byRole(i, 'requestOutputLen'),
+      badWords: byRole(i, 'badWords'),
+      stopWords: byRole(i, 'stopWords'),
+    }),
+    outputs: stripUndefined({
+      inputIds: byRole(o, 'inputIds')!,
+      inputLength: byRole(o, 'inputLength'),
+      requestOutputLen: byRole(o, 'requestOutputLen'),
+      badWordsIds: byRole(o, 'badWordsIds'),
+      stopWordsIds: byRole(o, 'stopWordsIds'),
+      endId: byRole(o, 'endId'),
+      padId: byRole(o, 'padId'),
+    }),
+  };
+}
+
+function detokenizeModel(step: ResolvedStep, config: ModelConfig): DetokenizeStepModel {
+  return {
+    kind: 'detokenize',
+    modelName: step.name,
+    maxBatchSize: config.max_batch_size ?? step.maxBatchSize,
+    tokenizerFile: TOKENIZER_FILE,
+    skipSpecialTokens: step.skipSpecialTokens,
+    inputs: stripUndefined({
+      tokens: byRole(step.inputs, 'tokens')!,
+      sequenceLength: byRole(step.inputs, 'sequenceLength'),
+    }),
+    outputs: { text: byRole(step.outputs, 'text')! },
+  };
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}

