@@ -1,0 +1,85 @@
+/**
+ * Building Triton Studio's own native parts (backends/: tokenizer library, TRITONBACKEND glue,
+ * step runtimes, sim-llm) once per checkout. Each generated step then compiles only its small
+ * step.cc against this prebuilt tree. Up-to-date checks are CMake's own: a second build with
+ * nothing changed does no work.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
+import { withDirectoryLock } from './lock.js';
+import { BuildError, runOrThrow, type RunOptions } from './run.js';
+
+export interface BuildBackendsOptions {
+  /** Triton Studio's package folder (holding backends/); found from this file when omitted. */
+  projectRoot?: string;
+  /** Where the CMake build tree goes; default `<projectRoot>/build/backends`. */
+  buildDir?: string;
+  /** Parallel compile jobs; default min(2, CPU count). */
+  jobs?: number;
+  /** Folder with the official triton/core/tritonbackend.h to compile against instead of the project's declarations. */
+  tritonIncludeDir?: string;
+  /** CMake targets to build; default what native steps and the CPU sample need. */
+  targets?: string[];
+  onOutput?: RunOptions['onOutput'];
+}
+
+export interface BackendsBuild {
+  /** The CMake build tree (pass as TRITON_STUDIO_BACKENDS_BUILD to step projects). */
+  buildDir: string;
+  /** The backends source folder (TRITON_STUDIO_BACKENDS_DIR). */
+  sourceDir: string;
+}
+
+export const DEFAULT_BACKEND_TARGETS = ['ts_triton_steps', 'triton_sim_llm'];
+
+/** libtriton_sim_llm.so inside a backends build tree. */
+export function simLlmLibrary(buildDir: string): string {
+  return join(buildDir, 'sim-llm', 'libtriton_sim_llm.so');
+}
+
+export function defaultJobs(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
+export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<BackendsBuild> {
+  const root = opts.projectRoot ?? findProjectRoot();
+  if (!root) {
+    throw new BuildError(
+      "cannot find Triton Studio's package folder (holding backends/): set TRITON_STUDIO_ROOT or pass projectRoot",
+    );
+  }
+  const sourceDir = resolve(root, 'backends');
+  if (!existsSync(join(sourceDir, 'CMakeLists.txt'))) {
+    throw new BuildError(`${sourceDir}/CMakeLists.txt is missing: projectRoot must be Triton Studio's package folder`);
+  }
+  const buildDir = resolve(opts.buildDir ?? join(root, 'build', 'backends'));
+  mkdirSync(dirname(buildDir), { recursive: true });
+  const run = { onOutput: opts.onOutput };
+
+  await withDirectoryLock(`${buildDir}.lock`, 15 * 60_000, async () => {
+    const configureArgs = ['-S', sourceDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release'];
+    if (opts.tritonIncludeDir) configureArgs.push(`-DTRITON_BACKEND_INCLUDE_DIR=${resolve(opts.tritonIncludeDir)}`);
+    // Configure only once (or when asked for other headers); later builds re-run CMake by
+    // themselves when a CMakeLists.txt changed.
+    if (!existsSync(join(buildDir, 'CMakeCache.txt')) || opts.tritonIncludeDir) {
+      await runOrThrow(
+        'cmake',
+        configureArgs,
+        'Configuring the native backends failed. Check that cmake >= 3.20, g++ and nlohmann-json3-dev are ' +
+          'installed (`npm run setup` installs them)',
+        run,
+      );
+    }
+    const targets = opts.targets ?? DEFAULT_BACKEND_TARGETS;
+    await runOrThrow(
+      'cmake',
+      ['--build', buildDir, '--parallel', String(opts.jobs ?? defaultJobs()), '--target', ...targets],
+      'Compiling the native backends failed. This is a bug in backends/ or a missing system package: ' +
+        'see the compiler output below',
+      run,
+    );
+  });
+  return { buildDir, sourceDir };
+}

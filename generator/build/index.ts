@@ -1,0 +1,10 @@
+/** Compiling native steps and placing backend libraries into a model repository (CMake, no Python). */
+export {
+  buildBackends,
+  simLlmLibrary,
+  DEFAULT_BACKEND_TARGETS,
+  type BuildBackendsOptions,
+  type BackendsBuild,
+} from './backends.js';
+export { buildRepository, type BuildRepositoryOptions, type BuiltModel, type RepositoryBuild } from './repository.js';
+export { BuildError } from './run.js';

@@ -1,0 +1,168 @@
+/**
+ * Building a generated model repository: every native step (a model folder with
+ * src/CMakeLists.txt) is compiled into libtriton_<backend>.so and placed in the model's version
+ * folder, where Triton looks for a model's backend library; sim_llm models get the prebuilt
+ * libtriton_sim_llm.so the same way. Step build trees live outside the repository, so deploying
+ * it never ships build litter.
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parsePbtxt } from '../pbtxt/index.js';
+import { buildBackends, defaultJobs, simLlmLibrary, type BuildBackendsOptions } from './backends.js';
+import { withDirectoryLock } from './lock.js';
+import { BuildError, runOrThrow } from './run.js';
+
+export interface BuildRepositoryOptions extends BuildBackendsOptions {
+  /** Where step build trees go; default `<backends build dir>/../steps`. */
+  stepsBuildDir?: string;
+  /** Only these model folders; default every model in the repository. */
+  models?: string[];
+}
+
+export interface BuiltModel {
+  /** Model folder name. */
+  model: string;
+  /** Absolute path of the backend library placed in the model's version folder(s). */
+  library: string;
+  /** 'step' when compiled from the model's src/, 'sim_llm' when the prebuilt sim-llm was copied. */
+  kind: 'step' | 'sim_llm';
+}
+
+export interface RepositoryBuild {
+  built: BuiltModel[];
+}
+
+export async function buildRepository(repoDir: string, opts: BuildRepositoryOptions = {}): Promise<RepositoryBuild> {
+  const repo = resolve(repoDir);
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) {
+    throw new BuildError(`model repository ${repo} does not exist; generate it first (triton-studio generate)`);
+  }
+  const models = listModels(repo, opts.models);
+  const backends = await buildBackends(opts);
+  const stepsRoot = resolve(opts.stepsBuildDir ?? join(dirname(backends.buildDir), 'steps'));
+  const built: BuiltModel[] = [];
+
+  for (const model of models) {
+    const modelDir = join(repo, model);
+    const backend = configuredBackend(modelDir);
+    if (existsSync(join(modelDir, 'src', 'CMakeLists.txt'))) {
+      const library = await buildStep(modelDir, stepsRoot, backends, opts);
+      const produced = basename(library);
+      if (backend !== undefined && produced !== `libtriton_${backend}.so`) {
+        throw new BuildError(
+          `${model}: config.pbtxt says backend "${backend}" but its src/ builds ${produced}; ` +
+            'regenerate the repository so the config and the step source agree',
+        );
+      }
+      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'step' });
+    } else if (backend === 'sim_llm') {
+      const library = simLlmLibrary(backends.buildDir);
+      if (!existsSync(library)) {
+        throw new BuildError(`${library} is missing after building the backends; rebuild with the triton_sim_llm target`);
+      }
+      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'sim_llm' });
+    }
+  }
+  return { built };
+}
+
+/** Model folders: sub-folders holding a config.pbtxt. */
+function listModels(repo: string, only: string[] | undefined): string[] {
+  const all = readdirSync(repo, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(repo, e.name, 'config.pbtxt')))
+    .map((e) => e.name)
+    .sort();
+  if (!only) return all;
+  const missing = only.filter((m) => !all.includes(m));
+  if (missing.length) {
+    throw new BuildError(`no model folder with a config.pbtxt named ${missing.join(', ')} in ${repo}`);
+  }
+  return only;
+}
+
+function configuredBackend(modelDir: string): string | undefined {
+  const file = join(modelDir, 'config.pbtxt');
+  const { config, diagnostics } = parsePbtxt(readFileSync(file, 'utf8'), file);
+  if (!config) {
+    const d = diagnostics[0];
+    const where = d ? `:${d.range.start.line + 1}:${d.range.start.column + 1}` : '';
+    throw new BuildError(`${file}${where}: ${d?.message ?? 'cannot be parsed'} Fix or regenerate the config.`);
+  }
+  return typeof config.backend === 'string' && config.backend !== '' ? config.backend : undefined;
+}
+
+async function buildStep(
+  modelDir: string,
+  stepsRoot: string,
+  backends: { buildDir: string; sourceDir: string },
+  opts: BuildRepositoryOptions,
+): Promise<string> {
+  const src = join(modelDir, 'src');
+  // One build tree per step source folder: readable name + hash of the absolute path.
+  const id = createHash('sha256').update(src).digest('hex').slice(0, 12);
+  const safeName = basename(modelDir).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
+  const buildDir = join(stepsRoot, `${safeName}-${id}`);
+  mkdirSync(stepsRoot, { recursive: true });
+  const run = { onOutput: opts.onOutput };
+  const model = basename(modelDir);
+
+  return withDirectoryLock(`${buildDir}.lock`, 15 * 60_000, async () => {
+    await runOrThrow(
+      'cmake',
+      [
+        '-S',
+        src,
+        '-B',
+        buildDir,
+        '-DCMAKE_BUILD_TYPE=Release',
+        `-DTRITON_STUDIO_BACKENDS_DIR=${backends.sourceDir}`,
+        `-DTRITON_STUDIO_BACKENDS_BUILD=${backends.buildDir}`,
+      ],
+      `${model}: configuring the native step failed; regenerate ${src} if it was edited by hand`,
+      run,
+    );
+    await runOrThrow(
+      'cmake',
+      ['--build', buildDir, '--parallel', String(opts.jobs ?? defaultJobs())],
+      `${model}: compiling the native step failed; the compiler output below names the problem ` +
+        '(a generated step.cc that was edited by hand can be regenerated)',
+      run,
+    );
+    const libraries = readdirSync(buildDir).filter((f) => /^libtriton_.*\.so$/.test(f));
+    if (libraries.length !== 1) {
+      throw new BuildError(
+        `${model}: expected one libtriton_<name>.so in ${buildDir}, found ${libraries.length ? libraries.join(', ') : 'none'}`,
+      );
+    }
+    return join(buildDir, libraries[0] as string);
+  });
+}
+
+/**
+ * Copies `library` into every numeric version folder of the model (creating `1/` when there is
+ * none). Written under a temporary name and renamed, so a server never sees half a library.
+ */
+function placeInVersionFolders(library: string, modelDir: string): string {
+  let versions = readdirSync(modelDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && /^[0-9]+$/.test(e.name))
+    .map((e) => e.name)
+    .sort((a, b) => Number(a) - Number(b));
+  if (versions.length === 0) versions = ['1'];
+  let placed = '';
+  for (const version of versions) {
+    const dir = join(modelDir, version);
+    mkdirSync(dir, { recursive: true });
+    const target = join(dir, basename(library));
+    const temporary = `${target}.tmp-${process.pid}`;
+    try {
+      copyFileSync(library, temporary);
+      renameSync(temporary, target);
+    } catch (err) {
+      rmSync(temporary, { force: true });
+      throw new BuildError(`cannot place ${basename(library)} into ${dir}: ${(err as Error).message}`);
+    }
+    placed ||= target;
+  }
+  return placed;
+}
