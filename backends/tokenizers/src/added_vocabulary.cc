@@ -1,0 +1,139 @@
+#include "added_vocabulary.h"
+
+#include <algorithm>
+
+#include "unicode.h"
+#include "utf8.h"
+
+namespace triton_studio::tok {
+namespace {
+
+bool IsWordChar(char32_t c) { return c == '_' || unicode::IsLetter(c) || unicode::IsNumber(c); }
+
+// Code point ending at byte `end` of valid UTF-8 `s` (end > 0).
+char32_t LastChar(std::string_view s, size_t end) {
+  size_t b = end - 1;
+  while (b > 0 && (static_cast<unsigned char>(s[b]) & 0xC0) == 0x80) --b;
+  return utf8::DecodeAt(s, b, end - b);
+}
+
+char32_t FirstChar(std::string_view s, size_t begin) {
+  return utf8::DecodeAt(s, begin, utf8::ValidSequenceLength(s, begin));
+}
+
+}  // namespace
+
+void AddedVocabulary::Matcher::Add(std::string pattern, size_t token) {
+  if (pattern.empty()) return;  // HF's matcher never matches an empty pattern
+  by_first_byte[static_cast<unsigned char>(pattern[0])].push_back(patterns.size());
+  patterns.push_back(std::move(pattern));
+  token_index.push_back(token);
+}
+
+void AddedVocabulary::Matcher::Finalize() {
+  for (auto& list : by_first_byte) {
+    std::stable_sort(list.begin(), list.end(),
+                     [&](size_t a, size_t b) { return patterns[a].size() > patterns[b].size(); });
+  }
+}
+
+void AddedVocabulary::Load(const Json& list, const std::string& path, const Normalizer* normalizer) {
+  if (!list.is_array()) FieldError(path, "expected an array");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string p = path + "[" + std::to_string(i) + "]";
+    const Json& t = list[i];
+    if (!t.is_object()) FieldError(p, "expected an object");
+    AllowOnlyKeys(t, p, {"id", "content", "single_word", "lstrip", "rstrip", "normalized", "special"});
+    AddedToken tok;
+    const Json* id = Find(t, "id");
+    if (id == nullptr || !id->is_number_unsigned()) FieldError(p + ".id", "expected a non-negative id");
+    tok.id = id->get<uint32_t>();
+    tok.content = GetString(t, "content", p);
+    if (!utf8::IsValid(tok.content)) FieldError(p + ".content", "not valid UTF-8");
+    tok.special = GetBool(t, "special", p, false);
+    tok.single_word = GetBool(t, "single_word", p, false);
+    tok.lstrip = GetBool(t, "lstrip", p, false);
+    tok.rstrip = GetBool(t, "rstrip", p, false);
+    tok.normalized = GetBool(t, "normalized", p, !tok.special);
+    auto existing = by_content_.find(tok.content);
+    if (existing != by_content_.end()) {
+      tokens_[existing->second] = tok;  // a repeated content keeps its first slot
+      by_id_[tok.id] = existing->second;
+      continue;
+    }
+    by_content_[tok.content] = tokens_.size();
+    by_id_[tok.id] = tokens_.size();
+    tokens_.push_back(tok);
+  }
+  for (size_t i = 0; i < tokens_.size(); ++i) {
+    const AddedToken& t = tokens_[i];
+    if (!t.normalized) {
+      raw_.Add(t.content, i);
+    } else {
+      std::string n = t.content;
+      if (normalizer != nullptr) normalizer->Normalize(n);
+      normalized_.Add(std::move(n), i);
+    }
+  }
+  raw_.Finalize();
+  normalized_.Finalize();
+}
+
+void AddedVocabulary::Split(std::string_view text, bool normalized, std::vector<AddedSplit>& out) const {
+  const Matcher& m = normalized ? normalized_ : raw_;
+  const auto push_text = [&](size_t b, size_t e) {
+    if (b < e) out.push_back({b, e, std::nullopt});
+  };
+  if (m.patterns.empty()) {
+    push_text(0, text.size());
+    return;
+  }
+  size_t start_offset = 0;  // end of the last emitted token
+  size_t i = 0;             // where the search resumes (end of the last raw match)
+  while (i < text.size()) {
+    const auto& candidates = m.by_first_byte[static_cast<unsigned char>(text[i])];
+    size_t found = SIZE_MAX;
+    for (size_t p : candidates) {
+      const std::string& pat = m.patterns[p];
+      if (text.compare(i, pat.size(), pat) == 0) {
+        found = p;
+        break;
+      }
+    }
+    if (found == SIZE_MAX) {
+      ++i;
+      continue;
+    }
+    const AddedToken& tok = tokens_[m.token_index[found]];
+    size_t start = i, stop = i + m.patterns[found].size();
+    i = stop;
+    if (tok.single_word) {
+      const bool start_ok = start == 0 || !IsWordChar(LastChar(text, start));
+      const bool stop_ok = stop == text.size() || !IsWordChar(FirstChar(text, stop));
+      if (!start_ok || !stop_ok) continue;
+    }
+    if (tok.lstrip) {
+      size_t s = start;
+      while (s > 0) {
+        size_t b = s - 1;
+        while (b > 0 && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+        if (!unicode::IsWhiteSpace(utf8::DecodeAt(text, b, s - b))) break;
+        s = b;
+      }
+      start = std::max(s, start_offset);  // spaces an earlier match already took stay there
+    }
+    if (tok.rstrip) {
+      while (stop < text.size()) {
+        const size_t n = utf8::ValidSequenceLength(text, stop);
+        if (!unicode::IsWhiteSpace(utf8::DecodeAt(text, stop, n))) break;
+        stop += n;
+      }
+    }
+    push_text(start_offset, start);
+    out.push_back({start, stop, tok.id});
+    start_offset = stop;
+  }
+  push_text(start_offset, text.size());
+}
+
+}  // namespace triton_studio::tok

@@ -1,0 +1,64 @@
+// Added tokens (special or not): found in the input before the model runs, the way HF's
+// AddedVocabulary does it (leftmost-longest match; lstrip/rstrip/single_word; tokens marked
+// `normalized` are matched in the normalized text by their normalized form).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "json_fields.h"
+#include "normalizers.h"
+
+namespace triton_studio::tok {
+
+struct AddedToken {
+  uint32_t id = 0;
+  std::string content;
+  bool special = false, single_word = false, lstrip = false, rstrip = false, normalized = false;
+};
+
+// A piece of input: either an added token (`id` set) or text to run through the pipeline.
+struct AddedSplit {
+  size_t begin, end;
+  std::optional<uint32_t> id;
+};
+
+class AddedVocabulary {
+ public:
+  void Load(const Json& list, const std::string& path, const Normalizer* normalizer);
+
+  // Splits `text` on the tokens matched in raw text (normalized == false) or in normalized
+  // text (normalized == true). Empty text pieces are dropped.
+  void Split(std::string_view text, bool normalized, std::vector<AddedSplit>& out) const;
+
+  const AddedToken* ById(uint32_t id) const {
+    auto it = by_id_.find(id);
+    return it == by_id_.end() ? nullptr : &tokens_[it->second];
+  }
+  std::optional<uint32_t> IdOf(std::string_view content) const {
+    auto it = by_content_.find(std::string(content));
+    if (it == by_content_.end()) return std::nullopt;
+    return tokens_[it->second].id;
+  }
+  const std::vector<AddedToken>& tokens() const { return tokens_; }
+
+ private:
+  struct Matcher {
+    std::vector<std::string> patterns;  // what is searched for
+    std::vector<size_t> token_index;    // pattern -> index in tokens_
+    // Pattern indexes by first byte, longest first (leftmost-longest matching).
+    std::vector<std::vector<size_t>> by_first_byte = std::vector<std::vector<size_t>>(256);
+    void Add(std::string pattern, size_t token);
+    void Finalize();
+  };
+  std::vector<AddedToken> tokens_;
+  std::unordered_map<uint32_t, size_t> by_id_;
+  std::unordered_map<std::string, size_t> by_content_;
+  Matcher raw_, normalized_;
+};
+
+}  // namespace triton_studio::tok

@@ -1,0 +1,274 @@
+// Byte-pair encoding exactly as HF's BPE model does it: symbols start as characters (or bytes
+// through GPT-2's alphabet), unknown characters fall back to <0xXX> byte tokens or the unknown
+// token, then pairs merge lowest rank first, leftmost first among equal ranks.
+#include <algorithm>
+#include <mutex>
+#include <queue>
+#include <unordered_map>
+
+#include "byte_level.h"
+#include "models.h"
+#include "utf8.h"
+
+namespace triton_studio::tok {
+namespace {
+
+constexpr uint32_t kNone = ~0u;
+
+class Bpe final : public Model {
+ public:
+  Bpe(const Json& node, const std::string& path);
+  void Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const override;
+
+ private:
+  struct Symbol {
+    uint32_t id;
+    int32_t prev, next;
+    bool removed;
+  };
+  struct Merge {
+    uint32_t rank;
+    uint32_t pos;
+    uint32_t new_id;
+    // std::priority_queue pops the largest: invert so the lowest (rank, pos) comes first.
+    bool operator<(const Merge& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
+  };
+  struct Scratch {
+    std::vector<Symbol> symbols;
+    std::vector<Merge> heap;
+    std::string mapped;
+  };
+
+  // Appends the initial symbol(s) for one character (its UTF-8 in `ch`); `unk` holds a pending
+  // unknown-token run (fuse_unk) as (id, active).
+  void AddChar(std::string_view ch, std::vector<Symbol>& symbols, uint32_t& pending_unk) const;
+  void MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const;
+  bool CacheLookup(std::string_view key, std::vector<uint32_t>& out) const;
+  void CacheStore(std::string_view key, const uint32_t* ids, size_t n) const;
+
+  PairMap merges_;
+  std::optional<uint32_t> unk_id_;
+  bool fuse_unk_ = false, byte_fallback_ = false, ignore_merges_ = false;
+  int32_t byte_fallback_ids_[256];
+  int64_t byte_level_ids_[256];  // vocab id of each byte's GPT-2 character, or -1
+
+  // Word -> ids cache (like HF's, bounded; results are identical with or without it). try_lock
+  // keeps concurrent Encode calls from ever waiting on each other: a busy cache is just skipped.
+  static constexpr size_t kCacheCapacity = 100000;
+  static constexpr size_t kCacheMaxWord = 256;
+  mutable std::mutex cache_mutex_;
+  mutable std::unordered_map<std::string, std::vector<uint32_t>> cache_;
+};
+
+Bpe::Bpe(const Json& node, const std::string& path) {
+  AllowOnlyKeys(node, path,
+                {"dropout", "unk_token", "continuing_subword_prefix", "end_of_word_suffix", "fuse_unk",
+                 "byte_fallback", "ignore_merges", "vocab", "merges"});
+  if (const Json* d = Find(node, "dropout")) {
+    if (!d->is_number() || d->get<double>() != 0.0)
+      FieldError(path + ".dropout", "unsupported: BPE dropout makes encoding random (use null)");
+  }
+  for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"}) {
+    const Json* v = Find(node, key);
+    if (v != nullptr && (!v->is_string() || !v->get<std::string>().empty()))
+      FieldError(path + "." + key, "unsupported: only null or \"\" is implemented");
+  }
+  fuse_unk_ = GetBool(node, "fuse_unk", path, false);
+  byte_fallback_ = GetBool(node, "byte_fallback", path, false);
+  ignore_merges_ = GetBool(node, "ignore_merges", path, false);
+
+  const Json* vocab = Find(node, "vocab");
+  if (vocab == nullptr || !vocab->is_object()) FieldError(path + ".vocab", "expected an object {token: id}");
+  for (auto it = vocab->begin(); it != vocab->end(); ++it) {
+    if (!it->is_number_unsigned()) FieldError(path + ".vocab[\"" + it.key() + "\"]", "expected a non-negative id");
+    vocab_.Add(it.key(), it->get<uint32_t>());
+  }
+  if (const Json* unk = Find(node, "unk_token")) {
+    if (!unk->is_string()) FieldError(path + ".unk_token", "expected a string");
+    unk_id_ = vocab_.Find(unk->get<std::string>());
+    if (!unk_id_) FieldError(path + ".unk_token", "'" + unk->get<std::string>() + "' is not in the vocabulary");
+  }
+
+  const Json* merges = Find(node, "merges");
+  if (merges == nullptr || !merges->is_array()) FieldError(path + ".merges", "expected an array");
+  merges_.Reserve(merges->size());
+  std::string merged;
+  for (size_t rank = 0; rank < merges->size(); ++rank) {
+    const Json& m = (*merges)[rank];
+    const std::string where = path + ".merges[" + std::to_string(rank) + "]";
+    std::string a, b;
+    if (m.is_string()) {
+      // Legacy form "a b": split at the first space.
+      const std::string& s = m.get_ref<const std::string&>();
+      const size_t sp = s.find(' ');
+      if (sp == std::string::npos) FieldError(where, "expected \"left right\"");
+      a = s.substr(0, sp);
+      b = s.substr(sp + 1);
+    } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
+      a = m[0].get<std::string>();
+      b = m[1].get<std::string>();
+    } else {
+      FieldError(where, "expected \"left right\" or [\"left\", \"right\"]");
+    }
+    const auto ia = vocab_.Find(a), ib = vocab_.Find(b);
+    if (!ia) FieldError(where, "'" + a + "' is not in the vocabulary");
+    if (!ib) FieldError(where, "'" + b + "' is not in the vocabulary");
+    merged = a + b;
+    const auto im = vocab_.Find(merged);
+    if (!im) FieldError(where, "merge result '" + merged + "' is not in the vocabulary");
+    merges_.Insert(*ia, *ib, {static_cast<uint32_t>(rank), *im});
+  }
+
+  char name[8];
+  for (int b = 0; b < 256; ++b) {
+    std::snprintf(name, sizeof name, "<0x%02X>", b);
+    const auto id = vocab_.Find(name);
+    byte_fallback_ids_[b] = id ? static_cast<int32_t>(*id) : -1;
+    std::string ch;
+    utf8::Append(byte_level::ByteToChar()[b], ch);
+    const auto bl = vocab_.Find(ch);
+    byte_level_ids_[b] = bl ? static_cast<int64_t>(*bl) : -1;
+  }
+}
+
+void Bpe::AddChar(std::string_view ch, std::vector<Symbol>& symbols, uint32_t& pending_unk) const {
+  const auto push = [&](uint32_t id) {
+    const auto n = static_cast<int32_t>(symbols.size());
+    symbols.push_back({id, n - 1, n + 1, false});
+  };
+  if (const auto id = vocab_.Find(ch)) {
+    if (pending_unk != kNone) {
+      push(pending_unk);
+      pending_unk = kNone;
+    }
+    push(*id);
+    return;
+  }
+  if (byte_fallback_) {
+    bool all = true;
+    for (char c : ch) all = all && byte_fallback_ids_[static_cast<unsigned char>(c)] >= 0;
+    if (all) {
+      // HF adds the byte tokens without flushing a pending unknown run first.
+      for (char c : ch) push(static_cast<uint32_t>(byte_fallback_ids_[static_cast<unsigned char>(c)]));
+      return;
+    }
+  }
+  if (unk_id_) {
+    if (pending_unk != kNone && !fuse_unk_) push(pending_unk);
+    pending_unk = *unk_id_;
+  }
+  // Without an unknown token HF drops the character.
+}
+
+void Bpe::MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const {
+  heap.clear();
+  for (size_t i = 0; i + 1 < symbols.size(); ++i) {
+    if (const auto* m = merges_.Find(symbols[i].id, symbols[i + 1].id))
+      heap.push_back({m->rank, static_cast<uint32_t>(i), m->id});
+  }
+  std::make_heap(heap.begin(), heap.end());
+  const auto n = static_cast<int32_t>(symbols.size());
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end());
+    const Merge top = heap.back();
+    heap.pop_back();
+    Symbol& cur = symbols[top.pos];
+    if (cur.removed || cur.next >= n) continue;
+    const int32_t next_pos = cur.next;
+    const Symbol right = symbols[next_pos];
+    // Skip entries made stale by earlier merges (HF checks the pair still yields this id).
+    const auto* m = merges_.Find(cur.id, right.id);
+    if (m == nullptr || m->id != top.new_id) continue;
+    cur.id = top.new_id;
+    cur.next = right.next;
+    symbols[next_pos].removed = true;
+    if (right.next < n) symbols[right.next].prev = static_cast<int32_t>(top.pos);
+    if (cur.prev >= 0) {
+      if (const auto* pm = merges_.Find(symbols[cur.prev].id, cur.id)) {
+        heap.push_back({pm->rank, static_cast<uint32_t>(cur.prev), pm->id});
+        std::push_heap(heap.begin(), heap.end());
+      }
+    }
+    if (cur.next < n) {
+      if (const auto* nm = merges_.Find(cur.id, symbols[cur.next].id)) {
+        heap.push_back({nm->rank, top.pos, nm->id});
+        std::push_heap(heap.begin(), heap.end());
+      }
+    }
+  }
+}
+
+bool Bpe::CacheLookup(std::string_view key, std::vector<uint32_t>& out) const {
+  if (key.size() >= kCacheMaxWord) return false;
+  std::unique_lock<std::mutex> lock(cache_mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  auto it = cache_.find(std::string(key));
+  if (it == cache_.end()) return false;
+  out.insert(out.end(), it->second.begin(), it->second.end());
+  return true;
+}
+
+void Bpe::CacheStore(std::string_view key, const uint32_t* ids, size_t n) const {
+  if (key.size() >= kCacheMaxWord) return;
+  std::unique_lock<std::mutex> lock(cache_mutex_, std::try_to_lock);
+  if (!lock.owns_lock() || cache_.size() >= kCacheCapacity) return;
+  cache_.emplace(std::string(key), std::vector<uint32_t>(ids, ids + n));
+}
+
+void Bpe::Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const {
+  if (piece.empty()) return;
+  if (CacheLookup(piece, out)) return;
+  thread_local Scratch scratch;
+  std::vector<Symbol>& symbols = scratch.symbols;
+  symbols.clear();
+
+  if (ignore_merges_) {
+    std::string_view word = piece;
+    if (byte_level) {
+      scratch.mapped.clear();
+      for (char c : piece) utf8::Append(byte_level::ByteToChar()[static_cast<unsigned char>(c)], scratch.mapped);
+      word = scratch.mapped;
+    }
+    if (const auto id = vocab_.Find(word)) {
+      out.push_back(*id);
+      return;
+    }
+  }
+
+  uint32_t pending_unk = kNone;
+  if (byte_level) {
+    for (char c : piece) {
+      const auto b = static_cast<unsigned char>(c);
+      if (byte_level_ids_[b] >= 0 && pending_unk == kNone) {
+        const auto n = static_cast<int32_t>(symbols.size());
+        symbols.push_back({static_cast<uint32_t>(byte_level_ids_[b]), n - 1, n + 1, false});
+      } else {
+        std::string ch;
+        utf8::Append(byte_level::ByteToChar()[b], ch);
+        AddChar(ch, symbols, pending_unk);
+      }
+    }
+  } else {
+    for (size_t i = 0; i < piece.size();) {
+      const size_t n = utf8::ValidSequenceLength(piece, i);
+      AddChar(piece.substr(i, n), symbols, pending_unk);
+      i += n;
+    }
+  }
+  if (pending_unk != kNone) {
+    const auto n = static_cast<int32_t>(symbols.size());
+    symbols.push_back({pending_unk, n - 1, n + 1, false});
+  }
+
+  MergeAll(symbols, scratch.heap);
+  const size_t first = out.size();
+  for (const Symbol& s : symbols)
+    if (!s.removed) out.push_back(s.id);
+  CacheStore(piece, out.data() + first, out.size() - first);
+}
+
+}  // namespace
+
+std::unique_ptr<Model> MakeBpe(const Json& node, const std::string& path) { return std::make_unique<Bpe>(node, path); }
+
+}  // namespace triton_studio::tok

@@ -1,0 +1,24 @@
+// GPT-2's byte-level alphabet and split rule, shared by the ByteLevel pre-tokenizer, the BPE model
+// (which maps bytes to symbols directly) and the ByteLevel decoder.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace triton_studio::tok::byte_level {
+
+// The printable code point GPT-2 uses for each byte (bytes_to_unicode in GPT-2's encoder.py).
+const std::array<char32_t, 256>& ByteToChar();
+// Inverse of ByteToChar: code point -> byte, or -1 when the code point is not in the alphabet.
+int CharToByte(char32_t c);
+
+// Splits valid UTF-8 `text` with GPT-2's pattern
+//   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+// (leftmost alternative wins, as in Oniguruma), appending [begin, end) byte ranges offset by `base`.
+void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint32_t, uint32_t>>& out);
+
+}  // namespace triton_studio::tok::byte_level

@@ -1,0 +1,209 @@
+#include "hf_tokenizer.h"
+
+#include <fstream>
+#include <sstream>
+#include <unordered_set>
+
+#include "utf8.h"
+
+namespace triton_studio::tok {
+namespace {
+
+Truncation ParseTruncation(const Json& node) {
+  const std::string path = "truncation";
+  AllowOnlyKeys(node, path, {"direction", "max_length", "strategy", "stride"});
+  const std::string right = "Right", longest = "LongestFirst";
+  const std::string direction = GetString(node, "direction", path, &right);
+  if (direction != "Right" && direction != "Left") FieldError(path + ".direction", "expected Left or Right");
+  const std::string strategy = GetString(node, "strategy", path, &longest);
+  if (strategy != "LongestFirst" && strategy != "OnlyFirst")
+    FieldError(path + ".strategy", "unsupported '" + strategy + "' for single sequences (LongestFirst, OnlyFirst)");
+  const Json* max = Find(node, "max_length");
+  if (max == nullptr || !max->is_number_unsigned()) FieldError(path + ".max_length", "expected a positive integer");
+  return {max->get<size_t>(), direction == "Left"};
+}
+
+Padding ParsePadding(const Json& node) {
+  const std::string path = "padding";
+  AllowOnlyKeys(node, path, {"strategy", "direction", "pad_to_multiple_of", "pad_id", "pad_type_id", "pad_token"});
+  Padding p;
+  const Json* strategy = Find(node, "strategy");
+  if (strategy != nullptr && strategy->is_object() && strategy->contains("Fixed")) {
+    const Json& n = (*strategy)["Fixed"];
+    if (!n.is_number_unsigned()) FieldError(path + ".strategy.Fixed", "expected a length");
+    p.fixed_length = n.get<size_t>();
+  } else if (strategy != nullptr && !(strategy->is_string() && strategy->get<std::string>() == "BatchLongest")) {
+    FieldError(path + ".strategy", "expected \"BatchLongest\" or {\"Fixed\": n}");
+  }
+  const std::string right = "Right";
+  const std::string direction = GetString(node, "direction", path, &right);
+  if (direction != "Right" && direction != "Left") FieldError(path + ".direction", "expected Left or Right");
+  p.left = direction == "Left";
+  p.multiple_of = GetUint(node, "pad_to_multiple_of", path, 0);
+  p.pad_id = static_cast<uint32_t>(GetUint(node, "pad_id", path, 0));
+  return p;
+}
+
+}  // namespace
+
+HfTokenizer::HfTokenizer(const Json& root) {
+  if (!root.is_object()) FieldError("(root)", "expected a JSON object");
+  AllowOnlyKeys(root, "(root)",
+                {"version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer", "model",
+                 "post_processor", "decoder"});
+  if (const Json* n = Find(root, "normalizer")) normalizer_ = MakeNormalizer(*n, "normalizer");
+  if (const Json* p = Find(root, "pre_tokenizer")) pre_tokenizer_ = MakePreTokenizer(*p, "pre_tokenizer");
+  const Json* model = Find(root, "model");
+  if (model == nullptr) FieldError("model", "missing");
+  model_ = MakeModel(*model, "model");
+  byte_level_ = pre_tokenizer_ && pre_tokenizer_->ByteLevelOutput();
+  if (byte_level_ && TypeOf(*model, "model") != "BPE")
+    FieldError("pre_tokenizer", "ByteLevel pre-tokenization is only supported with a BPE model");
+  if (const Json* p = Find(root, "post_processor")) post_processor_ = MakePostProcessor(*p, "post_processor");
+  decoder_ = DecoderChain::Make(Find(root, "decoder"), "decoder");
+  if (const Json* t = Find(root, "truncation")) truncation_ = ParseTruncation(*t);
+  if (const Json* p = Find(root, "padding")) padding_ = ParsePadding(*p);
+  if (const Json* a = Find(root, "added_tokens")) added_.Load(*a, "added_tokens", normalizer_.get());
+
+  // Vocabulary size with added tokens: the union of both vocabularies by token (HF get_vocab(true)).
+  vocab_size_ = model_->vocab().Size();
+  for (const AddedToken& t : added_.tokens())
+    if (!model_->vocab().Find(t.content)) ++vocab_size_;
+
+  for (const char* eos : {"<|endoftext|>", "</s>", "<|end_of_text|>", "<|eot_id|>", "[SEP]"}) {
+    if ((eos_id_ = TokenToId(eos))) break;
+  }
+  if (padding_) {
+    pad_id_ = padding_->pad_id;
+  } else {
+    for (const char* pad : {"[PAD]", "<pad>", "<|pad|>"}) {
+      if ((pad_id_ = TokenToId(pad))) break;
+    }
+  }
+}
+
+std::optional<uint32_t> HfTokenizer::TokenToId(std::string_view token) const {
+  if (auto id = added_.IdOf(token)) return id;
+  return model_->vocab().Find(token);
+}
+
+std::optional<std::string> HfTokenizer::IdToToken(uint32_t id) const {
+  if (const AddedToken* t = added_.ById(id)) return t->content;
+  if (const std::string* s = model_->vocab().Token(id)) return *s;
+  return std::nullopt;
+}
+
+void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids) const {
+  std::string normalized(text);
+  if (normalizer_) normalizer_->Normalize(normalized);
+  std::vector<AddedSplit> splits;
+  added_.Split(normalized, /*normalized=*/true, splits);
+  Pieces pieces;
+  for (const AddedSplit& s : splits) {
+    if (s.id) {
+      ids.push_back(*s.id);
+      continue;
+    }
+    pieces.text.assign(normalized, s.begin, s.end - s.begin);
+    pieces.ranges.assign(1, {0, static_cast<uint32_t>(pieces.text.size())});
+    pieces.at_input_start = at_input_start && s.begin == 0;
+    if (pre_tokenizer_) pre_tokenizer_->PreTokenize(pieces);
+    const std::string_view all = pieces.text;
+    for (const Range& r : pieces.ranges)
+      if (r.second > r.first) model_->Tokenize(all.substr(r.first, r.second - r.first), byte_level_, ids);
+  }
+}
+
+std::vector<uint32_t> HfTokenizer::Encode(std::string_view input, bool add_special_tokens) const {
+  if (input.size() > UINT32_MAX / 2) throw TokenizerError("Encode: input larger than 2 GiB is not supported");
+  // HF takes Rust strings, which are valid UTF-8: callers holding bytes convert them lossily
+  // first (Python's errors="replace", JS TextDecoder), so invalid sequences become U+FFFD here.
+  std::string repaired;
+  std::string_view text = input;
+  if (!utf8::IsValid(input)) {
+    utf8::AppendLossy(input, repaired);
+    text = repaired;
+  }
+  std::vector<uint32_t> ids;
+  ids.reserve(text.size() / 3 + 4);
+  std::vector<AddedSplit> splits;
+  added_.Split(text, /*normalized=*/false, splits);
+  for (const AddedSplit& s : splits) {
+    if (s.id) {
+      ids.push_back(*s.id);
+    } else {
+      EncodeText(text.substr(s.begin, s.end - s.begin), s.begin == 0, ids);
+    }
+  }
+  if (truncation_) {
+    size_t max = truncation_->max_length;
+    if (add_special_tokens && post_processor_) max = max > post_processor_->AddedCount() ? max - post_processor_->AddedCount() : 0;
+    if (ids.size() > max) {
+      if (truncation_->left) {
+        ids.erase(ids.begin(), ids.end() - static_cast<std::ptrdiff_t>(max));
+      } else {
+        ids.resize(max);
+      }
+    }
+  }
+  if (add_special_tokens && post_processor_) post_processor_->Process(ids);
+  if (padding_) {
+    size_t target = padding_->fixed_length.value_or(ids.size());
+    if (padding_->multiple_of > 0 && target % padding_->multiple_of != 0)
+      target += padding_->multiple_of - target % padding_->multiple_of;
+    if (ids.size() < target) {
+      const size_t n = target - ids.size();
+      ids.insert(padding_->left ? ids.begin() : ids.end(), n, padding_->pad_id);
+    }
+  }
+  return ids;
+}
+
+const std::string* HfTokenizer::TokenForDecode(uint32_t id, bool skip_special_tokens) const {
+  if (const AddedToken* t = added_.ById(id)) return (skip_special_tokens && t->special) ? nullptr : &t->content;
+  if (const std::string* s = model_->vocab().Token(id)) return s;
+  throw TokenizerError("Decode: id " + std::to_string(id) + " is not in the vocabulary (size " +
+                       std::to_string(vocab_size_) + ")");
+}
+
+std::string HfTokenizer::Decode(const std::vector<uint32_t>& ids, bool skip_special_tokens) const {
+  std::vector<std::string> tokens;
+  tokens.reserve(ids.size());
+  for (uint32_t id : ids)
+    if (const std::string* t = TokenForDecode(id, skip_special_tokens)) tokens.push_back(*t);
+  std::vector<StageState> state = decoder_.NewState();
+  std::string text;
+  decoder_.Push(state, tokens, text);
+  decoder_.Finish(state, text);
+  return text;
+}
+
+std::unique_ptr<Tokenizer> Tokenizer::FromJson(std::string_view json) {
+  Json root;
+  try {
+    root = Json::parse(json.begin(), json.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw TokenizerError(std::string("tokenizer.json: not valid JSON: ") + e.what());
+  }
+  try {
+    return std::make_unique<HfTokenizer>(root);
+  } catch (const nlohmann::json::exception& e) {
+    // Type mismatches the field readers did not anticipate still name a cause, never crash.
+    throw TokenizerError(std::string("tokenizer.json: ") + e.what());
+  }
+}
+
+std::unique_ptr<Tokenizer> Tokenizer::FromFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TokenizerError("cannot open tokenizer file '" + path + "' (check the path)");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) throw TokenizerError("cannot read tokenizer file '" + path + "'");
+  try {
+    return FromJson(buf.str());
+  } catch (const TokenizerError& e) {
+    throw TokenizerError(path + ": " + e.what());
+  }
+}
+
+}  // namespace triton_studio::tok

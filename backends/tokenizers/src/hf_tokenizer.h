@@ -1,0 +1,64 @@
+// The Tokenizer implementation: HF's pipeline assembled from tokenizer.json.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "added_vocabulary.h"
+#include "decoders.h"
+#include "models.h"
+#include "normalizers.h"
+#include "post_processors.h"
+#include "pre_tokenizers.h"
+#include "triton_studio/tokenizer.h"
+
+namespace triton_studio::tok {
+
+struct Truncation {
+  size_t max_length;
+  bool left;  // direction "Left" keeps the end of the sequence
+};
+
+struct Padding {
+  std::optional<size_t> fixed_length;  // strategy {"Fixed": n}; BatchLongest pads nothing alone
+  size_t multiple_of = 0;
+  bool left = false;
+  uint32_t pad_id = 0;
+};
+
+class HfTokenizer final : public Tokenizer {
+ public:
+  explicit HfTokenizer(const Json& root);
+
+  std::vector<uint32_t> Encode(std::string_view text, bool add_special_tokens) const override;
+  std::string Decode(const std::vector<uint32_t>& ids, bool skip_special_tokens) const override;
+  std::optional<uint32_t> TokenToId(std::string_view token) const override;
+  std::optional<std::string> IdToToken(uint32_t id) const override;
+  uint32_t VocabSize() const override { return vocab_size_; }
+  std::optional<uint32_t> EosId() const override { return eos_id_; }
+  std::optional<uint32_t> PadId() const override { return pad_id_; }
+
+  // For incremental decoding: the token string of an id (throws for unknown ids), or nullptr
+  // when it is a special token to skip.
+  const std::string* TokenForDecode(uint32_t id, bool skip_special_tokens) const;
+  const DecoderChain& decoder() const { return decoder_; }
+
+ private:
+  void EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids) const;
+
+  AddedVocabulary added_;
+  std::unique_ptr<Normalizer> normalizer_;
+  std::unique_ptr<PreTokenizer> pre_tokenizer_;
+  std::unique_ptr<Model> model_;
+  std::unique_ptr<PostProcessor> post_processor_;
+  DecoderChain decoder_;
+  bool byte_level_ = false;
+  std::optional<Truncation> truncation_;
+  std::optional<Padding> padding_;
+  uint32_t vocab_size_ = 0;
+  std::optional<uint32_t> eos_id_, pad_id_;
+};
+
+}  // namespace triton_studio::tok

@@ -1,0 +1,211 @@
+#include "normalizers.h"
+
+#include <vector>
+
+#include "unicode.h"
+#include "utf8.h"
+
+namespace triton_studio::tok {
+namespace {
+
+// Rust's char::is_whitespace (the White_Space property).
+bool IsWhitespace(char32_t c) { return unicode::IsWhiteSpace(c); }
+
+bool IsChineseChar(char32_t c) {
+  // The CJK ranges BERT's original tokenizer pads with spaces.
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
+         (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
+         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+}
+
+class BertNormalizer final : public Normalizer {
+ public:
+  BertNormalizer(bool clean_text, bool chinese, bool strip_accents, bool lowercase)
+      : clean_text_(clean_text), chinese_(chinese), strip_accents_(strip_accents), lowercase_(lowercase) {}
+
+  void Normalize(std::string& text) const override {
+    std::u32string cps = utf8::ToCodePoints(text);
+    std::u32string tmp;
+    tmp.reserve(cps.size());
+    if (clean_text_) {
+      for (char32_t c : cps) {
+        if (c == 0 || c == 0xFFFD) continue;
+        const bool control = c != '\t' && c != '\n' && c != '\r' && unicode::IsOther(c);
+        if (control) continue;
+        const bool ws = c == '\t' || c == '\n' || c == '\r' || IsWhitespace(c);
+        tmp.push_back(ws ? U' ' : c);
+      }
+      cps.swap(tmp);
+      tmp.clear();
+    }
+    if (chinese_) {
+      for (char32_t c : cps) {
+        if (IsChineseChar(c)) {
+          tmp.push_back(' ');
+          tmp.push_back(c);
+          tmp.push_back(' ');
+        } else {
+          tmp.push_back(c);
+        }
+      }
+      cps.swap(tmp);
+      tmp.clear();
+    }
+    if (strip_accents_) {
+      cps = unicode::Normalize(cps, unicode::NormalForm::kNfd);
+      for (char32_t c : cps)
+        if (!unicode::IsMarkNonspacing(c)) tmp.push_back(c);
+      cps.swap(tmp);
+      tmp.clear();
+    }
+    if (lowercase_) {
+      for (char32_t c : cps) unicode::AppendLowercase(c, tmp);
+      cps.swap(tmp);
+    }
+    text = utf8::FromCodePoints(cps);
+  }
+
+ private:
+  bool clean_text_, chinese_, strip_accents_, lowercase_;
+};
+
+class Lowercase final : public Normalizer {
+ public:
+  void Normalize(std::string& text) const override {
+    std::u32string out;
+    for (char32_t c : utf8::ToCodePoints(text)) unicode::AppendLowercase(c, out);
+    text = utf8::FromCodePoints(out);
+  }
+};
+
+class StripAccents final : public Normalizer {
+ public:
+  void Normalize(std::string& text) const override {
+    std::u32string out;
+    for (char32_t c : utf8::ToCodePoints(text))
+      if (!unicode::IsMark(c)) out.push_back(c);
+    text = utf8::FromCodePoints(out);
+  }
+};
+
+class UnicodeForm final : public Normalizer {
+ public:
+  explicit UnicodeForm(unicode::NormalForm form) : form_(form) {}
+  void Normalize(std::string& text) const override {
+    text = utf8::FromCodePoints(unicode::Normalize(utf8::ToCodePoints(text), form_));
+  }
+
+ private:
+  unicode::NormalForm form_;
+};
+
+class Replace final : public Normalizer {
+ public:
+  Replace(std::string pattern, std::string content) : pattern_(std::move(pattern)), content_(std::move(content)) {}
+  void Normalize(std::string& text) const override {
+    if (pattern_.empty() || text.find(pattern_) == std::string::npos) return;
+    std::string out;
+    out.reserve(text.size() + text.size() / 4);
+    size_t pos = 0;
+    for (size_t hit; (hit = text.find(pattern_, pos)) != std::string::npos; pos = hit + pattern_.size()) {
+      out.append(text, pos, hit - pos);
+      out.append(content_);
+    }
+    out.append(text, pos, std::string::npos);
+    text.swap(out);
+  }
+
+ private:
+  std::string pattern_, content_;
+};
+
+class Prepend final : public Normalizer {
+ public:
+  explicit Prepend(std::string prefix) : prefix_(std::move(prefix)) {}
+  void Normalize(std::string& text) const override {
+    if (!text.empty()) text.insert(0, prefix_);  // HF prepends only to non-empty pieces
+  }
+
+ private:
+  std::string prefix_;
+};
+
+class Strip final : public Normalizer {
+ public:
+  Strip(bool left, bool right) : left_(left), right_(right) {}
+  void Normalize(std::string& text) const override {
+    std::u32string cps = utf8::ToCodePoints(text);
+    size_t b = 0, e = cps.size();
+    if (left_)
+      while (b < e && IsWhitespace(cps[b])) ++b;
+    if (right_)
+      while (e > b && IsWhitespace(cps[e - 1])) --e;
+    text = utf8::FromCodePoints(std::u32string_view(cps).substr(b, e - b));
+  }
+
+ private:
+  bool left_, right_;
+};
+
+class Sequence final : public Normalizer {
+ public:
+  explicit Sequence(std::vector<std::unique_ptr<Normalizer>> parts) : parts_(std::move(parts)) {}
+  void Normalize(std::string& text) const override {
+    for (const auto& p : parts_) p->Normalize(text);
+  }
+
+ private:
+  std::vector<std::unique_ptr<Normalizer>> parts_;
+};
+
+std::string StringPattern(const Json& node, const std::string& path) {
+  const Json* pattern = Find(node, "pattern");
+  if (pattern == nullptr || !pattern->is_object()) FieldError(path + ".pattern", "missing pattern object");
+  if (pattern->contains("Regex"))
+    FieldError(path + ".pattern.Regex", "unsupported: only literal {\"String\": ...} patterns are implemented");
+  return GetString(*pattern, "String", path + ".pattern");
+}
+
+}  // namespace
+
+std::unique_ptr<Normalizer> MakeNormalizer(const Json& node, const std::string& path) {
+  const std::string type = TypeOf(node, path);
+  if (type == "BertNormalizer") {
+    AllowOnlyKeys(node, path, {"clean_text", "handle_chinese_chars", "strip_accents", "lowercase"});
+    const bool lowercase = GetBool(node, "lowercase", path, true);
+    return std::make_unique<BertNormalizer>(GetBool(node, "clean_text", path, true),
+                                            GetBool(node, "handle_chinese_chars", path, true),
+                                            GetBool(node, "strip_accents", path, lowercase), lowercase);
+  }
+  if (type == "Lowercase") return std::make_unique<Lowercase>();
+  if (type == "StripAccents") return std::make_unique<StripAccents>();
+  if (type == "NFD") return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfd);
+  if (type == "NFKD") return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfkd);
+  if (type == "NFC") return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfc);
+  if (type == "NFKC") return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfkc);
+  if (type == "Replace") {
+    AllowOnlyKeys(node, path, {"pattern", "content"});
+    return std::make_unique<Replace>(StringPattern(node, path), GetString(node, "content", path));
+  }
+  if (type == "Prepend") {
+    AllowOnlyKeys(node, path, {"prepend"});
+    return std::make_unique<Prepend>(GetString(node, "prepend", path));
+  }
+  if (type == "Strip") {
+    AllowOnlyKeys(node, path, {"strip_left", "strip_right"});
+    return std::make_unique<Strip>(GetBool(node, "strip_left", path, true), GetBool(node, "strip_right", path, true));
+  }
+  if (type == "Sequence") {
+    const Json* list = Find(node, "normalizers");
+    if (list == nullptr || !list->is_array()) FieldError(path + ".normalizers", "expected an array");
+    std::vector<std::unique_ptr<Normalizer>> parts;
+    for (size_t i = 0; i < list->size(); ++i)
+      parts.push_back(MakeNormalizer((*list)[i], path + ".normalizers[" + std::to_string(i) + "]"));
+    return std::make_unique<Sequence>(std::move(parts));
+  }
+  FieldError(path + ".type", "unsupported normalizer '" + type +
+                                 "' (supported: BertNormalizer, Lowercase, StripAccents, NFD, NFKD, NFC, NFKC, "
+                                 "Replace, Prepend, Strip, Sequence)");
+}
+
+}  // namespace triton_studio::tok

@@ -1,0 +1,342 @@
+#include "pre_tokenizers.h"
+
+#include <functional>
+
+#include "byte_level.h"
+#include "unicode.h"
+#include "utf8.h"
+
+namespace triton_studio::tok {
+namespace {
+
+enum class Behavior { kRemoved, kIsolated, kMergedWithPrevious, kMergedWithNext, kContiguous };
+
+Behavior ParseBehavior(const Json& node, const std::string& path) {
+  const std::string b = GetString(node, "behavior", path);
+  if (b == "Removed") return Behavior::kRemoved;
+  if (b == "Isolated") return Behavior::kIsolated;
+  if (b == "MergedWithPrevious") return Behavior::kMergedWithPrevious;
+  if (b == "MergedWithNext") return Behavior::kMergedWithNext;
+  if (b == "Contiguous") return Behavior::kContiguous;
+  FieldError(path + ".behavior", "unsupported split behavior '" + b + "'");
+}
+
+// One matched or unmatched segment of a piece.
+struct Segment {
+  Range range;
+  bool is_match;
+};
+
+// Applies an HF SplitDelimiterBehavior to the segments of one piece (which cover it in order),
+// appending the resulting non-empty ranges.
+void ApplyBehavior(const std::vector<Segment>& segs, Behavior behavior, std::vector<Range>& out) {
+  switch (behavior) {
+    case Behavior::kRemoved:
+      for (const auto& s : segs)
+        if (!s.is_match) out.push_back(s.range);
+      return;
+    case Behavior::kIsolated:
+      for (const auto& s : segs) out.push_back(s.range);
+      return;
+    case Behavior::kContiguous: {
+      bool prev_match = false;
+      const size_t first = out.size();
+      for (const auto& s : segs) {
+        if (s.is_match && prev_match && out.size() > first) {
+          out.back().second = s.range.second;
+        } else {
+          out.push_back(s.range);
+        }
+        prev_match = s.is_match;
+      }
+      return;
+    }
+    case Behavior::kMergedWithPrevious: {
+      bool prev_match = false;
+      const size_t first = out.size();
+      for (const auto& s : segs) {
+        if (s.is_match && !prev_match && out.size() > first) {
+          out.back().second = s.range.second;
+        } else {
+          out.push_back(s.range);
+        }
+        prev_match = s.is_match;
+      }
+      return;
+    }
+    case Behavior::kMergedWithNext: {
+      // A delimiter joins the segment after it unless that one is a delimiter too.
+      bool next_match = false;
+      std::vector<Range> rev;
+      for (auto it = segs.rbegin(); it != segs.rend(); ++it) {
+        if (it->is_match && !next_match && !rev.empty()) {
+          rev.back().first = it->range.first;
+        } else {
+          rev.push_back(it->range);
+        }
+        next_match = it->is_match;
+      }
+      out.insert(out.end(), rev.rbegin(), rev.rend());
+      return;
+    }
+  }
+}
+
+// Splits each piece on single characters matching `pred`.
+void SplitOnChars(Pieces& pieces, const std::function<bool(char32_t)>& pred, Behavior behavior) {
+  std::vector<Range> out;
+  out.reserve(pieces.ranges.size() * 2);
+  std::vector<Segment> segs;
+  const std::string_view text = pieces.text;
+  for (const Range& r : pieces.ranges) {
+    segs.clear();
+    uint32_t seg_start = r.first;
+    for (uint32_t i = r.first; i < r.second;) {
+      const size_t n = utf8::ValidSequenceLength(text, i);
+      const char32_t c = utf8::DecodeAt(text, i, n);
+      if (pred(c)) {
+        if (seg_start < i) segs.push_back({{seg_start, i}, false});
+        segs.push_back({{i, static_cast<uint32_t>(i + n)}, true});
+        seg_start = static_cast<uint32_t>(i + n);
+      }
+      i += static_cast<uint32_t>(n);
+    }
+    if (seg_start < r.second) segs.push_back({{seg_start, r.second}, false});
+    ApplyBehavior(segs, behavior, out);
+  }
+  pieces.ranges.swap(out);
+}
+
+// Rust's char::is_ascii_punctuation || Unicode \p{P}: BERT's punctuation.
+bool IsBertPunctuation(char32_t c) {
+  if (c < 0x80) return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+  return unicode::IsPunctuation(c);
+}
+
+class ByteLevel final : public PreTokenizer {
+ public:
+  ByteLevel(bool add_prefix_space, bool use_regex) : add_prefix_space_(add_prefix_space), use_regex_(use_regex) {}
+  void PreTokenize(Pieces& pieces) const override {
+    if (add_prefix_space_) {
+      // HF prepends a space to every piece that does not already start with one.
+      std::string text;
+      std::vector<Range> ranges;
+      for (const Range& r : pieces.ranges) {
+        const auto begin = static_cast<uint32_t>(text.size());
+        if (r.second > r.first && pieces.text[r.first] != ' ') text.push_back(' ');
+        text.append(pieces.text, r.first, r.second - r.first);
+        ranges.emplace_back(begin, static_cast<uint32_t>(text.size()));
+      }
+      pieces.text.swap(text);
+      pieces.ranges.swap(ranges);
+    }
+    if (!use_regex_) return;
+    std::vector<Range> out;
+    out.reserve(pieces.text.size() / 4 + 1);
+    const std::string_view text = pieces.text;
+    for (const Range& r : pieces.ranges)
+      byte_level::SplitGpt2(text.substr(r.first, r.second - r.first), r.first, out);
+    pieces.ranges.swap(out);
+  }
+  bool ByteLevelOutput() const override { return true; }
+
+ private:
+  bool add_prefix_space_, use_regex_;
+};
+
+class BertPreTokenizer final : public PreTokenizer {
+ public:
+  void PreTokenize(Pieces& pieces) const override {
+    SplitOnChars(pieces, [](char32_t c) { return unicode::IsWhiteSpace(c); }, Behavior::kRemoved);
+    SplitOnChars(pieces, IsBertPunctuation, Behavior::kIsolated);
+  }
+};
+
+class WhitespaceSplit final : public PreTokenizer {
+ public:
+  void PreTokenize(Pieces& pieces) const override {
+    SplitOnChars(pieces, [](char32_t c) { return unicode::IsWhiteSpace(c); }, Behavior::kRemoved);
+  }
+};
+
+class Punctuation final : public PreTokenizer {
+ public:
+  explicit Punctuation(Behavior b) : behavior_(b) {}
+  void PreTokenize(Pieces& pieces) const override { SplitOnChars(pieces, IsBertPunctuation, behavior_); }
+
+ private:
+  Behavior behavior_;
+};
+
+class Digits final : public PreTokenizer {
+ public:
+  explicit Digits(bool individual) : individual_(individual) {}
+  void PreTokenize(Pieces& pieces) const override {
+    SplitOnChars(pieces, [](char32_t c) { return unicode::IsNumber(c); },
+                 individual_ ? Behavior::kIsolated : Behavior::kContiguous);
+  }
+
+ private:
+  bool individual_;
+};
+
+enum class PrependScheme { kAlways, kFirst, kNever };
+
+class Metaspace final : public PreTokenizer {
+ public:
+  Metaspace(char32_t replacement, PrependScheme scheme, bool split)
+      : scheme_(scheme), split_(split), replacement_char_(replacement) {
+    utf8::Append(replacement, replacement_);
+  }
+  void PreTokenize(Pieces& pieces) const override {
+    std::string text;
+    std::vector<Range> ranges;
+    text.reserve(pieces.text.size() + pieces.text.size() / 4);
+    for (const Range& r : pieces.ranges) {
+      const auto begin = static_cast<uint32_t>(text.size());
+      const std::string_view piece = std::string_view(pieces.text).substr(r.first, r.second - r.first);
+      const bool prepend = (scheme_ == PrependScheme::kAlways ||
+                            (scheme_ == PrependScheme::kFirst && pieces.at_input_start && r.first == 0)) &&
+                           !piece.empty() && piece.substr(0, 1) != " " &&
+                           piece.substr(0, replacement_.size()) != replacement_;
+      if (prepend) text.append(replacement_);
+      for (char ch : piece) {
+        if (ch == ' ') {
+          text.append(replacement_);
+        } else {
+          text.push_back(ch);
+        }
+      }
+      ranges.emplace_back(begin, static_cast<uint32_t>(text.size()));
+    }
+    pieces.text.swap(text);
+    pieces.ranges.swap(ranges);
+    if (split_) {
+      const char32_t rep = replacement_char_;
+      SplitOnChars(pieces, [rep](char32_t c) { return c == rep; }, Behavior::kMergedWithNext);
+    }
+  }
+
+ private:
+  PrependScheme scheme_;
+  bool split_;
+  char32_t replacement_char_;
+  std::string replacement_;
+};
+
+class SplitString final : public PreTokenizer {
+ public:
+  SplitString(std::string pattern, Behavior behavior, bool invert)
+      : pattern_(std::move(pattern)), behavior_(behavior), invert_(invert) {}
+  void PreTokenize(Pieces& pieces) const override {
+    std::vector<Range> out;
+    std::vector<Segment> segs;
+    const std::string_view text = pieces.text;
+    for (const Range& r : pieces.ranges) {
+      segs.clear();
+      const std::string_view piece = text.substr(r.first, r.second - r.first);
+      uint32_t seg_start = 0;
+      if (!pattern_.empty()) {
+        for (size_t hit; (hit = piece.find(pattern_, seg_start)) != std::string_view::npos;) {
+          if (seg_start < hit) segs.push_back({{r.first + seg_start, r.first + static_cast<uint32_t>(hit)}, invert_});
+          segs.push_back({{r.first + static_cast<uint32_t>(hit), r.first + static_cast<uint32_t>(hit + pattern_.size())},
+                          !invert_});
+          seg_start = static_cast<uint32_t>(hit + pattern_.size());
+        }
+      }
+      if (seg_start < piece.size()) segs.push_back({{r.first + seg_start, r.second}, invert_});
+      ApplyBehavior(segs, behavior_, out);
+    }
+    pieces.ranges.swap(out);
+  }
+
+ private:
+  std::string pattern_;
+  Behavior behavior_;
+  bool invert_;
+};
+
+class Sequence final : public PreTokenizer {
+ public:
+  explicit Sequence(std::vector<std::unique_ptr<PreTokenizer>> parts) : parts_(std::move(parts)) {}
+  void PreTokenize(Pieces& pieces) const override {
+    for (const auto& p : parts_) p->PreTokenize(pieces);
+  }
+  bool ByteLevelOutput() const override { return !parts_.empty() && parts_.back()->ByteLevelOutput(); }
+
+ private:
+  std::vector<std::unique_ptr<PreTokenizer>> parts_;
+};
+
+PrependScheme ParsePrependScheme(const Json& node, const std::string& path) {
+  if (const Json* s = Find(node, "prepend_scheme")) {
+    if (!s->is_string()) FieldError(path + ".prepend_scheme", "expected a string");
+    const auto v = s->get<std::string>();
+    if (v == "always") return PrependScheme::kAlways;
+    if (v == "first") return PrependScheme::kFirst;
+    if (v == "never") return PrependScheme::kNever;
+    FieldError(path + ".prepend_scheme", "unsupported value '" + v + "' (always, first or never)");
+  }
+  // Files written before prepend_scheme existed carry add_prefix_space instead.
+  return GetBool(node, "add_prefix_space", path, true) ? PrependScheme::kAlways : PrependScheme::kNever;
+}
+
+char32_t SingleChar(const std::string& s, const std::string& path) {
+  const std::u32string cps = utf8::ToCodePoints(s);
+  if (cps.size() != 1) FieldError(path, "expected exactly one character");
+  return cps[0];
+}
+
+}  // namespace
+
+std::unique_ptr<PreTokenizer> MakePreTokenizer(const Json& node, const std::string& path) {
+  const std::string type = TypeOf(node, path);
+  if (type == "ByteLevel") {
+    AllowOnlyKeys(node, path, {"add_prefix_space", "trim_offsets", "use_regex"});
+    return std::make_unique<ByteLevel>(GetBool(node, "add_prefix_space", path, true),
+                                       GetBool(node, "use_regex", path, true));
+  }
+  if (type == "BertPreTokenizer") return std::make_unique<BertPreTokenizer>();
+  if (type == "WhitespaceSplit") return std::make_unique<WhitespaceSplit>();
+  if (type == "Punctuation") {
+    AllowOnlyKeys(node, path, {"behavior"});
+    return std::make_unique<Punctuation>(Find(node, "behavior") ? ParseBehavior(node, path) : Behavior::kIsolated);
+  }
+  if (type == "Digits") {
+    AllowOnlyKeys(node, path, {"individual_digits"});
+    return std::make_unique<Digits>(GetBool(node, "individual_digits", path, false));
+  }
+  if (type == "Metaspace") {
+    AllowOnlyKeys(node, path, {"replacement", "prepend_scheme", "add_prefix_space", "split", "str_rep"});
+    const std::string rep = GetString(node, "replacement", path);
+    return std::make_unique<Metaspace>(SingleChar(rep, path + ".replacement"), ParsePrependScheme(node, path),
+                                       GetBool(node, "split", path, true));
+  }
+  if (type == "Split") {
+    AllowOnlyKeys(node, path, {"pattern", "behavior", "invert"});
+    const Json* pattern = Find(node, "pattern");
+    if (pattern == nullptr || !pattern->is_object()) FieldError(path + ".pattern", "missing pattern object");
+    if (pattern->contains("Regex"))
+      FieldError(path + ".pattern.Regex",
+                 "unsupported: only literal {\"String\": ...} split patterns are implemented");
+    return std::make_unique<SplitString>(GetString(*pattern, "String", path + ".pattern"),
+                                         ParseBehavior(node, path), GetBool(node, "invert", path, false));
+  }
+  if (type == "Sequence") {
+    const Json* list = Find(node, "pretokenizers");
+    if (list == nullptr || !list->is_array()) FieldError(path + ".pretokenizers", "expected an array");
+    std::vector<std::unique_ptr<PreTokenizer>> parts;
+    for (size_t i = 0; i < list->size(); ++i) {
+      const std::string p = path + ".pretokenizers[" + std::to_string(i) + "]";
+      parts.push_back(MakePreTokenizer((*list)[i], p));
+      if (parts.back()->ByteLevelOutput() && i + 1 != list->size())
+        FieldError(p, "ByteLevel must be the last pre-tokenizer of a Sequence in this library");
+    }
+    return std::make_unique<Sequence>(std::move(parts));
+  }
+  FieldError(path + ".type", "unsupported pre-tokenizer '" + type +
+                                 "' (supported: ByteLevel, BertPreTokenizer, WhitespaceSplit, Punctuation, "
+                                 "Digits, Metaspace, Split with a string pattern, Sequence)");
+}
+
+}  // namespace triton_studio::tok

@@ -1,0 +1,36 @@
+// Pre-tokenizers: split normalized text into the pieces the model tokenizes independently. Each
+// class mirrors the HF pre-tokenizer of the same name.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "json_fields.h"
+
+namespace triton_studio::tok {
+
+using Range = std::pair<uint32_t, uint32_t>;  // [begin, end) byte offsets
+
+// Pieces of one input span: text (valid UTF-8) and the ranges of it that are pieces, in order.
+struct Pieces {
+  std::string text;
+  std::vector<Range> ranges;
+  // True when the span begins at byte 0 of the caller's input (HF's "first" prepend scheme).
+  bool at_input_start = true;
+};
+
+class PreTokenizer {
+ public:
+  virtual ~PreTokenizer() = default;
+  // Splits every range of `pieces` further; may rewrite `pieces.text`.
+  virtual void PreTokenize(Pieces& pieces) const = 0;
+  // True when the output pieces must be read through GPT-2's byte-to-character alphabet (ByteLevel).
+  virtual bool ByteLevelOutput() const { return false; }
+};
+
+std::unique_ptr<PreTokenizer> MakePreTokenizer(const Json& node, const std::string& path);
+
+}  // namespace triton_studio::tok

@@ -1,0 +1,30 @@
+// Unicode character properties and normalization forms, from tables generated out of Python's
+// unicodedata (tools/gen_unicode_tables.py). Code points are char32_t; text is UTF-8.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace triton_studio::tok::unicode {
+
+// General-category based classes, as regex engines and HF's helpers define them.
+bool IsLetter(char32_t c);           // \p{L}
+bool IsNumber(char32_t c);           // \p{N}
+bool IsWhiteSpace(char32_t c);       // White_Space property (\s in Rust regex and Oniguruma)
+bool IsPunctuation(char32_t c);      // \p{P}
+bool IsOther(char32_t c);            // \p{C} (control, format, unassigned, private use, surrogate)
+bool IsMarkNonspacing(char32_t c);   // \p{Mn}
+bool IsMark(char32_t c);             // \p{M}
+uint8_t CombiningClass(char32_t c);  // canonical combining class (0 = starter)
+
+// Appends the full lowercase mapping of `c` (may be several code points, e.g. U+0130).
+void AppendLowercase(char32_t c, std::u32string& out);
+
+enum class NormalForm { kNfd, kNfkd, kNfc, kNfkc };
+// Normalizes a sequence of code points (canonical ordering included).
+std::u32string Normalize(std::u32string_view text, NormalForm form);
+
+const char* Version();
+
+}  // namespace triton_studio::tok::unicode

@@ -1,0 +1,152 @@
+#include "utf8.h"
+
+namespace triton_studio::tok::utf8 {
+
+size_t ValidSequenceLength(std::string_view s, size_t i, size_t* maximal_subpart) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) return 1;
+  size_t need;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    need = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    need = 3;
+    if (b0 == 0xE0) lo = 0xA0;  // no overlong forms
+    if (b0 == 0xED) hi = 0x9F;  // no surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    need = 4;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+  } else {
+    if (maximal_subpart) *maximal_subpart = 1;
+    return 0;
+  }
+  size_t have = 1;
+  while (have < need) {
+    if (i + have >= s.size()) {
+      if (maximal_subpart) *maximal_subpart = have;
+      return 0;
+    }
+    const auto b = static_cast<unsigned char>(s[i + have]);
+    const bool ok = have == 1 ? (b >= lo && b <= hi) : (b >= 0x80 && b <= 0xBF);
+    if (!ok) {
+      if (maximal_subpart) *maximal_subpart = have;
+      return 0;
+    }
+    ++have;
+  }
+  return need;
+}
+
+char32_t DecodeAt(std::string_view s, size_t i, size_t len) {
+  const auto b = [&](size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(s[i + k])); };
+  switch (len) {
+    case 1:
+      return b(0);
+    case 2:
+      return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
+    case 3:
+      return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+    default:
+      return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+  }
+}
+
+void Append(char32_t c, std::string& out) {
+  if (c < 0x80) {
+    out.push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+}
+
+size_t EncodedLength(char32_t c) { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4; }
+
+bool IsValid(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const size_t n = ValidSequenceLength(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+void AppendLossy(std::string_view s, std::string& out) {
+  size_t run_start = 0;
+  for (size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t bad = 0;
+    const size_t n = ValidSequenceLength(s, i, &bad);
+    if (n != 0) {
+      i += n;
+      continue;
+    }
+    out.append(s.data() + run_start, i - run_start);
+    out.append(kReplacementUtf8);
+    i += bad;
+    run_start = i;
+  }
+  out.append(s.data() + run_start, s.size() - run_start);
+}
+
+size_t IncompleteTail(std::string_view s) {
+  // Look at the last up-to-3 bytes for a lead byte whose sequence is valid so far but unfinished.
+  const size_t start = s.size() > 3 ? s.size() - 3 : 0;
+  for (size_t i = s.size(); i > start;) {
+    --i;
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) return 0;
+    if (b >= 0xC0) {
+      if (b < 0xC2 || b > 0xF4) return 0;  // never a lead byte
+      size_t have = 0;
+      const size_t n = ValidSequenceLength(s, i, &have);
+      // Incomplete only if it ran out of input (not if it hit a bad byte).
+      if (n == 0 && i + have == s.size()) return s.size() - i;
+      return 0;
+    }
+  }
+  return 0;
+}
+
+std::u32string ToCodePoints(std::string_view s) {
+  std::u32string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    size_t bad = 0;
+    const size_t n = ValidSequenceLength(s, i, &bad);
+    if (n == 0) {
+      out.push_back(kReplacement);
+      i += bad;
+    } else {
+      out.push_back(DecodeAt(s, i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::string FromCodePoints(std::u32string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char32_t c : s) Append(c, out);
+  return out;
+}
+
+}  // namespace triton_studio::tok::utf8

@@ -1,0 +1,194 @@
+// ts-tokenize: encode text or decode ids with the native tokenizer library.
+//
+//   ts-tokenize --tokenizer FILE [--json] [--no-special-tokens] TEXT
+//   ts-tokenize --tokenizer FILE --decode [--json] [--skip-special-tokens] IDS   (comma/space separated or JSON array)
+//   ts-tokenize --tokenizer FILE --batch [--no-special-tokens] [--skip-special-tokens] < lines.jsonl
+//
+// Batch mode reads one JSON object per line: {"text": "..."} or {"hex": "<bytes as hex>"} to
+// encode, {"ids": [...]} to decode. It prints one JSON line per input with "ids", "text" (the
+// full decode of those ids) and "stream" (the concatenated IncrementalDecoder output), or
+// {"error": "..."} for a line it cannot handle, so one process checks thousands of strings.
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "triton_studio/tokenizer.h"
+
+namespace {
+
+using nlohmann::json;
+using triton_studio::tok::IncrementalDecoder;
+using triton_studio::tok::Tokenizer;
+using triton_studio::tok::TokenizerError;
+
+constexpr const char* kUsage =
+    "usage: ts-tokenize --tokenizer FILE [--decode] [--json] [--no-special-tokens] [--skip-special-tokens] TEXT|IDS\n"
+    "       ts-tokenize --tokenizer FILE --batch [--no-special-tokens] [--skip-special-tokens] < lines.jsonl\n"
+    "  TEXT is encoded to ids; with --decode, IDS (\"1,2,3\", \"1 2 3\" or \"[1,2,3]\") are decoded to text.\n"
+    "  --no-special-tokens    encode without the template's special tokens (e.g. BOS)\n"
+    "  --skip-special-tokens  leave special tokens out of decoded text\n"
+    "  --batch                JSON lines on stdin: {\"text\"}|{\"hex\"}|{\"ids\"} -> {\"ids\",\"text\",\"stream\"}\n";
+
+struct Options {
+  std::string tokenizer_path;
+  bool decode = false, as_json = false, batch = false;
+  bool add_special_tokens = true, skip_special_tokens = false;
+  std::vector<std::string> positional;
+};
+
+[[noreturn]] void UsageError(const std::string& message) {
+  std::cerr << "ts-tokenize: " << message << "\n" << kUsage;
+  std::exit(2);
+}
+
+Options ParseArgs(int argc, char** argv) {
+  Options o;
+  bool only_positional = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (only_positional || a.empty() || a[0] != '-' || a == "-") {
+      o.positional.push_back(a);
+    } else if (a == "--") {
+      only_positional = true;
+    } else if (a == "--tokenizer") {
+      if (i + 1 >= argc) UsageError("--tokenizer needs a file path");
+      o.tokenizer_path = argv[++i];
+    } else if (a.rfind("--tokenizer=", 0) == 0) {
+      o.tokenizer_path = a.substr(12);
+    } else if (a == "--decode") {
+      o.decode = true;
+    } else if (a == "--json") {
+      o.as_json = true;
+    } else if (a == "--batch") {
+      o.batch = true;
+    } else if (a == "--no-special-tokens") {
+      o.add_special_tokens = false;
+    } else if (a == "--skip-special-tokens") {
+      o.skip_special_tokens = true;
+    } else if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (a.size() > 1 && a[0] == '-' && (a[1] == '-' || !std::isdigit(static_cast<unsigned char>(a[1])))) {
+      UsageError("unknown option '" + a + "'");
+    } else {
+      o.positional.push_back(a);
+    }
+  }
+  if (o.tokenizer_path.empty()) UsageError("--tokenizer FILE is required");
+  if (!o.batch && o.positional.size() != 1)
+    UsageError(o.positional.empty() ? "missing TEXT (or IDS with --decode)"
+                                    : "expected one TEXT|IDS argument (quote text containing spaces)");
+  if (o.batch && !o.positional.empty()) UsageError("--batch reads stdin and takes no TEXT argument");
+  return o;
+}
+
+std::vector<uint32_t> ParseIds(const std::string& s) {
+  std::vector<uint32_t> ids;
+  size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == ',' || c == '[' || c == ']' || std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      throw TokenizerError("IDS: unexpected '" + std::string(1, c) + "' (give non-negative integers, e.g. 15496,995)");
+    size_t j = i;
+    unsigned long long v = 0;
+    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
+      v = v * 10 + static_cast<unsigned>(s[j] - '0');
+      if (v > UINT32_MAX) throw TokenizerError("IDS: " + s.substr(i, j - i + 1) + "... is out of range");
+      ++j;
+    }
+    ids.push_back(static_cast<uint32_t>(v));
+    i = j;
+  }
+  return ids;
+}
+
+std::string FromHex(const std::string& hex) {
+  if (hex.size() % 2 != 0) throw TokenizerError("\"hex\" must have an even number of digits");
+  std::string out;
+  for (size_t i = 0; i < hex.size(); i += 2) out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
+std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string Stream(const Tokenizer& tok, const std::vector<uint32_t>& ids, bool skip) {
+  IncrementalDecoder dec(tok, skip);
+  std::string out;
+  for (uint32_t id : ids) out += dec.Push(id);
+  out += dec.Finish();
+  return out;
+}
+
+int RunBatch(const Tokenizer& tok, const Options& o) {
+  std::ios::sync_with_stdio(false);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    json out;
+    try {
+      json in;
+      try {
+        in = json::parse(line);
+      } catch (const json::parse_error& e) {
+        throw TokenizerError(std::string("input line is not JSON: ") + e.what());
+      }
+      const bool add = in.value("add_special_tokens", o.add_special_tokens);
+      const bool skip = in.value("skip_special_tokens", o.skip_special_tokens);
+      std::vector<uint32_t> ids;
+      if (in.contains("text")) {
+        ids = tok.Encode(in["text"].get<std::string>(), add);
+      } else if (in.contains("hex")) {
+        ids = tok.Encode(FromHex(in["hex"].get<std::string>()), add);
+      } else if (in.contains("ids")) {
+        ids = in["ids"].get<std::vector<uint32_t>>();
+      } else {
+        throw TokenizerError("input line needs \"text\", \"hex\" or \"ids\"");
+      }
+      out["ids"] = ids;
+      out["text"] = tok.Decode(ids, skip);
+      out["stream"] = Stream(tok, ids, skip);
+    } catch (const std::exception& e) {
+      out = json{{"error", e.what()}};
+    }
+    std::cout << Dump(out) << '\n';
+  }
+  std::cout.flush();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = ParseArgs(argc, argv);
+  try {
+    const auto tok = Tokenizer::FromFile(o.tokenizer_path);
+    if (o.batch) return RunBatch(*tok, o);
+    if (o.decode) {
+      const std::string text = tok->Decode(ParseIds(o.positional[0]), o.skip_special_tokens);
+      if (o.as_json) {
+        std::cout << Dump(json{{"text", text}}) << '\n';
+      } else {
+        std::cout << text << '\n';
+      }
+      return 0;
+    }
+    const std::vector<uint32_t> ids = tok->Encode(o.positional[0], o.add_special_tokens);
+    if (o.as_json) {
+      std::cout << Dump(json{{"ids", ids}}) << '\n';
+    } else {
+      for (size_t i = 0; i < ids.size(); ++i) std::cout << (i ? " " : "") << ids[i];
+      std::cout << '\n';
+    }
+    return 0;
+  } catch (const TokenizerError& e) {
+    std::cerr << "ts-tokenize: " << e.what() << '\n';
+    return 1;
+  }
+}

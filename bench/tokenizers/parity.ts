@@ -1,0 +1,79 @@
+// Compares the native tokenizer with Hugging Face's own library (npm `tokenizers`, Rust) on a list
+// of inputs: encoded ids, decoded text, and streaming decode against full decode.
+import { Tokenizer } from 'tokenizers';
+
+import { type BatchInput, runBatch } from './native.js';
+
+/** One corpus entry: text, or raw bytes (for invalid UTF-8) given as hex. */
+export type ParityInput = { text: string } | { hex: string };
+
+export interface Mismatch {
+  index: number;
+  input: string;
+  what: 'ids' | 'text' | 'stream' | 'error';
+  expected: unknown;
+  actual: unknown;
+}
+
+export interface ParityOptions {
+  addSpecialTokens: boolean;
+  skipSpecialTokens: boolean;
+}
+
+/** The string HF sees for an input: bytes are read as UTF-8 with U+FFFD for invalid sequences. */
+export function inputText(input: ParityInput): string {
+  return 'text' in input ? input.text : new TextDecoder('utf-8').decode(Buffer.from(input.hex, 'hex'));
+}
+
+export async function checkParity(
+  binary: string,
+  tokenizerFile: string,
+  inputs: ParityInput[],
+  opts: ParityOptions,
+): Promise<Mismatch[]> {
+  const reference = Tokenizer.fromFile(tokenizerFile);
+  const batch: BatchInput[] = inputs.map((i) => ({
+    ...i,
+    add_special_tokens: opts.addSpecialTokens,
+    skip_special_tokens: opts.skipSpecialTokens,
+  }));
+  const native = runBatch(binary, tokenizerFile, batch);
+  const mismatches: Mismatch[] = [];
+  for (let index = 0; index < inputs.length; index++) {
+    const text = inputText(inputs[index]!);
+    const got = native[index]!;
+    const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    const enc = await reference.encode(text, null, { addSpecialTokens: opts.addSpecialTokens });
+    const ids = enc.getIds();
+    if (got.error !== undefined) {
+      mismatches.push({ index, input: shown, what: 'error', expected: ids, actual: got.error });
+      continue;
+    }
+    if (!sameIds(ids, got.ids ?? [])) {
+      mismatches.push({ index, input: shown, what: 'ids', expected: ids, actual: got.ids });
+      continue;
+    }
+    const decoded = await reference.decode(ids, opts.skipSpecialTokens);
+    if (decoded !== got.text)
+      mismatches.push({ index, input: shown, what: 'text', expected: decoded, actual: got.text });
+    if (got.stream !== got.text) {
+      mismatches.push({ index, input: shown, what: 'stream', expected: got.text, actual: got.stream });
+    }
+  }
+  return mismatches;
+}
+
+function sameIds(a: number[], b: number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** A readable summary of the first mismatches, for test failure messages and the CLI. */
+export function describeMismatches(mismatches: Mismatch[], limit = 5): string {
+  return mismatches
+    .slice(0, limit)
+    .map(
+      (m) =>
+        `#${m.index} ${m.what} for ${JSON.stringify(m.input)}\n  expected ${JSON.stringify(m.expected)}\n  actual   ${JSON.stringify(m.actual)}`,
+    )
+    .join('\n');
+}
