@@ -1,3 +1,4 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { PerfReport } from './latencyTest.js';
 import type { LatencySummary } from './summary.js';
 
@@ -32,4 +33,18 @@ function formatSummary(s: LatencySummary): string {
 
 function fmt(ms: number): string {
   return ms.toFixed(3).padStart(6);
+}
+
+/** Writes the report as JSON; a temporary file renamed into place, so a crash never leaves half a report. */
+export function writePerfReport(file: string, report: PerfReport): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new Error(
+      `cannot write the report to ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }

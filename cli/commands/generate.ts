@@ -1,0 +1,30 @@
+import { Command } from 'commander';
+import { generateRepository, hasErrors } from '../../generator/index.js';
+import { action } from '../action.js';
+
+export function generateCommand(): Command {
+  return new Command('generate')
+    .description(
+      'write the model repository for a pipeline: every config.pbtxt, native step sources, tokenizer data',
+    )
+    .argument('<pipeline>', 'the *.pipeline.json file')
+    .requiredOption(
+      '--out <repo>',
+      'repository folder to create (replaced only if Triton Studio generated it)',
+    )
+    .option('--dry-run', 'check and list the files without writing')
+    .option('--json', 'print the result as JSON')
+    .action(
+      action(async (out, pipeline: string, opts: { out: string; dryRun?: boolean }) => {
+        const result = generateRepository({ pipelinePath: pipeline, outDir: opts.out, dryRun: opts.dryRun });
+        out.diagnostics(result.diagnostics);
+        const ok = !hasErrors(result.diagnostics);
+        out.result({ ok, ...result });
+        if (!ok) return 1;
+        out.info(
+          `${opts.dryRun ? 'would write' : 'wrote'} ${result.files.length} files to ${result.outDir}` +
+            ` (ensemble ${result.ensembleName}: ${result.models.map((m) => m.name).join(', ')})`,
+        );
+      }),
+    );
+}

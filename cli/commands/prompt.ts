@@ -1,0 +1,47 @@
+import { Command } from 'commander';
+import { sendPrompt } from '../../client/prompt.js';
+import { action } from '../action.js';
+import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { wholeNumber } from '../options.js';
+
+export function promptCommand(): Command {
+  return withConnectionOptions(
+    new Command('prompt')
+      .description(
+        'send a prompt to an ensemble (text_input / max_tokens → text_output) and print the answer',
+      )
+      .argument('<text>', 'the prompt'),
+  )
+    .requiredOption('--model <name>', 'the ensemble to prompt')
+    .option('--stream', 'stream the answer as it is generated')
+    .option('--max-tokens <n>', 'maximum tokens to generate', wholeNumber(1), 32)
+    .option('--json', 'print the result as JSON')
+    .action(
+      action(
+        async (
+          out,
+          text: string,
+          opts: ConnectionOptions & { model: string; stream?: boolean; maxTokens: number },
+        ) => {
+          const client = connect(opts);
+          try {
+            const result = await sendPrompt(client, {
+              model: opts.model,
+              text,
+              maxTokens: opts.maxTokens,
+              stream: opts.stream,
+              onText: opts.stream ? (chunk) => out.write(chunk) : undefined,
+            });
+            out.result({ ok: true, model: opts.model, ...result });
+            if (opts.stream) out.write('\n');
+            else out.info(result.text);
+            out.progress(
+              `ttft ${result.ttftMs.toFixed(1)} ms, latency ${result.latencyMs.toFixed(1)} ms, ${result.responses} response(s)`,
+            );
+          } finally {
+            client.close();
+          }
+        },
+      ),
+    );
+}

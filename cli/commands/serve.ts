@@ -1,0 +1,91 @@
+import { Command } from 'commander';
+import { deployRepository } from '../../client/deploy.js';
+import { TritonClient } from '../../client/grpc/client.js';
+import { readLogTail } from '../../client/server/logTail.js';
+import { startLocalServer } from '../../client/server/localServer.js';
+import { action } from '../action.js';
+import { wholeNumber } from '../options.js';
+import { describeModel } from './deploy.js';
+
+interface ServeOptions {
+  httpPort?: number;
+  grpcPort?: number;
+  metricsPort?: number;
+  load: boolean;
+  logVerbose?: number;
+  tritonserver?: string;
+}
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('run the local tritonserver on a repository (explicit model control, loopback) until Ctrl-C')
+    .argument('<repo>', 'the model repository to serve')
+    .option('--http-port <n>', 'HTTP port (default: a free one)', wholeNumber(1))
+    .option('--grpc-port <n>', 'gRPC port (default: a free one)', wholeNumber(1))
+    .option('--metrics-port <n>', 'Prometheus metrics port (default: a free one)', wholeNumber(1))
+    .option('--no-load', 'start with no model loaded (load later with `triton-studio deploy REPO --local`)')
+    .option('--log-verbose <n>', 'tritonserver --log-verbose level', wholeNumber(0))
+    .option(
+      '--tritonserver <path>',
+      'tritonserver binary (default: $TRITON_STUDIO_TRITONSERVER or the project .venv)',
+    )
+    .option('--json', 'print the addresses (and load result) as JSON once ready')
+    .action(
+      action(async (out, repo: string, opts: ServeOptions) => {
+        const server = await startLocalServer({
+          modelRepository: repo,
+          httpPort: opts.httpPort,
+          grpcPort: opts.grpcPort,
+          metricsPort: opts.metricsPort,
+          logVerbose: opts.logVerbose,
+          tritonserver: opts.tritonserver,
+        });
+        const addresses = {
+          grpcUrl: server.grpcUrl,
+          httpUrl: server.httpUrl,
+          metricsUrl: server.metricsUrl,
+          pid: server.pid,
+          logFile: server.logFile,
+        };
+        out.info(`tritonserver ${server.pid} serving ${server.modelRepository}`);
+        out.info(`  gRPC    ${server.grpcUrl}`);
+        out.info(`  HTTP    ${server.httpUrl}`);
+        out.info(`  metrics ${server.metricsUrl}`);
+        out.info(`  log     ${server.logFile}`);
+
+        let deploy;
+        if (opts.load) {
+          const client = new TritonClient(server.grpcUrl);
+          try {
+            deploy = await deployRepository(client, {
+              repository: repo,
+              mode: 'local',
+              onModel: (s) => out.progress(describeModel(s)),
+            });
+          } catch (error) {
+            // A repository the server cannot load is worth saying, not worth stopping the server for.
+            out.progress(`models not loaded: ${error instanceof Error ? error.message : String(error)}`);
+          } finally {
+            client.close();
+          }
+        }
+        out.result({ ok: true, ...addresses, deploy });
+        out.info('press Ctrl-C to stop');
+
+        // Stay in the foreground until Ctrl-C / SIGTERM, or until the server dies on its own.
+        const signalled = new Promise<string>((resolve) => {
+          for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+        });
+        const outcome = await Promise.race([signalled, server.exited.then((code) => ({ code }))]);
+        if (typeof outcome === 'string') {
+          out.progress(`stopping tritonserver ${server.pid}…`);
+          await server.stop();
+          return 0;
+        }
+        out.error(
+          `tritonserver exited with ${outcome.code}\n--- last lines of ${server.logFile} ---\n${readLogTail(server.logFile)}`,
+        );
+        return 1;
+      }),
+    );
+}

@@ -1,0 +1,53 @@
+import { Command, CommanderError } from 'commander';
+import { buildCommand } from './commands/build.js';
+import { deployCommand } from './commands/deploy.js';
+import { generateCommand } from './commands/generate.js';
+import { perfCommand } from './commands/perf.js';
+import { promptCommand } from './commands/prompt.js';
+import { runCommand } from './commands/run.js';
+import { serveCommand } from './commands/serve.js';
+import { tokenizeCommand } from './commands/tokenize.js';
+
+/** The `triton-studio` command line: the same operations as the VS Code commands, for terminals and CI. */
+export function createProgram(): Command {
+  const program = new Command('triton-studio')
+    .description('Build, deploy and measure Python-free Triton LLM ensembles')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  for (const command of [
+    tokenizeCommand(),
+    generateCommand(),
+    buildCommand(),
+    serveCommand(),
+    deployCommand(),
+    promptCommand(),
+    perfCommand(),
+    runCommand(),
+  ]) {
+    program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
+  }
+  return program;
+}
+
+/** Runs the CLI; resolves with the process exit code (2 for a wrong command line). */
+export async function runCli(argv: string[]): Promise<number> {
+  // Ctrl-C / SIGTERM while a command runs: exit through process.exit so the local-server
+  // manager's exit hook still stops any tritonserver this process started.
+  const onSignal = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await createProgram().parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are successes; anything else commander already explained on stderr.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    process.stderr.write(`triton-studio: error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

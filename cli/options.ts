@@ -1,0 +1,27 @@
+import { InvalidArgumentError } from 'commander';
+
+/** commander argument parser for whole numbers ≥ min. */
+export function wholeNumber(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+      throw new InvalidArgumentError(`expected a whole number ≥ ${min}, got '${value}'`);
+    }
+    return n;
+  };
+}
+
+/** commander argument parser for seconds (> 0, fractions allowed). */
+export function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError(`expected a number of seconds > 0, got '${value}'`);
+  return n;
+}
+
+/** Collects repeated `--header KEY=VALUE` options into a record. */
+export function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.indexOf('=');
+  if (at <= 0) throw new InvalidArgumentError(`expected KEY=VALUE, got '${value}'`);
+  return { ...previous, [value.slice(0, at).trim()]: value.slice(at + 1) };
+}
