@@ -53,6 +53,8 @@ export interface TokenizeStepModel {
     stopWordsIds?: TensorBinding;
     endId?: TensorBinding;
     padId?: TensorBinding;
+    /** Encoder models (BERT): 1 for each real token, 0 for padding, same shape as inputIds. */
+    attentionMask?: TensorBinding;
   };
 }
 
