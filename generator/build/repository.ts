@@ -6,7 +6,17 @@
  * it never ships build litter.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parsePbtxt } from '../pbtxt/index.js';
 import { buildBackends, defaultJobs, simLlmLibrary, type BuildBackendsOptions } from './backends.js';
@@ -102,17 +112,23 @@ async function buildStep(
   // One build tree per step source folder: readable name + hash of the absolute path.
   const id = createHash('sha256').update(src).digest('hex').slice(0, 12);
   const safeName = basename(modelDir).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
-  const buildDir = join(stepsRoot, `${safeName}-${id}`);
-  mkdirSync(stepsRoot, { recursive: true });
+  const workDir = join(stepsRoot, `${safeName}-${id}`);
+  const sources = join(workDir, 'src');
+  const buildDir = join(workDir, 'build');
+  mkdirSync(workDir, { recursive: true });
   const run = { onOutput: opts.onOutput };
   const model = basename(modelDir);
 
-  return withDirectoryLock(`${buildDir}.lock`, 15 * 60_000, async () => {
+  return withDirectoryLock(`${workDir}.lock`, 15 * 60_000, async () => {
+    // Make cannot handle every character a model folder may hold ($, ;, spaces), so CMake gets a
+    // copy of the sources under a safe path. Timestamps are kept: unchanged sources rebuild nothing.
+    rmSync(sources, { recursive: true, force: true });
+    cpSync(src, sources, { recursive: true, preserveTimestamps: true });
     await runOrThrow(
       'cmake',
       [
         '-S',
-        src,
+        sources,
         '-B',
         buildDir,
         '-DCMAKE_BUILD_TYPE=Release',

