@@ -72,15 +72,19 @@ export function toTritonError(error: unknown, url: string, method: string, deadl
 }
 
 function restricted(error: ServiceError, url: string, method: string, details: string): TritonError {
+  // Triton names the header it wants: "expecting header 'triton-grpc-protocol-<key>'".
+  const expected = /expecting header '([^']+)'/.exec(details)?.[1];
+  const how = expected
+    ? `send it with --header ${expected}=VALUE`
+    : 'pass the header it expects with --header KEY=VALUE';
   return new TritonError(
     `Triton at ${url} refused ${method}: ${details} — the server restricts this endpoint ` +
-      '(--grpc-restricted-protocol); pass the header it expects (CLI: --header KEY=VALUE)',
+      `(--grpc-restricted-protocol); ${how}`,
     error.code,
     method,
     details,
   );
 }
-
 /** The short reason inside grpc-js's connection error text, e.g. " (connection refused)". */
 function connectionCause(details: string): string {
   if (/ECONNREFUSED/.test(details)) return ' (connection refused)';
