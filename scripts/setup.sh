@@ -51,8 +51,10 @@ command -v node >/dev/null || fail "Node.js 20+ is required (node not found on P
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 ((node_major >= 20)) || fail "Node.js 20+ is required (found $(node --version))"
 if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
-  say "installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error || fail "npm ci failed"
+  # `npm install`, not `npm ci`: this npm writes only the current platform's optional packages
+  # (rollup's, esbuild's) into the lock file, and `npm ci` then refuses the lock as out of sync.
+  say "installing npm packages (npm install, from package-lock.json)"
+  npm install --no-audit --no-fund --loglevel=error || fail "npm install failed"
 else
   say "npm packages up to date"
 fi
