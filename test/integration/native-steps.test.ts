@@ -21,6 +21,7 @@ const GPT2_EOS = 50256;
 const MODELS = [
   'preprocessing',
   'trtllm_preprocessing',
+  'encoder_tokenize',
   HOSTILE_MODEL,
   'sim_llm',
   'postprocessing',
@@ -206,6 +207,19 @@ describe('tokenize step', () => {
     expect(out.OUT_PAD_ID).toMatchObject({ datatype: 'INT32', shape: [2, 1], data: [GPT2_EOS, GPT2_EOS] });
     expect(out.INPUT_ID?.datatype).toBe('INT32');
     expect(out.REQUEST_OUTPUT_LEN).toMatchObject({ datatype: 'INT32', data: [4, 5] });
+  });
+
+  it('gives encoders an attention mask: 1 per real token, 0 per padding, shaped like the ids', async () => {
+    const texts = ['a longer sentence for the encoder', 'short'];
+    const out = await infer('encoder_tokenize', [strings('TEXT', texts)]);
+    const expected = await Promise.all(texts.map((t) => hfIds(t)));
+    const width = Math.max(...expected.map((e) => e.length));
+    expect(out.input_ids).toMatchObject({ datatype: 'INT64', shape: [2, width] });
+    expect(out.attention_mask).toMatchObject({
+      datatype: 'INT64',
+      shape: [2, width],
+      data: expected.flatMap((ids) => [...ids.map(() => 1), ...Array(width - ids.length).fill(0)]),
+    });
   });
 
   it('works without batching, with INT64 ids and a model and tensor name full of C++/CMake metacharacters', async () => {

@@ -23,6 +23,7 @@ const tokenize: TokenizeStepModel = {
     inputLength: { name: 'REQUEST_INPUT_LEN', dataType: 'UINT32', dims: [1] },
     requestOutputLen: { name: 'REQUEST_OUTPUT_LEN', dataType: 'UINT32', dims: [-1] },
     badWordsIds: { name: 'BAD_WORDS_IDS', dataType: 'INT32', dims: [2, -1] },
+    attentionMask: { name: 'attention_mask', dataType: 'INT64', dims: [-1] },
   },
 };
 
@@ -134,6 +135,9 @@ describe('renderNativeStep', () => {
     expect(cc).toContain('s.bad_words = TensorSpec{"BAD_WORDS_DICT", TRITONSERVER_TYPE_BYTES, {-1}, true};');
     expect(cc).toContain(
       's.bad_words_ids = TensorSpec{"BAD_WORDS_IDS", TRITONSERVER_TYPE_INT32, {2, -1}, false};',
+    );
+    expect(cc).toContain(
+      's.attention_mask = TensorSpec{"attention_mask", TRITONSERVER_TYPE_INT64, {-1}, false};',
     );
     expect(cc).not.toContain('stop_words');
     expect(cc.trimEnd().endsWith('TS_TOKENIZE_STEP(Spec)')).toBe(true);

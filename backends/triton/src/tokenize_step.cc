@@ -29,7 +29,7 @@ class TokenizeModel : public glue::BackendModel {
     }
     CheckTensorDeclared(config_, spec_.input_ids, true);
     for (const auto* out : {&spec_.input_length, &spec_.request_output_len_out, &spec_.bad_words_ids,
-                            &spec_.stop_words_ids, &spec_.end_id, &spec_.pad_id}) {
+                            &spec_.stop_words_ids, &spec_.end_id, &spec_.pad_id, &spec_.attention_mask}) {
       if (*out) CheckTensorDeclared(config_, **out, true);
     }
     if (spec_.request_output_len_out && !spec_.request_output_len_in) {
@@ -88,6 +88,14 @@ class TokenizeModel : public glue::BackendModel {
       }
       result.outputs.push_back(OutputTensor::Integers(spec_.input_ids.name, spec_.input_ids.dtype,
                                                       glue::WithBatch(batching, n, {width}), ids));
+    }
+    if (wanted(spec_.attention_mask)) {
+      std::vector<int64_t> mask(static_cast<size_t>(n * width), 0);
+      for (int64_t r = 0; r < n; ++r) {
+        std::fill_n(mask.begin() + r * width, encoded[r].size(), 1);
+      }
+      result.outputs.push_back(OutputTensor::Integers(spec_.attention_mask->name, spec_.attention_mask->dtype,
+                                                      glue::WithBatch(batching, n, {width}), mask));
     }
     if (wanted(spec_.input_length)) {
       std::vector<int64_t> lengths;

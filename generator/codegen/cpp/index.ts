@@ -72,6 +72,7 @@ function tokenizeView(model: Extract<NativeStepModel, { kind: 'tokenize' }>): St
     ['outputs.stopWordsIds', outputs.stopWordsIds, 'integer'],
     ['outputs.endId', outputs.endId, 'integer'],
     ['outputs.padId', outputs.padId, 'integer'],
+    ['outputs.attentionMask', outputs.attentionMask, 'integer'],
   ];
   for (const [path, binding, kind] of optionalChecks) if (binding) requireType(path, binding, kind);
   if (outputs.requestOutputLen && !inputs.requestOutputLen) {
@@ -95,6 +96,7 @@ function tokenizeView(model: Extract<NativeStepModel, { kind: 'tokenize' }>): St
   pushOptional(fields, 'stop_words_ids', outputs.stopWordsIds, 'outputs.stopWordsIds');
   pushOptional(fields, 'end_id', outputs.endId, 'outputs.endId');
   pushOptional(fields, 'pad_id', outputs.padId, 'outputs.padId');
+  pushOptional(fields, 'attention_mask', outputs.attentionMask, 'outputs.attentionMask');
   return { kind: 'tokenize', specType: 'TokenizeSpec', registerMacro: 'TS_TOKENIZE_STEP', fields };
 }
 

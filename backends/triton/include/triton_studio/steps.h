@@ -38,6 +38,7 @@ struct TokenizeSpec {
   std::optional<TensorSpec> stop_words_ids;
   std::optional<TensorSpec> end_id;                  // [1] per row
   std::optional<TensorSpec> pad_id;
+  std::optional<TensorSpec> attention_mask;          // encoders: 1 per real token, 0 per pad, like ids
 };
 
 struct DetokenizeSpec {
