@@ -379,10 +379,12 @@ function describe(t: Token): string {
 /** Closest name by edit distance, for "did you mean" hints. */
 function suggest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
-  let bestDist = Math.max(2, Math.floor(word.length / 3)) + 1;
+  let bestDist = Infinity;
   for (const c of candidates) {
     const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDist) {
+    // Close enough to be a typo or an abbreviation ("dtype" → "data_type"), not just any name.
+    const limit = Math.max(3, Math.ceil(Math.max(word.length, c.length) / 2));
+    if (d < limit && d < bestDist) {
       best = c;
       bestDist = d;
     }

@@ -66,7 +66,11 @@ function printFields(
       }
     } else if (field.repeated) {
       if (!Array.isArray(value)) throw new PbtxtWriteError(`${where} must be a list`);
-      if (value.length === 0) continue;
+      if (value.length === 0) {
+        // Kept when present: `reshape { shape: [ ] }` (a scalar) reads differently from no reshape.
+        out.push(`${pad}${field.name}${'message' in field.type ? '' : ':'} [ ]`);
+        continue;
+      }
       if ('message' in field.type) {
         const sub = messageDescriptor(field.type.message);
         out.push(`${pad}${field.name} [`);

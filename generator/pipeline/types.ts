@@ -15,7 +15,14 @@ export type StepKind = 'tokenize' | 'detokenize' | 'model' | 'custom';
 /** What a port means to a native step; only tokenize/detokenize ports carry a role. */
 export type TokenizeInputRole = 'text' | 'requestOutputLen' | 'badWords' | 'stopWords';
 export type TokenizeOutputRole =
-  'inputIds' | 'inputLength' | 'requestOutputLen' | 'badWordsIds' | 'stopWordsIds' | 'endId' | 'padId';
+  | 'inputIds'
+  | 'inputLength'
+  | 'requestOutputLen'
+  | 'badWordsIds'
+  | 'stopWordsIds'
+  | 'endId'
+  | 'padId'
+  | 'attentionMask';
 export type DetokenizeInputRole = 'tokens' | 'sequenceLength';
 export type DetokenizeOutputRole = 'text';
 export type PortRole = TokenizeInputRole | TokenizeOutputRole | DetokenizeInputRole | DetokenizeOutputRole;

@@ -64,6 +64,7 @@ const ROLES: Partial<
       stopWordsIds: false,
       endId: false,
       padId: false,
+      attentionMask: false,
     },
   },
   detokenize: {
@@ -524,6 +525,8 @@ export function analyzePipeline(
     );
   }
 
+  if (order.ok) checkDecoupledOrigins(order.steps, connections, report);
+
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
   if (hasErrors || !order.ok) return { diagnostics };
   return {
@@ -753,6 +756,38 @@ function topologicalOrder(
     cur = prev(cur);
   }
   return { ok: false, cycle: path.slice(path.indexOf(cur)).reverse() };
+}
+
+/**
+ * Triton tracks, for every ensemble tensor, the decoupled step it comes from (through any
+ * non-decoupled steps after it) and refuses a step whose inputs come from two different decoupled
+ * steps: their responses cannot be paired up.
+ */
+function checkDecoupledOrigins(
+  steps: ResolvedStep[],
+  connections: { index: number; from: Endpoint; to: Endpoint }[],
+  report: Report,
+): void {
+  const originOfStep = new Map<ResolvedStep, ResolvedStep | undefined>();
+  for (const step of steps) {
+    const incoming = connections.filter((c) => c.to.kind === 'step' && c.to.step === step);
+    const origins = new Map<ResolvedStep, number>();
+    for (const c of incoming) {
+      if (c.from.kind !== 'step') continue;
+      const o = c.from.step.decoupled ? c.from.step : originOfStep.get(c.from.step);
+      if (o && !origins.has(o)) origins.set(o, c.index);
+    }
+    if (origins.size > 1) {
+      const [a, b] = [...origins.keys()];
+      report(
+        ['wires', [...origins.values()][1]!],
+        'TS-E032',
+        `Step "${step.name}" receives inputs that come from two different decoupled steps ("${a!.name}" and "${b!.name}"); ` +
+          'Triton rejects this because their streamed responses cannot be paired. Feed it from one decoupled step.',
+      );
+    }
+    originOfStep.set(step, [...origins.keys()][0]);
+  }
 }
 
 function presetHint(kind: StepKind): string {

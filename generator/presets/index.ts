@@ -3,12 +3,22 @@
  * `"preset": "tensorrt-llm/preprocessing"` and get exact port names, dtypes, dims, batching and
  * parameters. Every field stays overridable on the step.
  */
+import { distilbertPresets } from './distilbert.js';
+import { fasterTransformerPresets } from './fasterTransformer.js';
 import { simLlmPresets } from './simLlm.js';
+import { tensorrtLlmPresets } from './tensorrtLlm.js';
+import { vllmPresets } from './vllm.js';
 import type { Preset } from './types.js';
 
 export type { Preset, StepTemplate } from './types.js';
 
-const ALL: Preset[] = [...simLlmPresets];
+const ALL: Preset[] = [
+  ...tensorrtLlmPresets,
+  ...fasterTransformerPresets,
+  ...vllmPresets,
+  ...distilbertPresets,
+  ...simLlmPresets,
+];
 
 const BY_ID = new Map(ALL.map((p) => [p.id, p]));
 

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { NativeStepCodegenError, renderNativeStep } from '../codegen/cpp/index.js';
+import { cppStringLiteral, NativeStepCodegenError, renderNativeStep } from '../codegen/cpp/index.js';
+import type { NativeStepModel, TensorBinding } from '../codegen/nativeStep.js';
 import { printPbtxt } from '../pbtxt/print.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../pipeline/diagnostics.js';
 import { loadPipeline, parsePipeline } from '../pipeline/parse.js';
@@ -53,6 +54,7 @@ export function planRepository(
     for (const f of m.versionFiles) files.push({ path: `${m.name}/1/${f.name}`, copyFrom: f.source });
     if (m.nativeStep) {
       const rendered = renderNativeStep(m.nativeStep);
+      assertEveryBindingRendered(m.nativeStep, rendered['step.cc']);
       files.push({ path: `${m.name}/src/step.cc`, content: rendered['step.cc'] });
       files.push({ path: `${m.name}/src/CMakeLists.txt`, content: rendered['CMakeLists.txt'] });
     }
@@ -69,6 +71,22 @@ export function planRepository(
   };
   files.push({ path: MANIFEST_FILE, content: `${JSON.stringify(manifest, null, 2)}\n` });
   return files;
+}
+
+/**
+ * A binding the C++ printer does not know would silently vanish from the step (and Triton would
+ * fail at the first request with "output not produced"); stop at generation time instead.
+ */
+function assertEveryBindingRendered(model: NativeStepModel, stepCc: string): void {
+  for (const side of [model.inputs, model.outputs] as Record<string, TensorBinding | undefined>[]) {
+    for (const [role, binding] of Object.entries(side)) {
+      if (binding && !stepCc.includes(cppStringLiteral(binding.name))) {
+        throw new Error(
+          `this version's native ${model.kind} step does not support the "${role}" role (port "${binding.name}" of step "${model.modelName}")`,
+        );
+      }
+    }
+  }
 }
 
 export function generateRepository(options: GenerateOptions): GenerateResult {

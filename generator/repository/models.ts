@@ -184,6 +184,7 @@ function tokenizeModel(step: ResolvedStep, config: ModelConfig): TokenizeStepMod
       stopWordsIds: byRole(o, 'stopWordsIds'),
       endId: byRole(o, 'endId'),
       padId: byRole(o, 'padId'),
+      attentionMask: byRole(o, 'attentionMask'),
     }),
   };
 }

