@@ -1,0 +1,105 @@
+/**
+ * sim-llm's latency model and decoupled streaming against the real tritonserver: measured times
+ * must match the configured model (it is the known truth the latency test is checked against),
+ * and a decoupled model streams one response per generated token.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { numericInput, TritonClient } from '../../client/grpc/client.js';
+import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { buildRepository } from '../../generator/build/index.js';
+
+const FIXTURES = resolve(__dirname, '../fixtures/native-steps/sim-llm');
+
+let work: string;
+let server: LocalServer;
+let client: TritonClient;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'ts-sim-llm-'));
+  const repo = join(work, 'repo');
+  cpSync(FIXTURES, repo, { recursive: true });
+  await buildRepository(repo, { stepsBuildDir: join(work, 'steps') });
+  server = await startLocalServer({ modelRepository: repo, loadModels: ['sim_timed', 'sim_stream'] });
+  client = new TritonClient(server.grpcUrl);
+});
+
+afterAll(async () => {
+  client?.close();
+  await server?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const echo = (prompt: number[], n: number) =>
+  Array.from({ length: n }, (_, i) => prompt[i % prompt.length] as number);
+
+describe('sim-llm latency model (prefill 1 ms/token, decode 10 ms/step, batch cost factor 0.5)', () => {
+  const prompt = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3];
+
+  async function timed(rows: number, outputLen: number) {
+    const start = performance.now();
+    const result = await client.infer('sim_timed', [
+      numericInput('input_ids', 'UINT32', [rows, prompt.length], Array(rows).fill(prompt).flat()),
+      numericInput('input_lengths', 'UINT32', [rows, 1], Array(rows).fill(prompt.length)),
+      numericInput('request_output_len', 'UINT32', [rows, 1], Array(rows).fill(outputLen)),
+    ]);
+    return { ms: performance.now() - start, result };
+  }
+
+  it('takes prefill x prompt tokens + decode x steps for one sequence, and includes the prompt when asked', async () => {
+    await timed(1, 1); // warm-up
+    const { ms, result } = await timed(1, 20);
+    const expectedMs = 10 * 1 + 20 * 10; // 210 ms
+    expect(ms).toBeGreaterThanOrEqual(expectedMs);
+    expect(ms).toBeLessThan(expectedMs + 150);
+    expect(result.numbers('output_ids')).toEqual([...prompt, ...echo(prompt, 20)]);
+    expect(result.numbers('sequence_length')).toEqual([prompt.length + 20]);
+  });
+
+  it('charges every decode step more when more sequences are generating together', async () => {
+    const { ms } = await timed(2, 20);
+    const expectedMs = 20 * 1 + 20 * 10 * (1 + 0.5 * (2 - 1)); // 320 ms
+    expect(ms).toBeGreaterThanOrEqual(expectedMs);
+    expect(ms).toBeLessThan(expectedMs + 150);
+  });
+});
+
+describe('decoupled sim-llm (model_transaction_policy decoupled, INT32 interface)', () => {
+  it('streams one response per generated token, about one decode step apart, the last one final', async () => {
+    const prompt = [7, 8, 9];
+    const tokens: number[] = [];
+    const arrivals: number[] = [];
+    const start = performance.now();
+    for await (const response of client.streamInfer('sim_stream', [
+      numericInput('input_ids', 'INT32', [1, 3], prompt),
+      numericInput('input_lengths', 'INT32', [1, 1], [3]),
+      numericInput('request_output_len', 'INT32', [1, 1], [5]),
+    ])) {
+      arrivals.push(performance.now() - start);
+      expect(response.output('output_ids').shape).toEqual([1, 1, 1]);
+      expect(response.numbers('sequence_length')).toEqual([1]);
+      tokens.push(...response.numbers('output_ids'));
+    }
+    expect(tokens).toEqual(echo(prompt, 5));
+    const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] as number));
+    for (const gap of gaps) expect(gap).toBeGreaterThan(12); // 20 ms steps, with timer slack
+    expect(arrivals[0]).toBeGreaterThanOrEqual(20); // first token after prefill + one step
+  });
+
+  it('answers a bad streamed request with an error and keeps streaming for the next one', async () => {
+    const stream = async (length: number) => {
+      const out: number[] = [];
+      for await (const r of client.streamInfer('sim_stream', [
+        numericInput('input_ids', 'INT32', [1, 2], [4, 2]),
+        numericInput('input_lengths', 'INT32', [1, 1], [length]),
+        numericInput('request_output_len', 'INT32', [1, 1], [2]),
+      ]))
+        out.push(...r.numbers('output_ids'));
+      return out;
+    };
+    await expect(stream(0)).rejects.toThrow(/empty prompt/);
+    expect(await stream(2)).toEqual([4, 2]);
+  });
+});
