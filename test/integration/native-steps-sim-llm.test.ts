@@ -22,7 +22,10 @@ beforeAll(async () => {
   const repo = join(work, 'repo');
   cpSync(FIXTURES, repo, { recursive: true });
   await buildRepository(repo, { stepsBuildDir: join(work, 'steps') });
-  server = await startLocalServer({ modelRepository: repo, loadModels: ['sim_timed', 'sim_stream'] });
+  server = await startLocalServer({
+    modelRepository: repo,
+    loadModels: ['sim_timed', 'sim_stream', 'sim_batched'],
+  });
   client = new TritonClient(server.grpcUrl);
 });
 
@@ -63,6 +66,27 @@ describe('sim-llm latency model (prefill 1 ms/token, decode 10 ms/step, batch co
     const expectedMs = 20 * 1 + 20 * 10 * (1 + 0.5 * (2 - 1)); // 320 ms
     expect(ms).toBeGreaterThanOrEqual(expectedMs);
     expect(ms).toBeLessThan(expectedMs + 150);
+  });
+});
+
+describe('sim-llm under dynamic batching', () => {
+  it('answers concurrent requests with prompts of different lengths in shared Executes, each with its own echo', async () => {
+    const prompts = Array.from({ length: 6 }, (_, i) =>
+      Array.from({ length: i + 1 }, (_, j) => 100 * (i + 1) + j),
+    );
+    const results = await Promise.all(
+      prompts.map((p, i) =>
+        client.infer('sim_batched', [
+          numericInput('input_ids', 'UINT32', [1, p.length], p),
+          numericInput('input_lengths', 'UINT32', [1, 1], [p.length]),
+          numericInput('request_output_len', 'UINT32', [1, 1], [i + 3]),
+        ]),
+      ),
+    );
+    results.forEach((r, i) => expect(r.numbers('output_ids')).toEqual(echo(prompts[i] as number[], i + 3)));
+    const [model] = await client.modelStatistics('sim_batched');
+    expect(Number(model?.inference_count)).toBe(6);
+    expect(Number(model?.execution_count)).toBeLessThan(6); // batch statistics reported by the backend
   });
 });
 
