@@ -1,0 +1,45 @@
+/**
+ * Triton Studio's client: everything that talks to a running Triton server (local or remote).
+ * The extension and the CLI import from here. No VS Code, no generator internals beyond types.
+ */
+export { packageRoot, fromPackageRoot } from './paths.js';
+export {
+  startLocalServer,
+  locateTritonServer,
+  freePort,
+  LocalServerError,
+  TRITONSERVER_ENV,
+  type LocalServer,
+  type LocalServerOptions,
+  type TritonInstallation,
+} from './server/localServer.js';
+export {
+  TritonClient,
+  InferResult,
+  bytesInput,
+  numericInput,
+  normalizeUrl,
+  type TritonClientOptions,
+  type InferInput,
+  type InferOptions,
+  type LoadOptions,
+  type ModelFiles,
+  type OutputTensor,
+} from './grpc/client.js';
+export { TritonError } from './grpc/errors.js';
+export type * from './grpc/types.js';
+export type { TensorDataType } from './grpc/tensors.js';
+export {
+  deployRepository,
+  type DeployMode,
+  type DeployOptions,
+  type DeployResult,
+  type ModelDeployStatus,
+} from './deploy.js';
+export { readRepository, RepositoryError, type RepositoryModelEntry } from './repository.js';
+export { sendPrompt, promptInputs, type PromptOptions, type PromptResult } from './prompt.js';
+export { runLatencyTest, type LatencyTestOptions, type PerfReport } from './perf/latencyTest.js';
+export { formatPerfReport, writePerfReport } from './perf/report.js';
+export type { ConcurrencyLoad } from './perf/loadGenerator.js';
+export type { LatencySummary } from './perf/summary.js';
+export type { ServerModelBreakdown } from './perf/serverStats.js';
