@@ -139,6 +139,16 @@ function schemaDiagnostics(errors: ErrorObject[], source: SourceText, value: unk
         code: 'TS-E005',
         message: `This Triton Studio reads pipeline format version 1. Set "version": 1.`,
       };
+    } else if ((e.keyword === 'pattern' || e.keyword === 'maxLength') && path[path.length - 1] === 'name') {
+      const value = JSON.stringify(source.nodeAt(path)?.value);
+      d = {
+        range: source.rangeOf(path),
+        severity: 'error',
+        code: 'TS-E040',
+        message:
+          `${value} cannot be a Triton model name here: it becomes a folder, a backend library name and part of "step.PORT" ` +
+          "references. Use letters, digits, '_' and '-' (not first), at most 128 characters.",
+      };
     } else {
       const allowed =
         e.keyword === 'enum'

@@ -115,6 +115,9 @@ export function analyzePipeline(
 
   // --- names -------------------------------------------------------------------------------
   const stepByName = new Map<string, ResolvedStep>();
+  const presetProblem = new Set<ResolvedStep>();
+  /** Steps a wire tried to reach through a port they lack: their "not wired" errors would only echo it. */
+  const stepsWithBrokenWires = new Set<ResolvedStep>();
   for (const step of steps) {
     if (step.name === pipeline.name) {
       report(
@@ -154,12 +157,14 @@ export function analyzePipeline(
   const tokenizerFiles = new Map<string, string>();
   for (const step of steps) {
     if (step.unknownPreset !== undefined) {
+      presetProblem.add(step);
       report(
         [...step.path, 'preset'],
         'TS-E050',
         `Unknown preset "${step.unknownPreset}". ${presetHint(step.kind)}`,
       );
     } else if (step.preset && step.preset.kind !== step.kind) {
+      presetProblem.add(step);
       report(
         [...step.path, 'preset'],
         'TS-E050',
@@ -214,7 +219,7 @@ export function analyzePipeline(
           );
         }
       }
-    } else if (!step.backend && !step.platform) {
+    } else if (!step.backend && !step.platform && !presetProblem.has(step)) {
       report(
         step.path,
         'TS-E054',
@@ -305,6 +310,8 @@ export function analyzePipeline(
     const stepName = dot > 0 ? ref.slice(0, dot) : undefined;
     const step = stepName !== undefined ? stepByName.get(stepName) : undefined;
     if (step) {
+      // Its ports are unknown while its preset is wrong; that error is reported once, on the preset.
+      if (presetProblem.has(step)) return undefined;
       const portName = ref.slice(dot + 1);
       const own = role === 'from' ? step.outputs : step.inputs;
       const other = role === 'from' ? step.inputs : step.outputs;
@@ -321,6 +328,7 @@ export function analyzePipeline(
         return undefined;
       }
       const names = own.map((p) => p.name);
+      if (role === 'to') stepsWithBrokenWires.add(step);
       report(
         path,
         'TS-E011',
@@ -369,9 +377,17 @@ export function analyzePipeline(
   }
   const connections: Connection[] = [];
   const wiredInto = new Map<string, number>();
+  /** Ends of wires whose other end is broken: not reported again as unused or unwired. */
+  const halfWired = new Set<string>();
+  const endKey = (e: Endpoint): string =>
+    e.kind === 'step'
+      ? `${e.step.name}.${e.port.name}`
+      : `${e.side === 'input' ? '<in>' : '<out>'}${e.port.name}`;
   pipeline.wires.forEach((wire, index) => {
     const from = resolveEndpoint(wire.from, ['wires', index, 'from'], 'from');
     const to = resolveEndpoint(wire.to, ['wires', index, 'to'], 'to');
+    if (from && !to) halfWired.add(endKey(from));
+    if (to && !from) halfWired.add(endKey(to));
     if (wire.tensor !== undefined && hasControlChars(wire.tensor)) {
       report(
         ['wires', index, 'tensor'],
@@ -381,6 +397,7 @@ export function analyzePipeline(
     }
     if (!from || !to) return;
     if (from.kind === 'ensemble' && to.kind === 'ensemble') {
+      halfWired.add(endKey(from)).add(endKey(to));
       report(
         ['wires', index],
         'TS-E020',
@@ -406,7 +423,9 @@ export function analyzePipeline(
   // Required step inputs, produced ensemble outputs, used ensemble inputs.
   for (const step of steps) {
     for (const p of step.inputs) {
-      if (!p.optional && !wiredInto.has(`${step.name}.${p.name}`)) {
+      const key = `${step.name}.${p.name}`;
+      const excused = halfWired.has(key) || stepsWithBrokenWires.has(step) || presetProblem.has(step);
+      if (!p.optional && !wiredInto.has(key) && !excused) {
         report(
           p.path,
           'TS-E014',
@@ -416,12 +435,13 @@ export function analyzePipeline(
     }
   }
   for (const o of outputs) {
-    if (!wiredInto.has(`<out>${o.name}`)) {
+    if (!wiredInto.has(`<out>${o.name}`) && !halfWired.has(`<out>${o.name}`)) {
       report(o.path, 'TS-E018', `No step produces ensemble output "${o.name}"; wire a step output to it.`);
     }
   }
   for (const i of inputs) {
-    if (!connections.some((c) => c.from.kind === 'ensemble' && c.from.port.name === i.name)) {
+    const used = connections.some((c) => c.from.kind === 'ensemble' && c.from.port.name === i.name);
+    if (!used && !halfWired.has(`<in>${i.name}`)) {
       report(
         i.path,
         'TS-E021',
@@ -501,7 +521,7 @@ export function analyzePipeline(
   }
   for (const step of steps) {
     for (const o of step.outputs) {
-      if (!byProducer.has(`${step.name}.${o.name}`)) {
+      if (!byProducer.has(`${step.name}.${o.name}`) && !halfWired.has(`${step.name}.${o.name}`)) {
         report(o.path, 'TS-W001', `Output "${o.name}" of step "${step.name}" is not used.`, 'info');
       }
     }
@@ -633,8 +653,10 @@ function checkRoles(step: ResolvedStep, report: Report): void {
     }
     const allowed = spec[side];
     const seen = new Map<string, string>();
+    let misassigned = false;
     for (const p of ports) {
       if (p.role === undefined) {
+        misassigned = true;
         report(
           p.path,
           'TS-E053',
@@ -643,6 +665,7 @@ function checkRoles(step: ResolvedStep, report: Report): void {
         continue;
       }
       if (!(p.role in allowed)) {
+        misassigned = true;
         report(
           p.path,
           'TS-E053',
@@ -657,7 +680,7 @@ function checkRoles(step: ResolvedStep, report: Report): void {
       seen.set(p.role, p.name);
     }
     for (const [role, required] of Object.entries(allowed)) {
-      if (required && !seen.has(role)) {
+      if (required && !seen.has(role) && !misassigned) {
         report(
           step.path,
           'TS-E052',
@@ -755,7 +778,11 @@ function topologicalOrder(
     path.push(cur);
     cur = prev(cur);
   }
-  return { ok: false, cycle: path.slice(path.indexOf(cur)).reverse() };
+  const cycle = path.slice(path.indexOf(cur)).reverse();
+  // Start the loop at the step that comes first in the file, so the message is stable.
+  const first = cycle.reduce((a, b) => (b.index < a.index ? b : a));
+  const at = cycle.indexOf(first);
+  return { ok: false, cycle: [...cycle.slice(at), ...cycle.slice(0, at)] };
 }
 
 /**
