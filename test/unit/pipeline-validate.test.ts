@@ -305,10 +305,10 @@ describe('names, steps and presets', () => {
   });
 
   it('TS-E050: a preset for another kind of step', () => {
-    const { d } = only(
-      'TS-E050',
-      (p) => (step(p, 'sim_llm').preset = 'vllm/model') && (step(p, 'sim_llm').kind = 'custom'),
-    );
+    const { d } = only('TS-E050', (p) => {
+      step(p, 'sim_llm').preset = 'vllm/model';
+      step(p, 'sim_llm').kind = 'custom';
+    });
     expect(d.message).toContain('Preset "vllm/model" is for a model step, but this step\'s kind is "custom"');
   });
 
