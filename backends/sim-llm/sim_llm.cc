@@ -24,6 +24,7 @@ constexpr const char* kInputLengths = "input_lengths";
 constexpr const char* kRequestOutputLen = "request_output_len";
 constexpr const char* kOutputIds = "output_ids";
 constexpr const char* kSequenceLength = "sequence_length";
+constexpr const char* kStreaming = "streaming";  // TensorRT-LLM's optional BOOL input
 
 struct LatencyModel {
   double prefill_us_per_token = 20;
@@ -48,6 +49,7 @@ struct PendingRequest {
   std::vector<Sequence> rows;
   std::set<std::string> requested;
   TRITONBACKEND_ResponseFactory* factory = nullptr;  // decoupled only
+  bool streaming = true;                             // decoupled: a `streaming` input may turn it off
   bool done = false;                                 // decoupled: FINAL sent
 };
 
@@ -135,6 +137,12 @@ class SimLlmModel : public glue::BackendModel {
     const glue::InputTensor ids = glue::ReadRequiredInput(request, kInputIds);
     const glue::InputTensor out_len = glue::ReadRequiredInput(request, kRequestOutputLen);
     const auto lengths = glue::ReadInput(request, kInputLengths);
+    if (const auto streaming = glue::ReadInput(request, kStreaming)) {
+      if (streaming->dtype != TRITONSERVER_TYPE_BOOL || streaming->data.empty()) {
+        throw BackendError("input 'streaming' must be a BOOL holding one value");
+      }
+      pending->streaming = streaming->data[0] != 0;
+    }
 
     const size_t rank = batching ? 2 : 1;
     if (ids.shape.size() != rank) {
@@ -245,11 +253,13 @@ class SimLlmModel : public glue::BackendModel {
   }
 
   // Decoupled: after the prefill, one response per generated token and request; the last one of
-  // each request carries the FINAL flag. Prompt tokens (include_input_in_output) come first.
+  // each request carries the FINAL flag. Prompt tokens (include_input_in_output) come first. A
+  // request with `streaming` false gets everything in one final response at the end.
   void Stream(std::vector<PendingRequest>* batch) const {
     auto clock = SleepFor(PrefillUs(*batch), std::chrono::steady_clock::now());
     if (include_input_) {
       for (auto& p : *batch) {
+        if (!p.streaming) continue;
         std::vector<std::vector<int64_t>> prompt_rows;
         for (const auto& s : p.rows) prompt_rows.push_back(s.prompt);
         SendStep(&p, prompt_rows, /*final=*/false);
@@ -259,7 +269,7 @@ class SimLlmModel : public glue::BackendModel {
     for (int64_t step = 0; step < steps; ++step) {
       clock = SleepFor(latency_.StepUs(ActiveAt(*batch, step)), clock);
       for (auto& p : *batch) {
-        if (p.done) continue;
+        if (p.done || !p.streaming) continue;
         bool cancelled = false;
         LogIfError(TRITONBACKEND_RequestIsCancelled(p.request, &cancelled));
         if (cancelled) {
@@ -276,7 +286,14 @@ class SimLlmModel : public glue::BackendModel {
       }
     }
     for (auto& p : *batch) {
-      if (!p.done) {  // nothing to generate (request_output_len 0)
+      if (p.done) continue;
+      if (!p.streaming) {
+        try {
+          SendFromFactory(&p, FinalOutputs(p), /*final=*/true);
+        } catch (...) {
+          SendFinalError(&p, glue::CurrentExceptionToError("model '" + config_.name + "'"));
+        }
+      } else {  // nothing was generated (request_output_len 0)
         LogIfError(TRITONBACKEND_ResponseFactorySendFlags(p.factory, TRITONSERVER_RESPONSE_COMPLETE_FINAL));
         p.done = true;
       }
@@ -296,14 +313,23 @@ class SimLlmModel : public glue::BackendModel {
       lengths.push_back(static_cast<int64_t>(tokens[r].size()));
     }
     std::vector<OutputTensor> outputs;
-    if (p->requested.count(kOutputIds)) {
-      outputs.push_back(
-          OutputTensor::Integers(kOutputIds, output_ids_dtype_, glue::WithBatch(batching, rows, {1, width}), ids));
+    try {
+      if (p->requested.count(kOutputIds)) {
+        outputs.push_back(
+            OutputTensor::Integers(kOutputIds, output_ids_dtype_, glue::WithBatch(batching, rows, {1, width}), ids));
+      }
+      if (p->requested.count(kSequenceLength)) {
+        outputs.push_back(OutputTensor::Integers(kSequenceLength, sequence_length_dtype_,
+                                                 glue::WithBatch(batching, rows, {1}), lengths));
+      }
+    } catch (...) {
+      SendFinalError(p, glue::CurrentExceptionToError("model '" + config_.name + "'"));
+      return;
     }
-    if (p->requested.count(kSequenceLength)) {
-      outputs.push_back(OutputTensor::Integers(kSequenceLength, sequence_length_dtype_,
-                                               glue::WithBatch(batching, rows, {1}), lengths));
-    }
+    SendFromFactory(p, outputs, final);
+  }
+
+  void SendFromFactory(PendingRequest* p, const std::vector<OutputTensor>& outputs, bool final) const {
     TRITONBACKEND_Response* response = nullptr;
     TRITONSERVER_Error* err = TRITONBACKEND_ResponseNewFromFactory(&response, p->factory);
     if (err != nullptr) {

@@ -112,6 +112,22 @@ describe('decoupled sim-llm (model_transaction_policy decoupled, INT32 interface
     expect(arrivals[0]).toBeGreaterThanOrEqual(20); // first token after prefill + one step
   });
 
+  it('sends one final response with every token when the request says streaming = false', async () => {
+    const start = performance.now();
+    const responses = [];
+    for await (const r of client.streamInfer('sim_stream', [
+      numericInput('input_ids', 'INT32', [1, 2], [5, 6]),
+      numericInput('input_lengths', 'INT32', [1, 1], [2]),
+      numericInput('request_output_len', 'INT32', [1, 1], [5]),
+      numericInput('streaming', 'BOOL', [1, 1], [false]),
+    ]))
+      responses.push(r);
+    expect(responses).toHaveLength(1);
+    expect(responses[0]?.numbers('output_ids')).toEqual(echo([5, 6], 5));
+    expect(responses[0]?.numbers('sequence_length')).toEqual([5]);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(5 * 20);
+  });
+
   it('answers a bad streamed request with an error and keeps streaming for the next one', async () => {
     const stream = async (length: number) => {
       const out: number[] = [];
