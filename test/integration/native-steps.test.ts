@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository, type BuiltModel } from '../../generator/build/index.js';
 import { renderNativeStep } from '../../generator/codegen/cpp/index.js';
-import { fixtureSteps, HOSTILE_MODEL, HOSTILE_TENSOR } from '../fixtures/native-steps/steps.js';
+import { brokenSteps, fixtureSteps, HOSTILE_MODEL, HOSTILE_TENSOR } from '../fixtures/native-steps/steps.js';
 
 const ROOT = resolve(__dirname, '../..');
 const FIXTURE_REPO = join(ROOT, 'test/fixtures/native-steps/repo');
@@ -85,7 +85,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ts-native-steps-'));
   repo = join(work, 'repo');
   cpSync(FIXTURE_REPO, repo, { recursive: true });
-  for (const step of fixtureSteps) {
+  for (const step of [...fixtureSteps, ...brokenSteps]) {
     const dir = join(repo, step.modelName);
     mkdirSync(join(dir, 'src'), { recursive: true });
     mkdirSync(join(dir, '1'), { recursive: true });
@@ -93,6 +93,7 @@ beforeAll(async () => {
       writeFileSync(join(dir, 'src', file), text);
     copyFileSync(GPT2_TOKENIZER, join(dir, '1', step.tokenizerFile));
   }
+  rmSync(join(repo, 'missing_tokenizer', '1', 'tokenizer.json'));
   ({ built } = await buildRepository(repo, { stepsBuildDir: join(work, 'steps') }));
   server = await startLocalServer({ modelRepository: repo });
   for (const model of MODELS) {
@@ -117,6 +118,25 @@ describe('building the repository', () => {
     }
     expect(byModel.sim_llm?.library).toBe(join(repo, 'sim_llm', '1', 'libtriton_sim_llm.so'));
     expect(byModel.gpt2_sim).toBeUndefined(); // an ensemble has nothing to build
+  });
+});
+
+describe('loading a step model', () => {
+  it('fails with the tokenizer path and what to do when the tokenizer file is missing', async () => {
+    const { status, json } = await post('/v2/repository/models/missing_tokenizer/load');
+    expect(status).toBe(400);
+    expect(String(json.error)).toContain(
+      `cannot load model 'missing_tokenizer': cannot load tokenizer '${join(repo, 'missing_tokenizer', '1', 'tokenizer.json')}'`,
+    );
+    expect(String(json.error)).toMatch(/ships in the model's version folder; regenerate the repository/);
+  });
+
+  it('fails, naming the tensor, when config.pbtxt no longer matches the generated step', async () => {
+    const { status, json } = await post('/v2/repository/models/stale_config/load');
+    expect(status).toBe(400);
+    expect(String(json.error)).toContain(
+      "config.pbtxt declares output 'ids' as INT64 but the generated step was built for UINT32; regenerate and rebuild the step",
+    );
   });
 });
 
