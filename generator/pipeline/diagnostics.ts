@@ -57,13 +57,14 @@ export const DIAGNOSTIC_CODES = {
   'TS-E052': 'a tokenize/detokenize step lacks a port role it needs, or has one twice',
   'TS-E053': 'a port role that the step kind does not have',
   'TS-E054': 'a model or custom step names neither a backend nor a platform',
-  'TS-E055': 'a file listed in a step\'s "files" does not exist',
+  'TS-E055': 'a step\'s "files" entry cannot be copied into its version folder (bad or clashing name)',
   'TS-E060': 'the output folder holds files Triton Studio did not generate',
   'TS-E061': 'the repository could not be written',
   'TS-E070': 'config.pbtxt syntax error or a field Triton does not know',
   'TS-E071': 'a repository cannot be imported as written',
   'TS-W001': 'a step output is used by nothing (allowed; noted for clarity)',
   'TS-W002': 'an imported step is kept as it is (not turned into a native step)',
+  'TS-W003': 'a file listed in "files" does not exist yet; it is expected in the repository',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -4,8 +4,8 @@
  * outputs — the mistakes Triton would otherwise report at load time, or not at all. The result
  * also carries the wired graph the repository writer turns into the ensemble's maps.
  */
-import { statSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { ModelConfigJsonError, modelConfigFromJson } from '../pbtxt/json.js';
 import type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';
 import {
@@ -226,22 +226,7 @@ export function analyzePipeline(
         `Step "${step.name}" needs a "backend" (e.g. "tensorrtllm", "onnxruntime", "vllm") or a "platform", or a "preset".`,
       );
     }
-    step.files.forEach((f, i) => {
-      const full = isAbsolute(f) ? f : resolve(dirname(resolve(source.file)), f);
-      let ok = false;
-      try {
-        ok = statSync(full).isFile();
-      } catch {
-        ok = false;
-      }
-      if (!ok) {
-        report(
-          [...step.path, 'files', i],
-          'TS-E055',
-          `File ${full} does not exist (or is a folder); fix the path (relative to the pipeline file).`,
-        );
-      }
-    });
+    checkFiles(step, source.file, report);
     if (step.backend && step.platform) {
       report(
         [...step.path, 'platform'],
@@ -566,6 +551,61 @@ export function analyzePipeline(
       tokenizerFiles,
     },
   };
+}
+
+/** Names a step's `files` may not take: what the generator or the build puts in `1/`. */
+function reservedVersionFile(name: string, step: ResolvedStep): boolean {
+  const native = step.kind === 'tokenize' || step.kind === 'detokenize';
+  return (native && name === 'tokenizer.json') || /^libtriton_.*\.so$/.test(name);
+}
+
+/**
+ * `files` are copied into the model's version folder. One that does not exist yet is allowed (with
+ * a warning): model weights are often put into the generated repository by hand, and a later
+ * generation keeps them there.
+ */
+function checkFiles(step: ResolvedStep, pipelineFile: string, report: Report): void {
+  const seen = new Map<string, number>();
+  step.files.forEach((f, i) => {
+    const path = [...step.path, 'files', i];
+    const full = isAbsolute(f) ? f : resolve(dirname(resolve(pipelineFile)), f);
+    const name = basename(full);
+    if (name === '' || name === '.' || name === '..' || hasControlChars(name)) {
+      report(
+        path,
+        'TS-E055',
+        `"${f}" does not name a file or folder to copy; give a path such as "weights/model.onnx".`,
+      );
+      return;
+    }
+    if (reservedVersionFile(name, step)) {
+      report(
+        path,
+        'TS-E055',
+        `"${name}" is a name the generator or the build writes into ${step.name}/1/; rename the file.`,
+      );
+      return;
+    }
+    const before = seen.get(name);
+    if (before !== undefined) {
+      report(
+        path,
+        'TS-E055',
+        `files[${before}] and files[${i}] both land in ${step.name}/1/${name}; rename one of them.`,
+      );
+      return;
+    }
+    seen.set(name, i);
+    if (!existsSync(full)) {
+      report(
+        path,
+        'TS-W003',
+        `${full} does not exist yet: put it (or the file itself) into <repository>/${step.name}/1/${name} before deploying; ` +
+          'regenerating keeps it there.',
+        'warning',
+      );
+    }
+  });
 }
 
 function mapFor(m: Map<string, Map<string, string>>, key: string): Map<string, string> {

@@ -2,8 +2,8 @@
  * `generateRepository`: pipeline file → Triton model repository (configs, native step sources,
  * tokenizer data, manifest). Refuses to write anything when the pipeline has errors.
  */
-import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { cppStringLiteral, NativeStepCodegenError, renderNativeStep } from '../codegen/cpp/index.js';
 import type { NativeStepModel, TensorBinding } from '../codegen/nativeStep.js';
 import { printPbtxt } from '../pbtxt/print.js';
@@ -41,17 +41,33 @@ export function pbtxtHeader(pipelineFile: string): string[] {
   ];
 }
 
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort();
+}
+
 /** Every file of the repository, in memory. Exported for tests and benchmarks. */
 export function planRepository(
   models: GeneratedModel[],
   pipelineFile: string,
   ensembleName: string,
-): PlannedFile[] {
+): { files: PlannedFile[]; expected: string[] } {
   const files: PlannedFile[] = [];
+  const expected: string[] = [];
   const header = pbtxtHeader(pipelineFile);
   for (const m of models) {
     files.push({ path: `${m.name}/config.pbtxt`, content: printPbtxt(m.config, { header }) });
-    for (const f of m.versionFiles) files.push({ path: `${m.name}/1/${f.name}`, copyFrom: f.source });
+    for (const f of m.versionFiles) {
+      const path = `${m.name}/1/${f.name}`;
+      if (!existsSync(f.source))
+        expected.push(path); // supplied by hand into the repository (validation warned)
+      else if (statSync(f.source).isDirectory()) {
+        for (const rel of listFiles(f.source))
+          files.push({ path: `${path}/${rel}`, copyFrom: join(f.source, rel) });
+      } else files.push({ path, copyFrom: f.source });
+    }
     if (m.nativeStep) {
       const rendered = renderNativeStep(m.nativeStep);
       assertEveryBindingRendered(m.nativeStep, rendered['step.cc']);
@@ -65,12 +81,13 @@ export function planRepository(
     pipeline: basename(pipelineFile),
     ensemble: ensembleName,
     models: models.map((m) => ({ name: m.name, kind: m.kind })),
+    expected,
     files: Object.fromEntries(
       files.map((f) => [f.path, sha256(f.content !== undefined ? f.content : readFileSync(f.copyFrom!))]),
     ),
   };
   files.push({ path: MANIFEST_FILE, content: `${JSON.stringify(manifest, null, 2)}\n` });
-  return files;
+  return { files, expected };
 }
 
 /**
@@ -118,9 +135,10 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
 
   let models: GeneratedModel[];
   let files: PlannedFile[];
+  let expected: string[];
   try {
     models = buildModels(analyzed.graph, pipelinePath);
-    files = planRepository(models, pipelinePath, analyzed.graph.name);
+    ({ files, expected } = planRepository(models, pipelinePath, analyzed.graph.name));
   } catch (e) {
     if (e instanceof NativeStepCodegenError) {
       const step = parsed.pipeline.steps.findIndex((s) => e.message.includes(s.name));
@@ -137,11 +155,7 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   result.files = files.map((f) => f.path);
   if (options.dryRun) return result;
   try {
-    writeTree(
-      outDir,
-      files,
-      models.map((m) => `${m.name}/1`),
-    );
+    writeTree(outDir, files, { emptyDirs: models.map((m) => `${m.name}/1`), keep: expected });
   } catch (e) {
     if (e instanceof RepositoryWriteError)
       return fail(e.kind === 'not-ours' ? 'TS-E060' : 'TS-E061', e.message);

@@ -17,6 +17,8 @@ export interface Manifest {
   models: { name: string; kind: string }[];
   /** Repository-relative path (forward slashes) → sha256 of the content written. */
   files: Record<string, string>;
+  /** Paths the pipeline lists in `files` that did not exist: put there by hand, kept on regeneration. */
+  expected: string[];
 }
 
 export function sha256(data: string | Uint8Array): string {

@@ -24,7 +24,7 @@ export interface GeneratedModel {
   config: ModelConfig;
   /** tokenize/detokenize steps: rendered to src/step.cc + src/CMakeLists.txt. */
   nativeStep?: NativeStepModel;
-  /** Files copied into `<model>/1/`: absolute source → file name. */
+  /** Files (or folders) copied into `<model>/1/`: absolute source → name there. */
   versionFiles: { source: string; name: string }[];
 }
 

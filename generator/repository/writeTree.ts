@@ -55,8 +55,17 @@ function walk(dir: string, base = dir, out: string[] = []): string[] {
   return out;
 }
 
-/** Throws RepositoryWriteError when `outDir` exists and holds anything we may not replace. */
-export function checkReplaceable(outDir: string): void {
+/** `rel` is `keep` itself, inside it, or a folder on the way to it. */
+function isKept(rel: string, keep: readonly string[]): boolean {
+  const r = rel.replace(/\/$/, '');
+  return keep.some((k) => r === k || r.startsWith(`${k}/`) || k.startsWith(`${r}/`));
+}
+
+/**
+ * Throws RepositoryWriteError when `outDir` exists and holds anything we may not replace.
+ * `keep`: paths the new repository expects the user to have placed there (carried over).
+ */
+export function checkReplaceable(outDir: string, keep: readonly string[] = []): void {
   let st;
   try {
     st = lstatSync(outDir);
@@ -92,7 +101,7 @@ export function checkReplaceable(outDir: string): void {
   }
   const modelNames = new Set(manifest.models.map((m) => m.name));
   for (const rel of entries) {
-    if (rel === MANIFEST_FILE) continue;
+    if (rel === MANIFEST_FILE || isKept(rel, keep)) continue;
     const full = join(outDir, rel);
     if (rel.endsWith('/')) {
       // An empty folder: ours if it is a model folder or inside one.
@@ -125,9 +134,17 @@ function isBuildProduct(rel: string, models: Set<string>): boolean {
   return parts[1] === 'build';
 }
 
+export interface WriteTreeOptions {
+  /** Folders to create even when empty (version folders). */
+  emptyDirs?: string[];
+  /** Repository-relative paths moved over from the existing repository when there (hand-placed weights). */
+  keep?: string[];
+}
+
 /** Writes `files` as the whole content of `outDir`, atomically with respect to failures. */
-export function writeTree(outDir: string, files: PlannedFile[], emptyDirs: string[] = []): void {
-  checkReplaceable(outDir);
+export function writeTree(outDir: string, files: PlannedFile[], options: WriteTreeOptions = {}): void {
+  const { emptyDirs = [], keep = [] } = options;
+  checkReplaceable(outDir, keep);
   const parent = dirname(outDir);
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmp = join(parent, `.${basename(outDir)}.tmp-${tag}`);
@@ -153,11 +170,18 @@ export function writeTree(outDir: string, files: PlannedFile[], emptyDirs: strin
     );
   }
   const existed = existsSync(outDir);
+  // Hand-placed files move (not copy: they may be gigabytes) into the new tree, and back on failure.
+  const moved = existed ? keep.filter((k) => existsSync(join(outDir, k))) : [];
   try {
+    for (const k of moved) {
+      mkdirSync(dirname(join(tmp, k)), { recursive: true });
+      renameSync(join(outDir, k), join(tmp, k));
+    }
     if (existed) renameSync(outDir, old);
     renameSync(tmp, outDir);
   } catch (e) {
     if (existed && !existsSync(outDir) && existsSync(old)) renameSync(old, outDir);
+    for (const k of moved) if (existsSync(join(tmp, k))) renameSync(join(tmp, k), join(outDir, k));
     rmSync(tmp, { recursive: true, force: true });
     throw new RepositoryWriteError(
       `Could not replace ${outDir} (${(e as Error).message}); it was left as it was.`,

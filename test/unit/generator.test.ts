@@ -198,6 +198,35 @@ describe('generateRepository (gpt2-sim sample)', () => {
     expect(existsSync(join(work, 'repo2', 'sim_llm', '1', 'weights.bin'))).toBe(true);
   });
 
+  it('keeps files the pipeline expects to be placed by hand (weights) when regenerating, and copies folders', () => {
+    const dir = join(work, 'p');
+    mkdirSync(join(dir, 'engine', 'rank0'), { recursive: true });
+    writeFileSync(join(dir, 'engine', 'config.json'), '{}');
+    writeFileSync(join(dir, 'engine', 'rank0', 'weights.bin'), 'w');
+    const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+      steps: { name: string; tokenizer?: string; files?: string[] }[];
+    };
+    const sim = pipeline.steps.find((s) => s.name === 'sim_llm')!;
+    sim.files = ['engine', 'model.onnx'];
+    for (const s of pipeline.steps) if (s.tokenizer) s.tokenizer = GPT2_TOKENIZER;
+    const file = join(dir, 'p.pipeline.json');
+    writeFileSync(file, JSON.stringify(pipeline));
+    const repo = join(work, 'repo');
+    let r = generateRepository({ pipelinePath: file, outDir: repo });
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(['warning TS-W003']);
+    expect(readFileSync(join(repo, 'sim_llm', '1', 'engine', 'rank0', 'weights.bin'), 'utf8')).toBe('w');
+    expect(existsSync(join(repo, 'sim_llm', '1', 'model.onnx'))).toBe(false);
+    writeFileSync(join(repo, 'sim_llm', '1', 'model.onnx'), 'onnx bytes');
+    r = generateRepository({ pipelinePath: file, outDir: repo });
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(readFileSync(join(repo, 'sim_llm', '1', 'model.onnx'), 'utf8')).toBe('onnx bytes');
+    // Once the pipeline no longer expects it, the hand-placed file blocks regeneration instead of vanishing.
+    sim.files = ['engine'];
+    writeFileSync(file, JSON.stringify(pipeline));
+    r = generateRepository({ pipelinePath: file, outDir: repo });
+    expect(r.diagnostics.find((d) => d.code === 'TS-E060')?.message).toContain('model.onnx');
+  });
+
   it('writes nothing when the pipeline has errors', () => {
     const bad = join(work, 'bad.pipeline.json');
     writeFileSync(

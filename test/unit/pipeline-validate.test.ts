@@ -360,9 +360,30 @@ describe('names, steps and presets', () => {
     expect(d.message).toContain('needs a "backend"');
   });
 
-  it('TS-E055: a listed file that does not exist', () => {
-    const { at } = only('TS-E055', (p) => (step(p, 'sim_llm').files = ['weights/none.bin']));
+  it('TS-E055: two files that would land on one name in the version folder', () => {
+    const { d, at } = only(
+      'TS-E055',
+      (p) =>
+        (step(p, 'sim_llm').files = ['../pbtxt/onnx_bert.pbtxt', '../../fixtures/pbtxt/onnx_bert.pbtxt']),
+    );
+    expect(at).toBe('"../../fixtures/pbtxt/onnx_bert.pbtxt"');
+    expect(d.message).toBe(
+      'files[0] and files[1] both land in sim_llm/1/onnx_bert.pbtxt; rename one of them.',
+    );
+  });
+
+  it('TS-E055: a file named like what the generator writes', () => {
+    const { d } = only('TS-E055', (p) => (step(p, 'preprocessing').files = ['../tokenizer.json']));
+    expect(d.message).toContain(
+      '"tokenizer.json" is a name the generator or the build writes into preprocessing/1/',
+    );
+  });
+
+  it('TS-W003: a listed file that does not exist yet is a warning (weights placed by hand)', () => {
+    const { d, at } = only('TS-W003', (p) => (step(p, 'sim_llm').files = ['weights/none.bin']));
+    expect(d.severity).toBe('warning');
     expect(at).toBe('"weights/none.bin"');
+    expect(d.message).toContain('into <repository>/sim_llm/1/none.bin before deploying');
   });
 
   it('TS-E003: a config override that is not a ModelConfig', () => {
