@@ -25,6 +25,7 @@ const MODELS = [
   HOSTILE_MODEL,
   'sim_llm',
   'postprocessing',
+  'detok_flat',
   'gpt2_sim',
 ];
 
@@ -314,6 +315,21 @@ describe('detokenize step', () => {
       shape: [2, 1],
       data: [await hf.decode(a, true), await hf.decode(b.slice(0, cut), true)],
     });
+  });
+
+  it('decodes [batch, seq] ids without sequence lengths, keeping special tokens when configured to', async () => {
+    const a = [...(await hfIds('first text')), GPT2_EOS];
+    const b = await hfIds('second, longer text here');
+    const seq = Math.max(a.length, b.length);
+    // Without SEQUENCE_LENGTH every id counts, so the shorter row's padding is decoded too.
+    const padA = [...a, ...Array(seq - a.length).fill(GPT2_EOS)];
+    const padB = [...b, ...Array(seq - b.length).fill(GPT2_EOS)];
+    const out = await infer('detok_flat', [ints('IDS', 'INT64', [...padA, ...padB], [2, seq])]);
+    expect(out.TEXT).toMatchObject({
+      shape: [2, 1],
+      data: [await hf.decode(padA, false), await hf.decode(padB, false)],
+    });
+    expect(String(out.TEXT?.data[0])).toContain('<|endoftext|>');
   });
 
   it('rejects a token id outside the vocabulary and keeps serving', async () => {
