@@ -42,6 +42,13 @@ export interface PerfReport {
     latency: LatencySummary;
     /** Time to first non-empty text_output (streamed requests only). */
     ttft?: LatencySummary;
+    /**
+     * Inter-token latency of streamed requests, (latency − TTFT) / (chunks − 1), where each
+     * non-empty text_output chunk is one generated token (a decoupled step sends one per token).
+     */
+    itl?: LatencySummary;
+    /** Streamed requests: non-empty text chunks (≈ output tokens) per second over the run. */
+    outputChunksPerSecond?: number;
     /** Mean responses per request (≈ tokens per request for streaming steps). */
     responsesPerRequest: number;
   };
@@ -78,6 +85,8 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
 
   const latency = new LatencyRecorder();
   const ttft = new LatencyRecorder();
+  const itl = new LatencyRecorder();
+  let chunks = 0;
   const errorMessages = new Set<string>();
   let errors = 0;
   let responses = 0;
@@ -90,6 +99,10 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
     latency.record(outcome.latencyMs);
     ttft.record(outcome.value.ttftMs);
     responses += outcome.value.responses;
+    chunks += outcome.value.chunks.length;
+    if (outcome.value.chunks.length > 1) {
+      itl.record((outcome.value.latencyMs - outcome.value.ttftMs) / (outcome.value.chunks.length - 1));
+    }
   }
   const ok = latency.count;
   const report: PerfReport = {
@@ -110,12 +123,15 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
       requestsPerSecond: run.durationS > 0 ? round3(ok / run.durationS) : 0,
       latency: latency.summary(),
       ttft: options.stream ? ttft.summary() : undefined,
+      itl: options.stream ? itl.summary() : undefined,
+      outputChunksPerSecond: options.stream && run.durationS > 0 ? round3(chunks / run.durationS) : undefined,
       responsesPerRequest: ok > 0 ? round3(responses / ok) : 0,
     },
     serverBreakdown: breakdown(statsAfterWarmup ?? statsBefore, statsAfter),
   };
   latency.destroy();
   ttft.destroy();
+  itl.destroy();
   return report;
 }
 

@@ -14,6 +14,9 @@ export function formatPerfReport(report: PerfReport): string {
     `  latency ${formatSummary(r.latency)}`,
   ];
   if (r.ttft) lines.push(`  TTFT    ${formatSummary(r.ttft)}`);
+  if (r.itl && r.itl.count > 0) lines.push(`  ITL     ${formatSummary(r.itl)}`);
+  if (r.outputChunksPerSecond !== undefined)
+    lines.push(`  output  ${r.outputChunksPerSecond} chunks (≈ tokens)/s`);
   for (const message of r.errorMessages) lines.push(`  error: ${message}`);
   if (report.serverBreakdown.length > 0) {
     lines.push('  server (per request, ms):  queue  input  infer  output  batch');

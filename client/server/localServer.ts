@@ -9,6 +9,7 @@ import {
   readdirSync,
   statSync,
 } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -304,15 +305,29 @@ function describeStartFailure(
 async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      if (response.ok) return true;
-    } catch {
-      // not listening yet
-    }
+    if (await answersOk(url)) return true;
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
+}
+
+/**
+ * One GET on a connection of its own, closed afterwards. (fetch would keep the connection
+ * alive in its pool, and tritonserver waits for open HTTP connections on shutdown: ~5 s more.)
+ */
+function answersOk(url: string): Promise<boolean> {
+  return new Promise((resolveOk) => {
+    const request = httpGet(
+      url,
+      { agent: false, headers: { connection: 'close' }, timeout: 2_000 },
+      (response) => {
+        response.resume();
+        resolveOk(response.statusCode === 200);
+      },
+    );
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolveOk(false));
+  });
 }
 
 async function stopProcess(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {

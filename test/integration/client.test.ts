@@ -4,7 +4,7 @@
  * `tokenizers` library and sim-llm's documented behaviour (the i-th generated token is the i-th
  * prompt token, cyclically), never from the code under test.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
@@ -236,7 +236,6 @@ describe('streamInfer (a decoupled model: one response per generated token)', ()
   it('yields each token as its own response and ends on the final flag', async () => {
     const config = await client.modelConfig('sim_llm');
     const so = join(repo, 'sim_llm', '1', 'libtriton_sim_llm.so');
-    const { readFileSync } = await import('node:fs');
     await client.loadModel('sim_llm_stream', {
       config: {
         name: 'sim_llm_stream',
@@ -285,6 +284,68 @@ describe('streamInfer (a decoupled model: one response per generated token)', ()
   });
 });
 
+describe('a streaming ensemble (sim_llm decoupled: one text chunk per generated token)', () => {
+  const streamRepo = join(scratch, 'stream-repo');
+  let streamServer: LocalServer;
+  let streamClient: TritonClient;
+  const STREAM_ENSEMBLE = 'gpt2_sim_stream';
+
+  beforeAll(async () => {
+    const pipeline = JSON.parse(readFileSync(PIPELINE, 'utf8')) as {
+      name: string;
+      steps: { name: string; decoupled?: boolean }[];
+    };
+    pipeline.name = STREAM_ENSEMBLE;
+    pipeline.steps.find((s) => s.name === 'sim_llm')!.decoupled = true;
+    const file = join(scratch, 'stream.pipeline.json');
+    writeFileSync(file, JSON.stringify(pipeline));
+    expect(hasErrors(generateRepository({ pipelinePath: file, outDir: streamRepo }).diagnostics)).toBe(false);
+    await buildRepository(streamRepo);
+    streamServer = await startLocalServer({ modelRepository: streamRepo });
+    streamClient = new TritonClient(streamServer.grpcUrl);
+    expect((await deployRepository(streamClient, { repository: streamRepo, mode: 'local' })).ok).toBe(true);
+  });
+
+  afterAll(async () => {
+    streamClient?.close();
+    await streamServer?.stop();
+  });
+
+  it('streams the answer chunk by chunk, the first well before the last', async () => {
+    const seen: string[] = [];
+    const result = await sendPrompt(streamClient, {
+      model: STREAM_ENSEMBLE,
+      text: 'Streaming tokens one by one',
+      maxTokens: 10,
+      stream: true,
+      onText: (chunk) => seen.push(chunk),
+    });
+    expect(result.text).toBe(await expectedAnswer('Streaming tokens one by one', 10));
+    expect(result.chunks).toHaveLength(10);
+    expect(seen).toEqual(result.chunks);
+    // 2 ms per token after the first: TTFT is far below the whole request.
+    expect(result.latencyMs - result.ttftMs).toBeGreaterThanOrEqual(9 * DECODE_MS_PER_TOKEN * 0.9);
+  });
+
+  it("reports TTFT and inter-token latency close to sim-llm's 2 ms per token", async () => {
+    const report = await runLatencyTest(streamClient, {
+      model: STREAM_ENSEMBLE,
+      prompt: 'Time to first token',
+      maxTokens: 8,
+      stream: true,
+      load: { mode: 'concurrency', concurrency: 1, requests: 8, warmupRequests: 2 },
+    });
+    const r = report.results;
+    expect(r.errors).toBe(0);
+    expect(r.ttft!.count).toBe(8);
+    expect(r.ttft!.p50Ms).toBeLessThan(r.latency.p50Ms);
+    expect(r.itl!.avgMs).toBeGreaterThanOrEqual(DECODE_MS_PER_TOKEN * 0.9);
+    expect(r.itl!.avgMs).toBeLessThan(DECODE_MS_PER_TOKEN * 4);
+    expect(r.responsesPerRequest).toBe(8);
+    expect(Math.abs(r.outputChunksPerSecond! / ((8 * 8) / r.durationS) - 1)).toBeLessThan(0.01);
+  });
+});
+
 describe('latency test (fixed concurrency)', () => {
   it('measures N requests after warm-up, with percentiles above the known latency floor and the server breakdown', async () => {
     const report = await runLatencyTest(client, {
@@ -301,7 +362,7 @@ describe('latency test (fixed concurrency)', () => {
     expect(r.latency.minMs).toBeLessThanOrEqual(r.latency.p50Ms);
     expect(r.latency.p50Ms).toBeLessThanOrEqual(r.latency.p99Ms);
     expect(r.latency.p99Ms).toBeLessThanOrEqual(r.latency.maxMs);
-    expect(r.requestsPerSecond).toBeCloseTo(12 / r.durationS, 1);
+    expect(Math.abs(r.requestsPerSecond / (12 / r.durationS) - 1)).toBeLessThan(0.01);
     // The server counted exactly the measured requests (warm-up excluded) in every model.
     const byModel = Object.fromEntries(report.serverBreakdown.map((m) => [m.model, m]));
     expect(byModel[ENSEMBLE]?.requests).toBe(12);
