@@ -1,0 +1,67 @@
+/**
+ * Golden files: every sample's generated config.pbtxt files, byte for byte. A change in what the
+ * generator writes shows up as a diff here to review. `UPDATE_GOLDEN=1 npx vitest run
+ * test/unit/generator-golden.test.ts` rewrites them after an intended change.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatDiagnostic, generateRepository } from '../../generator/index.js';
+
+const SAMPLES = resolve(__dirname, '../../samples');
+const GOLDEN = resolve(__dirname, '../fixtures/repositories/golden');
+const update = process.env.UPDATE_GOLDEN === '1';
+const work = mkdtempSync(join(tmpdir(), 'ts-golden-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const samples = readdirSync(SAMPLES, { withFileTypes: true })
+  .filter((e) => e.isDirectory() && existsSync(join(SAMPLES, e.name, `${e.name}.pipeline.json`)))
+  .map((e) => e.name);
+
+describe('generated configs match the golden files', () => {
+  it('covers every sample', () => {
+    expect(samples.sort()).toEqual([
+      'codegen-fastertransformer',
+      'distilbert-onnx',
+      'gpt2-sim',
+      'gpt2-tensorrt-llm',
+      'gpt2-vllm',
+      'llama2-tensorrt-llm',
+    ]);
+  });
+
+  it.each(samples)('%s', (sample) => {
+    const repo = join(work, sample);
+    const r = generateRepository({
+      pipelinePath: join(SAMPLES, sample, `${sample}.pipeline.json`),
+      outDir: repo,
+    });
+    expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+    const configs = r.files.filter((f) => f.endsWith('config.pbtxt')).sort();
+    const goldenDir = join(GOLDEN, sample);
+    if (update) {
+      rmSync(goldenDir, { recursive: true, force: true });
+      for (const f of configs) {
+        mkdirSync(dirname(join(goldenDir, f)), { recursive: true });
+        writeFileSync(join(goldenDir, f), readFileSync(join(repo, f)));
+      }
+    }
+    const golden = readdirSync(goldenDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => `${e.parentPath.slice(goldenDir.length + 1)}/${e.name}`)
+      .sort();
+    expect(configs).toEqual(golden);
+    for (const f of configs) {
+      expect(readFileSync(join(repo, f), 'utf8'), f).toBe(readFileSync(join(goldenDir, f), 'utf8'));
+    }
+  });
+});
