@@ -11,7 +11,13 @@ import { Tokenizer } from 'tokenizers';
 const root = path.resolve(__dirname, '..');
 export const tokenizersDir = path.join(root, '.cache/tokenizers');
 
-export const TOKENIZER_NAMES = ['gpt2', 'codegen-350M-mono', 'llama-2', 'mistral-7b', 'bert-base-uncased'] as const;
+export const TOKENIZER_NAMES = [
+  'gpt2',
+  'codegen-350M-mono',
+  'llama-2',
+  'mistral-7b',
+  'bert-base-uncased',
+] as const;
 export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
 
 export function tokenizerFile(name: TokenizerName): string {
@@ -103,7 +109,8 @@ function llama2(): Json {
     return m[1]!;
   };
   const tokens = Buffer.from(constant('llama_vocab_base64'), 'base64').toString('utf8').split('\n');
-  if (tokens.length !== 32000) throw new Error(`llama-tokenizer-js: expected 32000 tokens, found ${tokens.length}`);
+  if (tokens.length !== 32000)
+    throw new Error(`llama-tokenizer-js: expected 32000 tokens, found ${tokens.length}`);
   const vocab: Record<string, number> = {};
   tokens.forEach((t, i) => (vocab[t] = i));
   const pairs = Buffer.from(constant('llama_merges_binary'), 'base64');
@@ -137,7 +144,13 @@ function bert(): Json {
     truncation: null,
     padding: null,
     added_tokens: ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'].map(special),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    normalizer: {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
@@ -159,7 +172,13 @@ function bert(): Json {
       },
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab,
+    },
   };
 }
 
@@ -197,7 +216,9 @@ async function verify(name: TokenizerName, file: string): Promise<void> {
 }
 
 /** Writes (if changed) and verifies every tokenizer; returns name -> file path. */
-export async function assembleTokenizers(log: (line: string) => void = () => {}): Promise<Record<TokenizerName, string>> {
+export async function assembleTokenizers(
+  log: (line: string) => void = () => {},
+): Promise<Record<TokenizerName, string>> {
   const out = {} as Record<TokenizerName, string>;
   for (const name of TOKENIZER_NAMES) {
     const file = tokenizerFile(name);

@@ -13,7 +13,7 @@ bool IsLetter(char32_t c);           // \p{L}
 bool IsNumber(char32_t c);           // \p{N}
 bool IsWhiteSpace(char32_t c);       // White_Space property (\s in Rust regex and Oniguruma)
 bool IsPunctuation(char32_t c);      // \p{P}
-bool IsOther(char32_t c);            // \p{C} (control, format, unassigned, private use, surrogate)
+bool IsOther(char32_t c);            // Cc, Cf, Co, Cs: \p{C} without unassigned code points (as HF's BERT)
 bool IsMarkNonspacing(char32_t c);   // \p{Mn}
 bool IsMark(char32_t c);             // \p{M}
 uint8_t CombiningClass(char32_t c);  // canonical combining class (0 = starter)
