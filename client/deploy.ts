@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { modelConfigToJson } from '../generator/index.js';
 import { TritonError } from './grpc/errors.js';
@@ -29,6 +31,8 @@ export interface ModelDeployStatus {
   error?: string;
   /** Something the server said that did not stop the model from becoming ready. */
   warning?: string;
+  /** What to do about `error`, when the cause is known. */
+  hint?: string;
   loadMs: number;
   /** Remote mode: the files uploaded with the config. */
   uploadedFiles?: string[];
@@ -125,8 +129,19 @@ async function deployModel(
         };
       }
     }
-    return { ...base, state: 'failed', loadMs, error: message };
+    return { ...base, state: 'failed', loadMs, error: message, ...hintFor(entry, message) };
   }
+}
+
+/** The one load failure with a cause we know: a native step whose library was never built. */
+function hintFor(entry: RepositoryModelEntry, message: string): { hint?: string } {
+  if (
+    /unable to find backend library/.test(message) &&
+    existsSync(join(entry.dir, 'src', 'CMakeLists.txt'))
+  ) {
+    return { hint: 'its backend library is not built: run `triton-studio build REPO` first' };
+  }
+  return {};
 }
 
 /**

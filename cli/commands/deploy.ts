@@ -37,7 +37,12 @@ export function describeModel(s: ModelDeployStatus): string {
     ? `, uploaded ${s.uploadedFiles.length} file(s), ${s.uploadedBytes} bytes`
     : '';
   const line = `  ${s.state.padEnd(7)} ${s.model}${s.isEnsemble ? ' (ensemble)' : ''} — ${s.loadMs} ms${upload}`;
-  return [line, s.error && `    ${s.error}`, s.warning && `    note: ${s.warning}`]
+  return [
+    line,
+    s.error && `    ${s.error.trimEnd()}`,
+    s.hint && `    hint: ${s.hint}`,
+    s.warning && `    note: ${s.warning}`,
+  ]
     .filter(Boolean)
     .join('\n');
 }

@@ -204,6 +204,7 @@ describe('deploy (remote: config JSON and version files uploaded over gRPC)', ()
       const pre = result.models.find((m) => m.model === 'preprocessing')!;
       expect(pre.state).toBe('failed');
       expect(pre.error).toMatch(/unable to find backend library for backend 'preprocessing'/);
+      expect(pre.hint).toBe('its backend library is not built: run `triton-studio build REPO` first');
       expect(result.models.find((m) => m.model === ENSEMBLE)).toMatchObject({
         state: 'skipped',
         error: expect.stringMatching(/its step '(postprocessing|preprocessing)' failed to load/),
