@@ -1,0 +1,110 @@
+// Bundles Triton Studio with esbuild (CommonJS, Node 20):
+//   extension/extension.ts      → out/extension.js       (the VS Code extension; `vscode` external)
+//   cli/main.ts                 → out/cli.js             (what bin/triton-studio.js runs when installed)
+//   test/vscode/runTests.ts     → out/test/runVscodeTests.js  (entry of `npm run test:vscode`)
+//   test/vscode/launcher.ts     → out/test/launcher.js   (code-server + Chromium in VS Code's place)
+//   test/vscode/suite/*.ts      → out/test/suite/        (mocha suite run inside the extension host)
+// The extension and CLI bundles carry their npm dependencies (an installed extension has no
+// node_modules); test bundles leave packages external and load them from the checkout.
+// Files that bundled code reads next to itself at run time are copied beside the bundle; files it
+// finds from the package root (client/proto, generator/schema, backends/) stay where they are.
+//
+// Usage: node scripts/bundle.mjs [--watch]
+import { chmodSync, copyFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const watch = process.argv.includes('--watch');
+
+/** Modules that read files from their own folder (`__dirname`): those files follow the bundle. */
+const ASSETS_BESIDE_MODULE = [
+  { module: 'generator/codegen/cpp/index.ts', dir: 'generator/codegen/cpp', ext: '.hbs' },
+];
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  external: ['vscode'],
+};
+
+const suiteEntries = readdirSync(join(root, 'test/vscode/suite'))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => `test/vscode/suite/${f}`);
+
+const builds = [
+  { ...common, entryPoints: { extension: 'extension/extension.ts', cli: 'cli/main.ts' }, outdir: 'out' },
+  {
+    ...common,
+    entryPoints: { runVscodeTests: 'test/vscode/runTests.ts', launcher: 'test/vscode/launcher.ts' },
+    outdir: 'out/test',
+    packages: 'external',
+  },
+  { ...common, entryPoints: suiteEntries, outdir: 'out/test/suite', packages: 'external' },
+];
+
+/** Copies the run-time files of every asset-reading module into the folder of each bundle that holds it. */
+function copyAssets(metafile) {
+  for (const [output, info] of Object.entries(metafile.outputs)) {
+    if (!output.endsWith('.js')) continue;
+    for (const asset of ASSETS_BESIDE_MODULE) {
+      if (!(asset.module in info.inputs)) continue;
+      for (const file of readdirSync(join(root, asset.dir)).filter((f) => f.endsWith(asset.ext))) {
+        copyFileSync(join(root, asset.dir, file), join(root, dirname(output), file));
+      }
+    }
+  }
+}
+
+// In watch mode, each round of rebuilds is announced once (the three bundles rebuild together) so
+// the VS Code task's background problem matcher (.vscode/tasks.json) knows when it starts and ends.
+let building = 0;
+let roundErrors = 0;
+const watchPlugin = {
+  name: 'watch-report',
+  setup(build) {
+    build.onStart(() => {
+      if (building++ === 0) {
+        roundErrors = 0;
+        console.log('bundle: build started');
+      }
+    });
+    build.onEnd((result) => {
+      if (result.metafile && result.errors.length === 0) copyAssets(result.metafile);
+      roundErrors += result.errors.length;
+      if (--building === 0) console.log(`bundle: build finished with ${roundErrors} error(s)`);
+    });
+  },
+};
+
+if (watch) {
+  for (const options of builds) {
+    const context = await esbuild.context({ ...options, logLevel: 'error', plugins: [watchPlugin] });
+    await context.watch();
+  }
+  console.log('bundle: watching for changes (Ctrl+C to stop)');
+} else {
+  const started = Date.now();
+  try {
+    for (const options of builds) {
+      const result = await esbuild.build(options);
+      copyAssets(result.metafile);
+    }
+  } catch {
+    // esbuild has already printed the errors with file and line.
+    console.error('bundle: failed');
+    process.exit(1);
+  }
+  // The test launcher stands in for VS Code's executable; keep the wrapper runnable.
+  chmodSync(join(root, 'test/vscode/code-server-launcher.sh'), 0o755);
+  console.log(
+    `bundle: out/ written in ${Date.now() - started} ms (${relative(root, join(root, 'out'))}/extension.js …)`,
+  );
+}

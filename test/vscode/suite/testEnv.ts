@@ -1,0 +1,21 @@
+/**
+ * Environment variables through which runTests.ts tells the suite (inside the extension host)
+ * about the server it started; they are set on the code-server process.
+ */
+export const TEST_ENV = {
+  serverUrl: 'TRITON_STUDIO_TEST_SERVER_URL',
+  model: 'TRITON_STUDIO_TEST_MODEL',
+  maxTokens: 'TRITON_STUDIO_TEST_MAX_TOKENS',
+  /** Hugging Face tokenizer.json of the model's tokenizer, for the expected answers. */
+  referenceTokenizer: 'TRITON_STUDIO_TEST_REFERENCE_TOKENIZER',
+  /** Optional mocha --grep. */
+  grep: 'TRITON_STUDIO_TEST_GREP',
+} as const;
+
+export function testEnv(name: Exclude<keyof typeof TEST_ENV, 'grep'>): string {
+  const value = process.env[TEST_ENV[name]];
+  if (!value) {
+    throw new Error(`${TEST_ENV[name]} is not set: run the suite through \`npm run test:vscode\``);
+  }
+  return value;
+}
