@@ -15,6 +15,7 @@ class DetokenizeModel : public glue::BackendModel {
  public:
   DetokenizeModel(TRITONBACKEND_Model* model, const DetokenizeSpec& spec) : spec_(spec) {
     config_ = glue::ReadModelConfig(model);
+    NoteBatchSizeDifference(config_, spec_.max_batch_size);
     if (spec_.tokens.dims.size() != 1 && spec_.tokens.dims.size() != 2) {
       throw BackendError("input '" + spec_.tokens.name + "' must have dims [-1] (seq) or [-1,-1] (beam, seq), got " +
                          glue::ShapeToString(spec_.tokens.dims));

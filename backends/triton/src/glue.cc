@@ -582,7 +582,16 @@ TRITONSERVER_Error* ModelInstanceExecute(TRITONBACKEND_ModelInstance* instance, 
   if (state == nullptr) {
     return TRITONSERVER_ErrorNew(TRITONSERVER_ERROR_INTERNAL, "model state missing (ModelInitialize failed?)");
   }
-  static_cast<BackendModel*>(state)->Execute(instance, requests, count);
+  try {
+    static_cast<BackendModel*>(state)->Execute(instance, requests, count);
+  } catch (...) {
+    // Execute answers requests itself and is written not to throw; should it anyway, an exception
+    // must not cross into the server (that would abort it). Some requests may be released already,
+    // so handing them back with an error is not an option either: log and go on.
+    TRITONSERVER_Error* err = CurrentExceptionToError("unexpected failure in Execute");
+    TS_LOG(TRITONSERVER_LOG_ERROR, TRITONSERVER_ErrorMessage(err));
+    TRITONSERVER_ErrorDelete(err);
+  }
   return nullptr;
 }
 

@@ -19,6 +19,13 @@ void CheckTensorDeclared(const glue::ModelConfig& config, const TensorSpec& spec
   }
 }
 
+void NoteBatchSizeDifference(const glue::ModelConfig& config, int64_t generated_max_batch_size) {
+  if (config.max_batch_size == generated_max_batch_size) return;
+  TS_LOG(TRITONSERVER_LOG_WARN, "model '" + config.name + "': config.pbtxt has max_batch_size " +
+                                    std::to_string(config.max_batch_size) + " but the step was generated with " +
+                                    std::to_string(generated_max_batch_size) + "; using the config's value");
+}
+
 std::shared_ptr<const tok::Tokenizer> LoadTokenizer(TRITONBACKEND_Model* model, const std::string& file) {
   const std::string path = glue::ModelVersionDirectory(model) + "/" + file;
   try {

@@ -16,6 +16,10 @@ namespace triton_studio::steps {
 // generated step expects (missing, or another data type).
 void CheckTensorDeclared(const glue::ModelConfig& config, const TensorSpec& spec, bool output);
 
+// Logs when config.pbtxt's max_batch_size differs from the one the step was generated with (the
+// config wins: it is what Triton batches by).
+void NoteBatchSizeDifference(const glue::ModelConfig& config, int64_t generated_max_batch_size);
+
 // Loads <model version dir>/<file> once per model.
 std::shared_ptr<const tok::Tokenizer> LoadTokenizer(TRITONBACKEND_Model* model, const std::string& file);
 

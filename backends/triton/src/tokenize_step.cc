@@ -23,6 +23,7 @@ class TokenizeModel : public glue::BackendModel {
  public:
   TokenizeModel(TRITONBACKEND_Model* model, const TokenizeSpec& spec) : spec_(spec) {
     config_ = glue::ReadModelConfig(model);
+    NoteBatchSizeDifference(config_, spec_.max_batch_size);
     CheckTensorDeclared(config_, spec_.text, false);
     for (const auto* in : {&spec_.request_output_len_in, &spec_.bad_words, &spec_.stop_words}) {
       if (*in) CheckTensorDeclared(config_, **in, false);
