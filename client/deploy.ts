@@ -133,15 +133,17 @@ async function deployModel(
   }
 }
 
-/** The one load failure with a cause we know: a native step whose library was never built. */
+/** The one load failure with a known cause: a missing backend library (ours unbuilt, or a backend not installed). */
 function hintFor(entry: RepositoryModelEntry, message: string): { hint?: string } {
-  if (
-    /unable to find backend library/.test(message) &&
-    existsSync(join(entry.dir, 'src', 'CMakeLists.txt'))
-  ) {
-    return { hint: 'its backend library is not built: run `triton-studio build REPO` first' };
-  }
-  return {};
+  if (!/unable to find backend library/.test(message)) return {};
+  const builtByUs =
+    existsSync(join(entry.dir, 'src', 'CMakeLists.txt')) || entry.config.backend === 'sim_llm';
+  if (builtByUs) return { hint: 'its backend library is not built: run `triton-studio build REPO` first' };
+  return {
+    hint:
+      `this server has no '${entry.config.backend ?? ''}' backend: deploy to a Triton server that ships it ` +
+      '(e.g. a GPU server, with --url HOST:PORT)',
+  };
 }
 
 /**

@@ -82,6 +82,15 @@ export function promptInputs(
   if (!config.output.some((o) => o.name === TEXT_OUTPUT)) {
     throw new Error(`model '${config.name}' has no '${TEXT_OUTPUT}' output to read the answer from`);
   }
+  const unknownRequired = config.input.filter(
+    (i) => !i.optional && i.name !== TEXT_INPUT && i.name !== MAX_TOKENS && i.name !== STREAM,
+  );
+  if (unknownRequired.length > 0) {
+    throw new Error(
+      `model '${config.name}' also requires ${unknownRequired.map((i) => `'${i.name}'`).join(', ')}, which a prompt ` +
+        'does not provide: mark those ensemble inputs optional in the pipeline',
+    );
+  }
   const batched = config.max_batch_size > 0;
   const shapeOf = (tensor: ModelTensorConfig) => [
     ...(batched ? [1] : []),

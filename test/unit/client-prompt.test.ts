@@ -65,6 +65,20 @@ describe('promptInputs (request tensors from the ensemble config)', () => {
     );
   });
 
+  it('leaves optional inputs out and names required ones a prompt cannot fill', () => {
+    const optional = ensemble(1, [
+      { name: 'bad_words', data_type: 'TYPE_STRING', dims: [-1], optional: true },
+    ]);
+    expect(promptInputs(optional, { text: 'x', maxTokens: 2 }).map((i) => i.name)).toEqual([
+      'text_input',
+      'max_tokens',
+    ]);
+    const required = ensemble(1, [{ name: 'temperature', data_type: 'TYPE_FP32', dims: [1] }]);
+    expect(() => promptInputs(required, { text: 'x', maxTokens: 2 })).toThrow(
+      /model 'gpt2_sim' also requires 'temperature', which a prompt does not provide: mark those ensemble inputs optional/,
+    );
+  });
+
   it('asks for max_tokens when the model requires it', () => {
     expect(() => promptInputs(ensemble(0), { text: 'x' })).toThrow(/requires 'max_tokens'/);
   });
