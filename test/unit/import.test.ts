@@ -1,0 +1,282 @@
+/**
+ * importRepository on repositories laid out like the TensorRT-LLM and FasterTransformer templates
+ * (Python pre/post-processing), on a single-model vLLM repository, and on repositories Triton
+ * Studio generated itself (import then generate gives the same configs back).
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  formatDiagnostic,
+  generateRepository,
+  importRepository,
+  validatePipeline,
+  type Step,
+} from '../../generator/index.js';
+import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
+
+const PBTXT = resolve(__dirname, '../fixtures/pbtxt');
+const SAMPLES = resolve(__dirname, '../../samples');
+const LLAMA_DIR = dirname(resolveTokenizer('llama-2', __filename, defaultTokenizerSearchDirs()).file!);
+const GPT2_FILE = resolveTokenizer('gpt2', __filename, defaultTokenizerSearchDirs()).file!;
+
+let work: string;
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), 'ts-import-'));
+});
+afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+/** Lays out `models` (folder → fixture config, with text replacements) as a repository. */
+function repository(
+  models: Record<string, { fixture: string; replace?: [string, string][]; files?: string[] }>,
+): string {
+  const repo = join(work, 'repo');
+  for (const [name, m] of Object.entries(models)) {
+    let text = readFileSync(join(PBTXT, m.fixture), 'utf8');
+    for (const [a, b] of m.replace ?? []) text = text.split(a).join(b);
+    mkdirSync(join(repo, name, '1'), { recursive: true });
+    writeFileSync(join(repo, name, 'config.pbtxt'), text);
+    for (const f of m.files ?? [])
+      writeFileSync(join(repo, name, '1', f), `# ${f} of the ${name} template\n`);
+  }
+  return repo;
+}
+
+const stepOf = (steps: Step[], name: string) => steps.find((s) => s.name === name)!;
+
+function trtllmRepository(tokenizerDir: string): string {
+  return repository({
+    ensemble: { fixture: 'trtllm_ensemble.pbtxt' },
+    preprocessing: {
+      fixture: 'trtllm_preprocessing.pbtxt',
+      replace: [['/models/llama-2-7b-hf', tokenizerDir]],
+      files: ['model.py'],
+    },
+    tensorrt_llm: { fixture: 'tensorrt_llm.pbtxt' },
+    postprocessing: {
+      fixture: 'trtllm_postprocessing.pbtxt',
+      replace: [['/models/llama-2-7b-hf', tokenizerDir]],
+      files: ['model.py'],
+    },
+  });
+}
+
+describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
+  it('turns the Python pre/post-processing into native steps using the tokenizer its tokenizer_dir names', () => {
+    const out = join(work, 'llama.pipeline.json');
+    const r = importRepository(trtllmRepository(LLAMA_DIR), { outFile: out });
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const p = r.pipeline!;
+    expect(p.name).toBe('ensemble');
+    expect(p.steps.map((s) => `${s.name}:${s.kind}`)).toEqual([
+      'preprocessing:tokenize',
+      'tensorrt_llm:model',
+      'postprocessing:detokenize',
+    ]);
+    const pre = stepOf(p.steps, 'preprocessing');
+    expect(resolve(work, pre.tokenizer!)).toBe(join(LLAMA_DIR, 'tokenizer.json'));
+    expect(pre.addSpecialTokens).toBe(true);
+    expect(pre.inputs!.map((i) => `${i.name}:${i.role}`)).toEqual([
+      'QUERY:text',
+      'REQUEST_OUTPUT_LEN:requestOutputLen',
+      'BAD_WORDS_DICT:badWords',
+      'STOP_WORDS_DICT:stopWords',
+    ]);
+    expect(pre.outputs!.map((o) => o.role)).toEqual([
+      'inputIds',
+      'inputLength',
+      'badWordsIds',
+      'stopWordsIds',
+      'requestOutputLen',
+      'endId',
+      'padId',
+    ]);
+    expect(stepOf(p.steps, 'postprocessing').skipSpecialTokens).toBe(true);
+  });
+
+  it('says which optional Python-only tensors the native step leaves out', () => {
+    const r = importRepository(trtllmRepository(LLAMA_DIR), { outFile: join(work, 'p.pipeline.json') });
+    const warning = r.diagnostics.find((d) => d.code === 'TS-W002')!;
+    expect(warning.file).toBe(join(work, 'repo', 'preprocessing', 'config.pbtxt'));
+    expect(warning.message).toBe(
+      'Step "preprocessing" becomes a native tokenize step without DECODER_QUERY, EMBEDDING_BIAS_WORDS, ' +
+        'EMBEDDING_BIAS_WEIGHTS, END_ID, PAD_ID, EMBEDDING_BIAS (no native equivalent; optional).',
+    );
+    // end_id / pad_id only fed the dropped inputs: removed, as unused ensemble inputs Triton refuses.
+    expect(r.pipeline!.inputs.map((i) => i.name)).toEqual([
+      'text_input',
+      'max_tokens',
+      'bad_words',
+      'stop_words',
+      'top_p',
+      'stream',
+    ]);
+  });
+
+  it('keeps the model step whole: ports, batching, decoupled, parameters, and other fields as raw config', () => {
+    const p = importRepository(trtllmRepository(LLAMA_DIR), {
+      outFile: join(work, 'p.pipeline.json'),
+    }).pipeline!;
+    const trt = stepOf(p.steps, 'tensorrt_llm');
+    expect(trt).toMatchObject({ backend: 'tensorrtllm', maxBatchSize: 64, decoupled: true });
+    expect(trt.dynamicBatching).toEqual({ preferredBatchSizes: [64], maxQueueDelayMicroseconds: 0 });
+    expect(trt.config).toEqual({ dynamic_batching: { default_queue_policy: { max_queue_size: 0 } } });
+    expect(trt.inputs!.find((i) => i.name === 'input_lengths')).toEqual({
+      name: 'input_lengths',
+      dataType: 'INT32',
+      dims: [1],
+      reshape: [],
+    });
+    expect(trt.parameters!.gpt_model_path).toBe('/engines/llama-2-7b/1-gpu');
+    expect(p.wires).toContainEqual({
+      from: 'preprocessing.INPUT_ID',
+      to: 'tensorrt_llm.input_ids',
+      tensor: '_INPUT_ID',
+    });
+  });
+
+  it('produces a pipeline that validates and generates', () => {
+    const out = join(work, 'llama.pipeline.json');
+    const r = importRepository(trtllmRepository(LLAMA_DIR), { outFile: out });
+    writeFileSync(out, r.pipelineText!);
+    const v = validatePipeline(r.pipelineText!, out);
+    expect(v.diagnostics.filter((d) => d.severity !== 'info').map(formatDiagnostic)).toEqual([]);
+    const g = generateRepository({ pipelinePath: out, outDir: join(work, 'generated') });
+    expect(g.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const ens = readFileSync(join(work, 'generated', 'ensemble', 'config.pbtxt'), 'utf8');
+    expect(ens).toContain('value: "_TOKENS_BATCH"');
+  });
+
+  it('keeps a Python step, with a warning, when tokenizer_dir is still a template placeholder', () => {
+    const r = importRepository(trtllmRepository('${tokenizer_dir}'), {
+      outFile: join(work, 'p.pipeline.json'),
+    });
+    const pre = stepOf(r.pipeline!.steps, 'preprocessing');
+    expect(pre).toMatchObject({ kind: 'custom', backend: 'python', maxBatchSize: 64 });
+    expect(pre.files).toEqual(['./repo/preprocessing/1/model.py']);
+    expect(pre.parameters!.tokenizer_dir).toBe('${tokenizer_dir}');
+    expect(r.diagnostics.filter((d) => d.code === 'TS-W002').map((d) => d.message)).toEqual([
+      'Python tokenize step "preprocessing" is kept as a Python step: its "tokenizer_dir" parameter is still a template ' +
+        'placeholder (${tokenizer_dir}); fill it in (fill_template.py) and import again.',
+      'Python detokenize step "postprocessing" is kept as a Python step: its "tokenizer_dir" parameter is still a ' +
+        'template placeholder (${tokenizer_dir}); fill it in (fill_template.py) and import again.',
+    ]);
+  });
+});
+
+describe('importRepository: FasterTransformer GPT-J layout', () => {
+  function ftRepository(): string {
+    const repo = repository({
+      ensemble: { fixture: 'ft_gptj_ensemble.pbtxt' },
+      preprocessing: { fixture: 'ft_gptj_preprocessing.pbtxt', files: ['model.py'] },
+      fastertransformer: { fixture: 'ft_gptj_fastertransformer.pbtxt' },
+      postprocessing: { fixture: 'ft_gptj_postprocessing.pbtxt', files: ['model.py', 'gpt2-vocab.json'] },
+    });
+    // The preprocessing ships its tokenizer beside its code; the postprocessing only vocab files.
+    cpSync(GPT2_FILE, join(repo, 'preprocessing', '1', 'tokenizer.json'));
+    return repo;
+  }
+
+  it('recognises a tokenizer.json shipped in the model folder', () => {
+    const r = importRepository(ftRepository(), { outFile: join(work, 'codegen.pipeline.json') });
+    const pre = stepOf(r.pipeline!.steps, 'preprocessing');
+    expect(pre.kind).toBe('tokenize');
+    expect(pre.tokenizer).toBe('./repo/preprocessing/1/tokenizer.json');
+    expect(pre.inputs!.find((i) => i.name === 'REQUEST_OUTPUT_LEN')).toMatchObject({
+      dataType: 'UINT32',
+      dims: [-1],
+    });
+  });
+
+  it('keeps the postprocessing in Python (with its files) when nothing says which tokenizer it uses', () => {
+    const r = importRepository(ftRepository(), { outFile: join(work, 'codegen.pipeline.json') });
+    const post = stepOf(r.pipeline!.steps, 'postprocessing');
+    expect(post).toMatchObject({ kind: 'custom', backend: 'python' });
+    expect(post.files!.sort()).toEqual([
+      './repo/postprocessing/1/gpt2-vocab.json',
+      './repo/postprocessing/1/model.py',
+    ]);
+    expect(r.diagnostics.map((d) => d.message)).toContain(
+      'Python detokenize step "postprocessing" is kept as a Python step: no "tokenizer_dir" parameter and no ' +
+        'tokenizer.json in the model folder tell which tokenizer it uses.',
+    );
+  });
+
+  it('maps the fastertransformer model with its angle-bracket and repeated-field config intact', () => {
+    const p = importRepository(ftRepository(), { outFile: join(work, 'x.pipeline.json') }).pipeline!;
+    const ft = stepOf(p.steps, 'fastertransformer');
+    expect(ft).toMatchObject({ kind: 'model', backend: 'fastertransformer', maxBatchSize: 1024 });
+    expect(ft.decoupled).toBeUndefined();
+    expect(ft.config).toEqual({ default_model_filename: 'codegen-350M-mono-gptj' });
+    expect(p.inputs.map((i) => i.name)).toEqual([
+      'INPUT_0',
+      'INPUT_1',
+      'INPUT_2',
+      'INPUT_3',
+      'runtime_top_k',
+      'temperature',
+    ]);
+    expect(p.wires).toContainEqual({ from: 'fastertransformer.sequence_length', to: 'sequence_length' });
+  });
+});
+
+describe('importRepository: other shapes of repository', () => {
+  it('wraps a single model without an ensemble (vLLM) in a pipeline', () => {
+    const repo = repository({ vllm_model: { fixture: 'vllm_model.pbtxt' } });
+    const r = importRepository(repo, { outFile: join(work, 'v.pipeline.json') });
+    const p = r.pipeline!;
+    expect(p.name).toBe('vllm_model_ensemble');
+    expect(p.steps[0]).toMatchObject({ name: 'vllm_model', kind: 'model', backend: 'vllm', decoupled: true });
+    expect(p.wires).toContainEqual({ from: 'vllm_model.text_output', to: 'text_output' });
+    const v = validatePipeline(r.pipelineText!, join(work, 'v.pipeline.json'));
+    expect(v.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+  });
+
+  it('gives back the same configs for a repository it generated (import ∘ generate is stable)', () => {
+    const sample = join(SAMPLES, 'gpt2-sim', 'gpt2-sim.pipeline.json');
+    const first = join(work, 'first');
+    expect(
+      generateRepository({ pipelinePath: sample, outDir: first }).diagnostics.filter(
+        (d) => d.severity === 'error',
+      ),
+    ).toEqual([]);
+    const out = join(work, 'gpt2-sim.pipeline.json');
+    const imported = importRepository(first, { outFile: out });
+    expect(imported.diagnostics).toEqual([]);
+    writeFileSync(out, imported.pipelineText!);
+    const second = join(work, 'second');
+    const g = generateRepository({ pipelinePath: out, outDir: second });
+    expect(g.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+    for (const m of ['gpt2_sim', 'preprocessing', 'sim_llm', 'postprocessing']) {
+      expect(readFileSync(join(second, m, 'config.pbtxt'), 'utf8'), m).toBe(
+        readFileSync(join(first, m, 'config.pbtxt'), 'utf8'),
+      );
+    }
+  });
+
+  it('reports a config.pbtxt Triton could not read, with its file and line', () => {
+    const repo = repository({
+      m: { fixture: 'vllm_model.pbtxt', replace: [['max_batch_size: 0', 'max_batch_size: zero']] },
+    });
+    const r = importRepository(repo);
+    expect(r.pipelineText).toBeUndefined();
+    expect(r.diagnostics.map(formatDiagnostic)).toEqual([
+      `${join(repo, 'm', 'config.pbtxt')}:13:17: error TS-E070: "max_batch_size" needs an integer (int32) but found "zero".`,
+    ]);
+  });
+
+  it('explains what is wrong with something that is no model repository', () => {
+    expect(importRepository(join(work, 'nope')).diagnostics[0]!.message).toContain('is not a folder');
+    mkdirSync(join(work, 'empty'));
+    expect(importRepository(join(work, 'empty')).diagnostics[0]).toMatchObject({ code: 'TS-E071' });
+    const repo = repository({
+      a: { fixture: 'trtllm_ensemble.pbtxt' },
+      b: { fixture: 'ft_gptj_ensemble.pbtxt' },
+    });
+    expect(importRepository(repo).diagnostics[0]!.message).toContain('holds several ensembles (a, b)');
+    expect(importRepository(repo, { ensemble: 'c' }).diagnostics[0]!.message).toContain(
+      'No ensemble named "c"',
+    );
+  });
+});
