@@ -264,8 +264,8 @@ describe('streamInfer (a decoupled model: one response per generated token)', ()
     }
     expect(tokens).toEqual([464, 2068, 7586, 464, 2068]);
     expect(arrivals).toHaveLength(5);
-    // 5 ms per token: responses arrive spread out, not all at the end.
-    expect(arrivals[4]! - arrivals[0]!).toBeGreaterThanOrEqual(4 * 5 - 2);
+    // 5 ms per token: responses arrive spread out over ~20 ms, not all at the end (margin for a busy machine).
+    expect(arrivals[4]! - arrivals[0]!).toBeGreaterThanOrEqual(2 * 5);
     await expect(client.infer('sim_llm_stream', inputs)).rejects.toThrow(/decoupled/);
   });
 
@@ -341,7 +341,7 @@ describe('a streaming ensemble (sim_llm decoupled: one text chunk per generated 
     expect(r.ttft!.count).toBe(8);
     expect(r.ttft!.p50Ms).toBeLessThan(r.latency.p50Ms);
     expect(r.itl!.avgMs).toBeGreaterThanOrEqual(DECODE_MS_PER_TOKEN * 0.9);
-    expect(r.itl!.avgMs).toBeLessThan(DECODE_MS_PER_TOKEN * 4);
+    expect(r.itl!.avgMs).toBeLessThan(DECODE_MS_PER_TOKEN * 5);
     expect(r.responsesPerRequest).toBe(8);
     expect(Math.abs(r.outputChunksPerSecond! / ((8 * 8) / r.durationS) - 1)).toBeLessThan(0.01);
   });
