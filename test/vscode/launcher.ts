@@ -9,8 +9,8 @@
  * Arguments (as runTests passes them): `--extensionDevelopmentPath=`, `--extensionTestsPath=`,
  * `--user-data-dir=`, `--extensions-dir=`, a folder to open; other VS Code flags are ignored.
  * Environment: everything is passed on to code-server, whose extension host the suite runs in.
- *   TRITON_STUDIO_SCREENSHOT_DIR  where screenshots go: those the suite asks for (suite/screenshot.ts)
- *                                 and, when the run fails, `at-exit.png`
+ *   TRITON_STUDIO_WORKBENCH_DIR  where the suite's UI requests are answered (suite/workbench.ts) and
+ *                                screenshots go, `at-exit.png` among them when the run fails
  *   TRITON_STUDIO_VSCODE_TIMEOUT_MS  whole-run limit (default 10 min)
  *   TRITON_STUDIO_VSCODE_VERBOSE=1   forward the browser console
  */
@@ -22,16 +22,16 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
-  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { format } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
-import { SCREENSHOT_DIR_ENV, SCREENSHOT_REQUEST } from './suite/screenshot.js';
+import { WORKBENCH_DIR_ENV, WORKBENCH_REQUEST, type WorkbenchRequest } from './suite/workbench.js';
+import { answerRequest, screenshot } from './workbenchDriver.js';
 
 const ROOT = resolve(__dirname, '..', '..');
 export const CODE_SERVER_ENTRY = join(ROOT, '.tools/code-server/node_modules/code-server/out/node/entry.js');
@@ -186,7 +186,7 @@ function workbenchUrl(server: CodeServer, args: LaunchArgs): string {
 
 async function runSuite(server: CodeServer, args: LaunchArgs): Promise<number> {
   const timeoutMs = Number(process.env.TRITON_STUDIO_VSCODE_TIMEOUT_MS ?? 600_000);
-  const screenshotDir = process.env[SCREENSHOT_DIR_ENV];
+  const workbenchDir = process.env[WORKBENCH_DIR_ENV];
   const verbose = process.env.TRITON_STUDIO_VSCODE_VERBOSE === '1';
   let browser: Browser | undefined;
   try {
@@ -204,24 +204,15 @@ async function runSuite(server: CodeServer, args: LaunchArgs): Promise<number> {
       ],
     });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    const capture = async (path: string) => {
-      mkdirSync(dirname(path), { recursive: true });
-      // Written under another name and renamed: the suite waits for the final name to appear.
-      const partial = `${path}.partial.png`;
-      await page.screenshot({ path: partial });
-      renameSync(partial, path);
-      console.log(`launcher: screenshot ${path}`);
-    };
-
     let reportExit: (code: number) => void = () => {};
     const exitCode = new Promise<number>((r) => (reportExit = r));
     // The workbench forwards the extension host's console as (level, [format, ...args]).
-    await page.exposeFunction('codeAutomationLog', async (level: unknown, args: unknown) => {
+    await page.exposeFunction('codeAutomationLog', (level: unknown, args: unknown) => {
       const text = Array.isArray(args) ? format(...(args as unknown[])) : format(args);
-      if (text.startsWith(SCREENSHOT_REQUEST)) {
-        // Output channels and notifications render a moment after the call that filled them.
-        await page.waitForTimeout(1_500);
-        await capture(resolve(text.slice(SCREENSHOT_REQUEST.length).trim()));
+      if (text.startsWith(WORKBENCH_REQUEST) && workbenchDir) {
+        const request = JSON.parse(text.slice(WORKBENCH_REQUEST.length)) as WorkbenchRequest;
+        // Not awaited: the workbench waits for this callback before it forwards the next log line.
+        void answerRequest(page, request, workbenchDir);
         return;
       }
       (level === 'error' ? console.error : console.log)(
@@ -237,7 +228,7 @@ async function runSuite(server: CodeServer, args: LaunchArgs): Promise<number> {
     const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
     const outcome = await Promise.race([exitCode, timedOut]);
     clearTimeout(timer);
-    if (outcome !== 0 && screenshotDir) await capture(join(resolve(screenshotDir), 'at-exit.png'));
+    if (outcome !== 0 && workbenchDir) await screenshot(page, join(workbenchDir, 'at-exit.png'));
     if (outcome === 'timeout') {
       console.error(
         `launcher: the suite did not finish within ${timeoutMs / 1000} s (code-server log ${server.logFile})`,

@@ -9,7 +9,8 @@
  *    code-server + Chromium launcher (see launcher.ts); the mocha suite in out/test/suite runs
  *    inside the extension host and the exit code is the suite's.
  *
- * Options: --keep (keep the work folder), --screenshots DIR (default out/test-results/vscode),
+ * Options: --keep (keep the work folder), --screenshots DIR (screenshots and UI requests;
+ * default out/test-results/vscode),
  * --grep PATTERN (run only matching tests).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +24,7 @@ import { TritonClient } from '../../client/grpc/client.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { generateRepository, hasErrors, formatDiagnostic } from '../../generator/index.js';
-import { SCREENSHOT_DIR_ENV } from './suite/screenshot.js';
+import { WORKBENCH_DIR_ENV } from './suite/workbench.js';
 import { TEST_ENV } from './suite/testEnv.js';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -144,7 +145,7 @@ async function main(): Promise<number> {
           [TEST_ENV.maxTokens]: String(MAX_TOKENS),
           [TEST_ENV.referenceTokenizer]: REFERENCE_TOKENIZER,
           ...(options.grep ? { [TEST_ENV.grep]: options.grep } : {}),
-          [SCREENSHOT_DIR_ENV]: screenshots,
+          [WORKBENCH_DIR_ENV]: screenshots,
         },
       }),
     );

@@ -3,7 +3,6 @@ import { createServer } from 'node:net';
 import { Tokenizer } from 'tokenizers';
 import * as vscode from 'vscode';
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';
-import { screenshot } from './screenshot.js';
 import { testEnv } from './testEnv.js';
 
 const COMMAND = 'tritonStudio.sendPrompt';
@@ -147,8 +146,7 @@ describe('Triton Studio: Send Prompt, against the real gpt2-sim ensemble on trit
     assert.match(outcome.error, /Setting tritonStudio\.serverUrl is 'not a url': set it to HOST:PORT/);
   });
 
-  it('still answers exactly after all the failures above, in the "Triton Studio" output channel', async () => {
-    await vscode.commands.executeCommand('notifications.clearAll');
+  it('still answers exactly after all the failures above', async () => {
     const prompt = 'Triton Studio sends the selection to the real ensemble and shows the answer below.';
     const document = await vscode.workspace.openTextDocument({
       language: 'markdown',
@@ -159,6 +157,5 @@ describe('Triton Studio: Send Prompt, against the real gpt2-sim ensemble on trit
     const outcome = answered(await sendPrompt());
     assert.equal(outcome.prompt, prompt);
     assert.equal(outcome.text, await expectedAnswer(prompt, maxTokens()));
-    await screenshot('send-prompt');
   });
 });

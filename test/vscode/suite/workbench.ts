@@ -1,0 +1,67 @@
+/**
+ * Driving the workbench UI from inside the extension host. Only the launcher (the browser side,
+ * Playwright) can press keys, read what the window shows or take screenshots, so a test asks it:
+ * it logs a request line (the workbench forwards the extension host's console to the launcher)
+ * and waits for the launcher's answer file. The extension host must stay alive meanwhile: once
+ * the suite ends, its output channels and notifications are gone from the window.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Folder for screenshots and request answers; set by runTests.ts on the code-server process. */
+export const WORKBENCH_DIR_ENV = 'TRITON_STUDIO_WORKBENCH_DIR';
+/** Prefix of the log line carrying a request (JSON follows). */
+export const WORKBENCH_REQUEST = '[triton-studio:workbench]';
+
+export type WorkbenchAction =
+  /** `<dir>/<name>.png` of the whole window. */
+  | { kind: 'screenshot'; name: string }
+  /** F1, type the command's title, run it. */
+  | { kind: 'runFromPalette'; title: string }
+  /** Types `text` into the open input box titled `title` and presses Enter. */
+  | { kind: 'answerInputBox'; title: string; text: string }
+  /** Waits until the element's visible text contains `text` (whitespace-insensitive); returns that text. */
+  | { kind: 'waitForText'; selector: string; text: string }
+  /** Waits for a notification toast containing `text`; returns its message and button labels. */
+  | { kind: 'waitForNotification'; text: string }
+  | { kind: 'clickNotificationButton'; text: string; button: string };
+
+export interface WorkbenchRequest {
+  id: string;
+  action: WorkbenchAction;
+  /** Where the launcher writes the WorkbenchAnswer. */
+  answerFile: string;
+}
+
+export type WorkbenchAnswer = { ok: true; value?: unknown } | { ok: false; error: string };
+
+/** Selectors of the parts tests read. */
+export const OUTPUT_PANEL_TEXT = '.part.panel .output-view .view-lines';
+export const SETTINGS_EDITOR = '.settings-editor .settings-body';
+
+let requests = 0;
+
+export function workbenchDir(): string {
+  const dir = process.env[WORKBENCH_DIR_ENV];
+  if (!dir) throw new Error(`${WORKBENCH_DIR_ENV} is not set: run the suite through \`npm run test:vscode\``);
+  return dir;
+}
+
+/** Asks the launcher to act on the workbench and returns its answer's value. */
+export async function workbench<T = unknown>(action: WorkbenchAction, timeoutMs = 60_000): Promise<T> {
+  const answers = join(workbenchDir(), 'requests');
+  mkdirSync(answers, { recursive: true });
+  const id = `${process.pid}-${++requests}`;
+  const request: WorkbenchRequest = { id, action, answerFile: join(answers, `${id}.json`) };
+  console.log(`${WORKBENCH_REQUEST} ${JSON.stringify(request)}`);
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(request.answerFile)) {
+    if (Date.now() > deadline) {
+      throw new Error(`the launcher did not answer ${JSON.stringify(action)} within ${timeoutMs} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const answer = JSON.parse(readFileSync(request.answerFile, 'utf8')) as WorkbenchAnswer;
+  if (!answer.ok) throw new Error(`workbench ${action.kind} failed: ${answer.error}`);
+  return answer.value as T;
+}

@@ -1,0 +1,109 @@
+/**
+ * The launcher's side of suite/workbench.ts: performs a test's request on the workbench page with
+ * Playwright and writes the answer file the test waits for.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { WorkbenchAction, WorkbenchAnswer, WorkbenchRequest } from './suite/workbench.js';
+
+const STEP_TIMEOUT_MS = 15_000;
+
+/** Collapses whitespace (the output view soft-wraps lines and may render spaces as U+00A0). */
+function normalize(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+/** Writes `content` under a temporary name, then renames: a reader never sees half a file. */
+function writeAtomically(path: string, write: (partial: string) => Promise<void> | void): Promise<void> {
+  mkdirSync(dirname(path), { recursive: true });
+  const partial = `${path}.partial`;
+  return Promise.resolve(write(partial)).then(() => renameSync(partial, path));
+}
+
+export async function screenshot(page: Page, path: string): Promise<void> {
+  await writeAtomically(path, async (partial) => {
+    await page.screenshot({ path: partial, type: 'png' });
+  });
+}
+
+async function perform(page: Page, action: WorkbenchAction, dir: string): Promise<unknown> {
+  switch (action.kind) {
+    case 'screenshot': {
+      // Output channels and notifications render a moment after the call that filled them.
+      await page.waitForTimeout(1_500);
+      const path = join(dir, `${action.name}.png`);
+      await screenshot(page, path);
+      return path;
+    }
+    case 'runFromPalette': {
+      // Right after start the palette can answer "No matching commands": close it and retry.
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('F1');
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+        await input.fill(`>${action.title}`);
+        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: action.title }).first();
+        try {
+          await row.waitFor({ state: 'visible', timeout: 3_000 });
+        } catch {
+          continue;
+        }
+        await page.keyboard.press('Enter');
+        return undefined;
+      }
+      throw new Error(`"${action.title}" did not appear in the command palette`);
+    }
+    case 'answerInputBox': {
+      const widget = page.locator('.quick-input-widget', {
+        has: page.locator('.quick-input-title', { hasText: action.title }),
+      });
+      await widget.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+      await widget.locator('.quick-input-box input').fill(action.text);
+      await page.keyboard.press('Enter');
+      return undefined;
+    }
+    case 'waitForText': {
+      const wanted = normalize(action.text);
+      const deadline = Date.now() + STEP_TIMEOUT_MS;
+      let seen = '';
+      while (Date.now() < deadline) {
+        seen = normalize((await page.locator(action.selector).allInnerTexts()).join('\n'));
+        if (seen.includes(wanted)) return seen;
+        await page.waitForTimeout(200);
+      }
+      throw new Error(`"${action.selector}" never showed "${wanted}"; it shows: "${seen}"`);
+    }
+    case 'waitForNotification': {
+      const toast = page
+        .locator('.notifications-toasts .notification-toast', { hasText: action.text })
+        .first();
+      await toast.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+      return {
+        message: normalize(await toast.locator('.notification-list-item-message').innerText()),
+        buttons: await toast
+          .locator('.notification-list-item-buttons-container .monaco-button')
+          .allInnerTexts(),
+      };
+    }
+    case 'clickNotificationButton': {
+      const toast = page
+        .locator('.notifications-toasts .notification-toast', { hasText: action.text })
+        .first();
+      await toast.locator('.monaco-button', { hasText: action.button }).click({ timeout: STEP_TIMEOUT_MS });
+      return undefined;
+    }
+  }
+}
+
+/** Performs one request and writes its answer; failures become answers too, so the test reports them. */
+export async function answerRequest(page: Page, request: WorkbenchRequest, dir: string): Promise<void> {
+  let answer: WorkbenchAnswer;
+  try {
+    answer = { ok: true, value: await perform(page, request.action, dir) };
+  } catch (error) {
+    answer = { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  await writeAtomically(request.answerFile, (partial) => writeFileSync(partial, JSON.stringify(answer)));
+}
