@@ -21,7 +21,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parsePbtxt } from '../pbtxt/index.js';
 import { buildBackends, defaultJobs, simLlmLibrary, type BuildBackendsOptions } from './backends.js';
 import { withDirectoryLock } from './lock.js';
-import { BuildError, runOrThrow } from './run.js';
+import { BuildError, runOrThrow, runTool } from './run.js';
 
 export interface BuildRepositoryOptions extends BuildBackendsOptions {
   /** Where step build trees go; default `<backends build dir>/../steps`. */
@@ -58,6 +58,7 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
     const backend = configuredBackend(modelDir);
     if (existsSync(join(modelDir, 'src', 'CMakeLists.txt'))) {
       const library = await buildStep(modelDir, stepsRoot, backends, opts);
+      await checkSymbolsResolve(model, library);
       const produced = basename(library);
       if (backend !== undefined && produced !== `libtriton_${backend}.so`) {
         throw new BuildError(
@@ -153,6 +154,31 @@ async function buildStep(
     }
     return join(buildDir, libraries[0] as string);
   });
+}
+
+/**
+ * A backend library links even with symbols missing (Triton's own functions must stay undefined),
+ * so an inconsistent prebuilt library would only show up as a load failure on the server. The
+ * dynamic linker's check (`ldd -r`) finds them now: everything but TRITONSERVER_* / TRITONBACKEND_*
+ * must resolve.
+ */
+async function checkSymbolsResolve(model: string, library: string): Promise<void> {
+  let output: string;
+  try {
+    ({ output } = await runTool('ldd', ['-r', library]));
+  } catch {
+    return; // no ldd (not a glibc system): the server reports missing symbols at load instead
+  }
+  const missing = [...output.matchAll(/undefined symbol: (\S+)/g)]
+    .map((m) => m[1] as string)
+    .filter((symbol) => !/^TRITON(SERVER|BACKEND)_/.test(symbol));
+  if (missing.length > 0) {
+    throw new BuildError(
+      `${model}: ${basename(library)} needs ${missing.length} symbol(s) that no library defines, so Triton could ` +
+        `not load it: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}. If step.cc was edited, ` +
+        'regenerate it; otherwise the prebuilt backends are inconsistent: delete build/backends and build again',
+    );
+  }
 }
 
 /**

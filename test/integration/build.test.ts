@@ -98,6 +98,17 @@ describe('buildRepository', () => {
     await expect(failure).rejects.toThrow(/step\.cc:\d+:\d+: error: .*this/);
   });
 
+  it('refuses a library with symbols that nothing defines (it would link, then fail to load in Triton)', async () => {
+    const repo = writeRepository('unresolved');
+    appendFileSync(
+      join(repo, 'tok', 'src', 'step.cc'),
+      '\nvoid ts_defined_nowhere();\nnamespace {\nstruct Use {\n  Use() { ts_defined_nowhere(); }\n} use;\n}  // namespace\n',
+    );
+    await expect(buildRepository(repo, { stepsBuildDir: join(work, 'steps-unresolved') })).rejects.toThrow(
+      /tok: libtriton_tok\.so needs 1 symbol\(s\) that no library defines, so Triton could not load it: _Z18ts_defined_nowherev\./,
+    );
+  });
+
   it('refuses a step whose library does not match the backend its config names', async () => {
     const repo = writeRepository('mismatch', 'other_backend');
     await expect(buildRepository(repo, { stepsBuildDir: join(work, 'steps-mismatch') })).rejects.toThrow(
