@@ -37,8 +37,10 @@ void AddedVocabulary::Matcher::Finalize() {
   }
 }
 
-void AddedVocabulary::Load(const Json& list, const std::string& path, const Normalizer* normalizer) {
+void AddedVocabulary::Load(const Json& list, const std::string& path, const Normalizer* normalizer,
+                           const Vocab& model_vocab) {
   if (!list.is_array()) FieldError(path, "expected an array");
+  std::optional<uint32_t> max_id;
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string p = path + "[" + std::to_string(i) + "]";
     const Json& t = list[i];
@@ -47,7 +49,6 @@ void AddedVocabulary::Load(const Json& list, const std::string& path, const Norm
     AddedToken tok;
     const Json* id = Find(t, "id");
     if (id == nullptr || !id->is_number_unsigned()) FieldError(p + ".id", "expected a non-negative id");
-    tok.id = id->get<uint32_t>();
     tok.content = GetString(t, "content", p);
     if (!utf8::IsValid(tok.content)) FieldError(p + ".content", "not valid UTF-8");
     tok.special = GetBool(t, "special", p, false);
@@ -55,24 +56,33 @@ void AddedVocabulary::Load(const Json& list, const std::string& path, const Norm
     tok.lstrip = GetBool(t, "lstrip", p, false);
     tok.rstrip = GetBool(t, "rstrip", p, false);
     tok.normalized = GetBool(t, "normalized", p, !tok.special);
+    if (tok.content.empty()) continue;  // HF ignores empty added tokens
     auto existing = by_content_.find(tok.content);
     if (existing != by_content_.end()) {
-      tokens_[existing->second] = tok;  // a repeated content keeps its first slot
-      by_id_[tok.id] = existing->second;
+      tok.id = tokens_[existing->second].id;
+      tokens_[existing->second] = tok;  // the later definition's options win
       continue;
     }
+    if (auto in_model = model_vocab.Find(tok.content)) {
+      tok.id = *in_model;
+    } else {
+      const uint32_t size = model_vocab.Size();
+      tok.id = (max_id && (*max_id >= size || size == 0)) ? *max_id + 1 : size;
+    }
+    max_id = max_id ? std::max(*max_id, tok.id) : tok.id;
     by_content_[tok.content] = tokens_.size();
     by_id_[tok.id] = tokens_.size();
     tokens_.push_back(tok);
   }
   for (size_t i = 0; i < tokens_.size(); ++i) {
-    const AddedToken& t = tokens_[i];
+    AddedToken& t = tokens_[i];
+    t.decode_form = t.content;
+    if (t.special) special_contents_.insert(t.content);
     if (!t.normalized) {
       raw_.Add(t.content, i);
     } else {
-      std::string n = t.content;
-      if (normalizer != nullptr) normalizer->Normalize(n);
-      normalized_.Add(std::move(n), i);
+      if (normalizer != nullptr) normalizer->Normalize(t.decode_form);
+      normalized_.Add(t.decode_form, i);
     }
   }
   raw_.Finalize();

@@ -8,16 +8,21 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "json_fields.h"
 #include "normalizers.h"
+#include "vocab.h"
 
 namespace triton_studio::tok {
 
 struct AddedToken {
   uint32_t id = 0;
   std::string content;
+  // What decoding reads for this id: HF gives normalized tokens their normalized form so the
+  // decoder sees what the model saw.
+  std::string decode_form;
   bool special = false, single_word = false, lstrip = false, rstrip = false, normalized = false;
 };
 
@@ -29,7 +34,10 @@ struct AddedSplit {
 
 class AddedVocabulary {
  public:
-  void Load(const Json& list, const std::string& path, const Normalizer* normalizer);
+  // Ids are assigned the way HF does when it loads the list (the "id" field is not trusted): the
+  // model's id when the content is already in its vocabulary, else the next id after the model's
+  // vocabulary and the added tokens so far.
+  void Load(const Json& list, const std::string& path, const Normalizer* normalizer, const Vocab& model_vocab);
 
   // Splits `text` on the tokens matched in raw text (normalized == false) or in normalized
   // text (normalized == true). Empty text pieces are dropped.
@@ -45,6 +53,8 @@ class AddedVocabulary {
     return tokens_[it->second].id;
   }
   const std::vector<AddedToken>& tokens() const { return tokens_; }
+  // HF decides "special" by string: any token whose text equals a special token's content.
+  bool IsSpecialText(std::string_view text) const { return special_contents_.count(std::string(text)) != 0; }
 
  private:
   struct Matcher {
@@ -58,6 +68,7 @@ class AddedVocabulary {
   std::vector<AddedToken> tokens_;
   std::unordered_map<uint32_t, size_t> by_id_;
   std::unordered_map<std::string, size_t> by_content_;
+  std::unordered_set<std::string> special_contents_;
   Matcher raw_, normalized_;
 };
 

@@ -63,7 +63,7 @@ HfTokenizer::HfTokenizer(const Json& root) {
   decoder_ = DecoderChain::Make(Find(root, "decoder"), "decoder");
   if (const Json* t = Find(root, "truncation")) truncation_ = ParseTruncation(*t);
   if (const Json* p = Find(root, "padding")) padding_ = ParsePadding(*p);
-  if (const Json* a = Find(root, "added_tokens")) added_.Load(*a, "added_tokens", normalizer_.get());
+  if (const Json* a = Find(root, "added_tokens")) added_.Load(*a, "added_tokens", normalizer_.get(), model_->vocab());
 
   // Vocabulary size with added tokens: the union of both vocabularies by token (HF get_vocab(true)).
   vocab_size_ = model_->vocab().Size();
@@ -88,7 +88,7 @@ std::optional<uint32_t> HfTokenizer::TokenToId(std::string_view token) const {
 }
 
 std::optional<std::string> HfTokenizer::IdToToken(uint32_t id) const {
-  if (const AddedToken* t = added_.ById(id)) return t->content;
+  if (const AddedToken* t = added_.ById(id)) return t->decode_form;
   if (const std::string* s = model_->vocab().Token(id)) return *s;
   return std::nullopt;
 }
@@ -160,10 +160,16 @@ std::vector<uint32_t> HfTokenizer::Encode(std::string_view input, bool add_speci
 }
 
 const std::string* HfTokenizer::TokenForDecode(uint32_t id, bool skip_special_tokens) const {
-  if (const AddedToken* t = added_.ById(id)) return (skip_special_tokens && t->special) ? nullptr : &t->content;
-  if (const std::string* s = model_->vocab().Token(id)) return s;
-  throw TokenizerError("Decode: id " + std::to_string(id) + " is not in the vocabulary (size " +
-                       std::to_string(vocab_size_) + ")");
+  const std::string* token = nullptr;
+  if (const AddedToken* t = added_.ById(id)) {
+    token = &t->decode_form;
+  } else {
+    token = model_->vocab().Token(id);
+  }
+  if (token == nullptr)
+    throw TokenizerError("Decode: id " + std::to_string(id) + " is not in the vocabulary (size " +
+                         std::to_string(vocab_size_) + ")");
+  return (skip_special_tokens && added_.IsSpecialText(*token)) ? nullptr : token;
 }
 
 std::string HfTokenizer::Decode(const std::vector<uint32_t>& ids, bool skip_special_tokens) const {
