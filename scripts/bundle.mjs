@@ -3,7 +3,7 @@
 //   cli/main.ts                 → out/cli.js             (what bin/triton-studio.js runs when installed)
 //   test/vscode/runTests.ts     → out/test/runVscodeTests.js  (entry of `npm run test:vscode`)
 //   test/vscode/launcher.ts     → out/test/launcher.js   (code-server + Chromium in VS Code's place)
-//   test/vscode/suite/*.ts      → out/test/suite/        (mocha suite run inside the extension host)
+//   test/vscode/suite/{index,*.test}.ts → out/test/suite/ (mocha suite run inside the extension host)
 // The extension and CLI bundles carry their npm dependencies (an installed extension has no
 // node_modules); test bundles leave packages external and load them from the checkout.
 // Files that bundled code reads next to itself at run time are copied beside the bundle; files it
@@ -33,10 +33,12 @@ const common = {
   metafile: true,
   logLevel: 'warning',
   external: ['vscode'],
+  // ESM entry points first: some packages' UMD builds (jsonc-parser) hide their requires from esbuild.
+  mainFields: ['module', 'main'],
 };
 
 const suiteEntries = readdirSync(join(root, 'test/vscode/suite'))
-  .filter((f) => f.endsWith('.ts'))
+  .filter((f) => f === 'index.ts' || f.endsWith('.test.ts'))
   .map((f) => `test/vscode/suite/${f}`);
 
 const builds = [

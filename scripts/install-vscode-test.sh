@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the real-VS-Code extension tests need, idempotently (see docs in
-# /work/shared/VSCODE-TESTING.md and test/vscode/README.md):
+# Installs what the real-VS-Code extension tests need, idempotently (see test/vscode/README.md):
 #   - Debian Chromium (driven headless by playwright-core; Playwright's own download is blocked)
 #   - libkrb5-dev (a native module of code-server builds against it)
 #   - code-server 4.100.3 (VS Code 1.100.3, the newest whose engines accept Node 20) into

@@ -1,25 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import { Tokenizer } from 'tokenizers';
 import * as vscode from 'vscode';
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';
+import { unreachableServerUrl, withWorkspaceSetting } from './settings.js';
+import { expectedAnswer } from './simLlm.js';
 import { testEnv } from './testEnv.js';
 
 const COMMAND = 'tritonStudio.sendPrompt';
-
-let reference: Tokenizer;
-
-/**
- * The exact answer of the gpt2-sim ensemble: sim-llm echoes the prompt's token ids cyclically,
- * cut at max_tokens; computed with Hugging Face's own tokenizer, independently of the C++ steps.
- */
-async function expectedAnswer(prompt: string, maxTokens: number): Promise<string> {
-  const ids = (await reference.encode(prompt, null, { addSpecialTokens: false })).getIds();
-  return reference.decode(
-    Array.from({ length: maxTokens }, (_, i) => ids[i % ids.length]!),
-    true,
-  );
-}
 
 function sendPrompt(text?: string): Thenable<SendPromptOutcome | undefined> {
   return text === undefined
@@ -39,42 +25,8 @@ function failed(outcome: SendPromptOutcome | undefined): Extract<SendPromptOutco
   return outcome;
 }
 
-/** A loopback port nothing listens on (taken from the OS, then released). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** Changes a workspace setting for the duration of `body`, then puts the original value back. */
-async function withWorkspaceSetting<T>(
-  key: 'serverUrl' | 'model',
-  value: string,
-  body: () => Promise<T>,
-): Promise<T> {
-  const config = vscode.workspace.getConfiguration('tritonStudio');
-  const original = config.inspect<string>(key)?.workspaceValue;
-  await config.update(key, value, vscode.ConfigurationTarget.Workspace);
-  try {
-    return await body();
-  } finally {
-    await vscode.workspace
-      .getConfiguration('tritonStudio')
-      .update(key, original, vscode.ConfigurationTarget.Workspace);
-  }
-}
-
 describe('Triton Studio: Send Prompt, against the real gpt2-sim ensemble on tritonserver', () => {
   const maxTokens = () => Number(testEnv('maxTokens'));
-
-  before(async () => {
-    reference = await Tokenizer.fromFile(testEnv('referenceTokenizer'));
-  });
 
   beforeEach(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -118,7 +70,7 @@ describe('Triton Studio: Send Prompt, against the real gpt2-sim ensemble on trit
   });
 
   it('names tritonStudio.serverUrl when the server cannot be reached, and recovers once it is fixed', async () => {
-    const unreachable = `127.0.0.1:${await closedPort()}`;
+    const unreachable = await unreachableServerUrl();
     const outcome = await withWorkspaceSetting('serverUrl', unreachable, async () =>
       failed(await sendPrompt('hello')),
     );
@@ -128,6 +80,15 @@ describe('Triton Studio: Send Prompt, against the real gpt2-sim ensemble on trit
 
     const prompt = 'back on the right server';
     assert.equal(answered(await sendPrompt(prompt)).text, await expectedAnswer(prompt, maxTokens()));
+  });
+
+  it('sends the tritonStudio.maxTokens setting as max_tokens', async () => {
+    const prompt = 'The answer is cut at the configured number of tokens.';
+    const outcome = await withWorkspaceSetting('maxTokens', 5, async () =>
+      answered(await sendPrompt(prompt)),
+    );
+    assert.equal(outcome.maxTokens, 5);
+    assert.equal(outcome.text, await expectedAnswer(prompt, 5));
   });
 
   it('names tritonStudio.model when the server has no such model', async () => {

@@ -1,34 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import { Tokenizer } from 'tokenizers';
 import * as vscode from 'vscode';
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';
+import { unreachableServerUrl, withWorkspaceSetting } from './settings.js';
+import { expectedAnswer } from './simLlm.js';
 import { testEnv } from './testEnv.js';
 import { OUTPUT_PANEL_TEXT, SETTINGS_EDITOR, workbench } from './workbench.js';
 
 const TITLE = 'Triton Studio: Send Prompt';
-
-/** The gpt2-sim answer: the prompt's GPT-2 ids cycled to max_tokens, decoded (see sendPrompt.test.ts). */
-async function expectedAnswer(prompt: string): Promise<string> {
-  const reference = Tokenizer.fromFile(testEnv('referenceTokenizer'));
-  const ids = (await reference.encode(prompt, null, { addSpecialTokens: false })).getIds();
-  const maxTokens = Number(testEnv('maxTokens'));
-  return reference.decode(
-    Array.from({ length: maxTokens }, (_, i) => ids[i % ids.length]!),
-    true,
-  );
-}
-
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('Triton Studio in the workbench UI (keys, panels and notifications as a user sees them)', () => {
   beforeEach(async () => {
@@ -55,10 +33,8 @@ describe('Triton Studio in the workbench UI (keys, panels and notifications as a
   });
 
   it('shows an unreachable server as an error notification whose button opens the setting to change', async () => {
-    const config = vscode.workspace.getConfiguration('tritonStudio');
-    const unreachable = `127.0.0.1:${await closedPort()}`;
-    await config.update('serverUrl', unreachable, vscode.ConfigurationTarget.Workspace);
-    try {
+    const unreachable = await unreachableServerUrl();
+    await withWorkspaceSetting('serverUrl', unreachable, async () => {
       const outcome = await vscode.commands.executeCommand<SendPromptOutcome>(
         'tritonStudio.sendPrompt',
         'hello',
@@ -84,8 +60,6 @@ describe('Triton Studio in the workbench UI (keys, panels and notifications as a
         text: "Triton server's gRPC endpoint",
       });
       assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'Settings');
-    } finally {
-      await config.update('serverUrl', testEnv('serverUrl'), vscode.ConfigurationTarget.Workspace);
-    }
+    });
   });
 });
