@@ -11,6 +11,15 @@ export function wholeNumber(min: number) {
   };
 }
 
+/** commander argument parser for a number > 0 (fractions allowed), e.g. a request rate. */
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new InvalidArgumentError(`expected a number > 0, got '${value}'`);
+  }
+  return n;
+}
+
 /** commander argument parser for seconds (> 0, fractions allowed). */
 export function seconds(value: string): number {
   const n = Number(value);

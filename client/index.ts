@@ -40,6 +40,7 @@ export { readRepository, RepositoryError, type RepositoryModelEntry } from './re
 export { sendPrompt, promptInputs, type PromptOptions, type PromptResult } from './prompt.js';
 export { runLatencyTest, type LatencyTestOptions, type PerfReport } from './perf/latencyTest.js';
 export { formatPerfReport, writePerfReport } from './perf/report.js';
-export type { ConcurrencyLoad } from './perf/loadGenerator.js';
+export { runLoad } from './perf/loadGenerator.js';
+export type { ConcurrencyLoad, RequestRateLoad, LoadSpec } from './perf/loadSpec.js';
 export type { LatencySummary } from './perf/summary.js';
 export type { ServerModelBreakdown } from './perf/serverStats.js';

@@ -1,14 +1,17 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { runLatencyTest } from '../../client/perf/latencyTest.js';
+import type { LoadSpec } from '../../client/perf/loadSpec.js';
 import { formatPerfReport, writePerfReport } from '../../client/perf/report.js';
 import { action } from '../action.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { CliError } from '../io.js';
-import { seconds, wholeNumber } from '../options.js';
+import { positiveNumber, seconds, wholeNumber } from '../options.js';
 
 export interface PerfCliOptions {
   model: string;
-  concurrency: number;
+  concurrency?: number;
+  requestRate?: number;
+  distribution: 'constant' | 'poisson';
   requests?: number;
   duration?: number;
   warmup: number;
@@ -25,7 +28,13 @@ export function perfCommand(): Command {
     ),
   )
     .requiredOption('--model <name>', 'the ensemble to measure')
-    .option('--concurrency <n>', 'requests in flight', wholeNumber(1), 1)
+    .option('--concurrency <n>', 'requests in flight (default 1)', wholeNumber(1))
+    .option('--request-rate <r>', 'send R requests/s on a schedule instead (open loop)', positiveNumber)
+    .addOption(
+      new Option('--distribution <kind>', 'gaps between scheduled sends')
+        .choices(['constant', 'poisson'])
+        .default('constant'),
+    )
     .option('--requests <n>', 'measured requests (default 100 unless --duration)', wholeNumber(1))
     .option('--duration <seconds>', 'measure for this long instead of a request count', seconds)
     .option('--warmup <n>', 'unmeasured requests first', wholeNumber(0), 5)
@@ -43,6 +52,18 @@ export function perfCommand(): Command {
         if (opts.requests !== undefined && opts.duration !== undefined) {
           throw new CliError('give --requests or --duration, not both', 2);
         }
+        if (opts.requestRate !== undefined && opts.concurrency !== undefined) {
+          throw new CliError('give --concurrency or --request-rate, not both', 2);
+        }
+        const amount = {
+          requests: opts.duration === undefined ? (opts.requests ?? 100) : undefined,
+          durationS: opts.duration,
+          warmupRequests: opts.warmup,
+        };
+        const load: LoadSpec =
+          opts.requestRate !== undefined
+            ? { mode: 'request-rate', rate: opts.requestRate, distribution: opts.distribution, ...amount }
+            : { mode: 'concurrency', concurrency: opts.concurrency ?? 1, ...amount };
         const client = connect(opts);
         try {
           out.progress(`measuring ${opts.model} at ${client.url}…`);
@@ -51,13 +72,7 @@ export function perfCommand(): Command {
             prompt: opts.prompt,
             maxTokens: opts.maxTokens,
             stream: opts.stream,
-            load: {
-              mode: 'concurrency',
-              concurrency: opts.concurrency,
-              requests: opts.duration === undefined ? (opts.requests ?? 100) : undefined,
-              durationS: opts.duration,
-              warmupRequests: opts.warmup,
-            },
+            load,
           });
           if (opts.export) writePerfReport(opts.export, report);
           out.result(report);

@@ -1,7 +1,7 @@
 import type { TritonClient } from '../grpc/client.js';
 import type { ModelStatistics } from '../grpc/types.js';
 import { sendPrompt, type PromptResult } from '../prompt.js';
-import { runConcurrencyLoad, type ConcurrencyLoad } from './loadGenerator.js';
+import { runLoad, type LoadSpec } from './loadGenerator.js';
 import { statisticsDelta, type ServerModelBreakdown } from './serverStats.js';
 import { LatencyRecorder, type LatencySummary } from './summary.js';
 
@@ -12,7 +12,7 @@ export interface LatencyTestOptions {
   maxTokens?: number;
   /** Streamed requests also report time to first token. */
   stream?: boolean;
-  load: ConcurrencyLoad;
+  load: LoadSpec;
   /** Per-request deadline; default none. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -25,7 +25,7 @@ export interface PerfReport {
   model: string;
   server: string;
   startedAt: string;
-  load: ConcurrencyLoad;
+  load: LoadSpec;
   stream: boolean;
   maxTokens?: number;
   prompt: string;
@@ -49,6 +49,8 @@ export interface PerfReport {
     itl?: LatencySummary;
     /** Streamed requests: non-empty text chunks (≈ output tokens) per second over the run. */
     outputChunksPerSecond?: number;
+    /** Request-rate mode: how late sends were against the schedule (client overload if large). */
+    sendLag?: LatencySummary;
     /** Mean responses per request (≈ tokens per request for streaming steps). */
     responsesPerRequest: number;
   };
@@ -75,9 +77,9 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
     });
   const startedAt = new Date().toISOString();
   const statsBefore = await optionalStatistics(client);
-  // Warm-up is inside runConcurrencyLoad; take the "before" snapshot after it to exclude it.
+  // Warm-up is inside runLoad; take the "before" snapshot after it to exclude it.
   let statsAfterWarmup: ModelStatistics[] | undefined;
-  const run = await runConcurrencyLoad<PromptResult>(options.load, send, {
+  const run = await runLoad<PromptResult>(options.load, send, {
     signal: options.signal,
     afterWarmup: async () => (statsAfterWarmup = await optionalStatistics(client)),
   });
@@ -86,11 +88,13 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
   const latency = new LatencyRecorder();
   const ttft = new LatencyRecorder();
   const itl = new LatencyRecorder();
+  const lag = new LatencyRecorder();
   let chunks = 0;
   const errorMessages = new Set<string>();
   let errors = 0;
   let responses = 0;
   for (const outcome of run.outcomes) {
+    if (outcome.lagMs !== undefined) lag.record(outcome.lagMs);
     if (outcome.error || !outcome.value) {
       errors++;
       if (errorMessages.size < 5) errorMessages.add(outcome.error?.message ?? 'no result');
@@ -124,6 +128,7 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
       latency: latency.summary(),
       ttft: options.stream ? ttft.summary() : undefined,
       itl: options.stream ? itl.summary() : undefined,
+      sendLag: options.load.mode === 'request-rate' ? lag.summary() : undefined,
       outputChunksPerSecond: options.stream && run.durationS > 0 ? round3(chunks / run.durationS) : undefined,
       responsesPerRequest: ok > 0 ? round3(responses / ok) : 0,
     },
@@ -132,6 +137,7 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
   latency.destroy();
   ttft.destroy();
   itl.destroy();
+  lag.destroy();
   return report;
 }
 

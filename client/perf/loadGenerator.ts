@@ -1,31 +1,22 @@
 import { performance } from 'node:perf_hooks';
+import {
+  validateAmount,
+  type ConcurrencyLoad,
+  type LoadHooks,
+  type LoadRun,
+  type LoadSpec,
+  type RequestOutcome,
+} from './loadSpec.js';
+import { runRequestRateLoad } from './requestRate.js';
 
-/** How load is applied. Only fixed concurrency exists today; request-rate modes will join it here. */
-export interface ConcurrencyLoad {
-  mode: 'concurrency';
-  /** Requests in flight at all times. */
-  concurrency: number;
-  /** Stop after this many measured requests… */
-  requests?: number;
-  /** …or after this many seconds of measurement (whichever is given; requests wins if both). */
-  durationS?: number;
-  /** Requests sent first and not measured (connection set-up, caches, lazy init). */
-  warmupRequests: number;
-}
-
-export interface RequestOutcome<T> {
-  /** Start of the request relative to the start of measurement, ms. */
-  startMs: number;
-  latencyMs: number;
-  value?: T;
-  error?: Error;
-}
-
-export interface LoadRun<T> {
-  outcomes: RequestOutcome<T>[];
-  /** From the first measured request's start to the last one's end, seconds. */
-  durationS: number;
-}
+export type {
+  ConcurrencyLoad,
+  LoadHooks,
+  LoadRun,
+  LoadSpec,
+  RequestOutcome,
+  RequestRateLoad,
+} from './loadSpec.js';
 
 /**
  * Keeps `concurrency` requests in flight: each worker sends its next request as soon as its
@@ -35,7 +26,7 @@ export interface LoadRun<T> {
 export async function runConcurrencyLoad<T>(
   load: ConcurrencyLoad,
   send: () => Promise<T>,
-  hooks: { signal?: AbortSignal; afterWarmup?: () => Promise<unknown> } = {},
+  hooks: LoadHooks = {},
 ): Promise<LoadRun<T>> {
   validate(load);
   const signal = hooks.signal;
@@ -51,22 +42,22 @@ export async function runConcurrencyLoad<T>(
   return { outcomes, durationS: end / 1000 };
 }
 
+/** Runs a load of either mode. */
+export function runLoad<T>(
+  load: LoadSpec,
+  send: () => Promise<T>,
+  hooks: LoadHooks = {},
+): Promise<LoadRun<T>> {
+  return load.mode === 'concurrency'
+    ? runConcurrencyLoad(load, send, hooks)
+    : runRequestRateLoad(load, send, hooks);
+}
+
 function validate(load: ConcurrencyLoad): void {
   if (!Number.isInteger(load.concurrency) || load.concurrency < 1) {
     throw new Error(`concurrency must be a whole number ≥ 1 (got ${load.concurrency})`);
   }
-  if (load.requests === undefined && load.durationS === undefined) {
-    throw new Error('give a number of requests or a duration');
-  }
-  if (load.requests !== undefined && (!Number.isInteger(load.requests) || load.requests < 1)) {
-    throw new Error(`requests must be a whole number ≥ 1 (got ${load.requests})`);
-  }
-  if (load.durationS !== undefined && !(load.durationS > 0)) {
-    throw new Error(`duration must be more than 0 seconds (got ${load.durationS})`);
-  }
-  if (!Number.isInteger(load.warmupRequests) || load.warmupRequests < 0) {
-    throw new Error(`warm-up requests must be a whole number ≥ 0 (got ${load.warmupRequests})`);
-  }
+  validateAmount(load);
 }
 
 async function runWorkers<T>(

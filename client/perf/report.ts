@@ -7,8 +7,12 @@ export function formatPerfReport(report: PerfReport): string {
   const r = report.results;
   const load = report.load;
   const amount = load.requests !== undefined ? `${load.requests} requests` : `${load.durationS} s`;
+  const how =
+    load.mode === 'concurrency'
+      ? `concurrency ${load.concurrency}`
+      : `request rate ${load.rate}/s (${load.distribution})`;
   const lines = [
-    `latency test: ${report.model} at ${report.server} — concurrency ${load.concurrency}, ${amount}` +
+    `latency test: ${report.model} at ${report.server} — ${how}, ${amount}` +
       ` (+${load.warmupRequests} warm-up)${report.stream ? ', streaming' : ''}`,
     `  requests ${r.requests}, errors ${r.errors}, ${r.requestsPerSecond} req/s over ${r.durationS} s`,
     `  latency ${formatSummary(r.latency)}`,
@@ -17,6 +21,8 @@ export function formatPerfReport(report: PerfReport): string {
   if (r.itl && r.itl.count > 0) lines.push(`  ITL     ${formatSummary(r.itl)}`);
   if (r.outputChunksPerSecond !== undefined)
     lines.push(`  output  ${r.outputChunksPerSecond} chunks (≈ tokens)/s`);
+  if (r.sendLag)
+    lines.push(`  send lag p99 ${r.sendLag.p99Ms} ms, max ${r.sendLag.maxMs} ms (behind schedule)`);
   for (const message of r.errorMessages) lines.push(`  error: ${message}`);
   if (report.serverBreakdown.length > 0) {
     lines.push('  server (per request, ms):  queue  input  infer  output  batch');

@@ -81,6 +81,19 @@ describe('triton-studio (command line)', () => {
     const badNumber = await cli(['perf', '--url', '127.0.0.1:1', '--model', 'm', '--concurrency', '0']);
     expect(badNumber.code).toBe(2);
     expect(badNumber.stderr).toContain("expected a whole number ≥ 1, got '0'");
+    const both = await cli([
+      'perf',
+      '--url',
+      '127.0.0.1:1',
+      '--model',
+      'm',
+      '--concurrency',
+      '2',
+      '--request-rate',
+      '5',
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --concurrency or --request-rate, not both');
   });
 });
 
@@ -231,6 +244,29 @@ describe('serve → prompt → perf, then Ctrl-C', () => {
       };
       expect(exported.kind).toBe('triton-studio.perf');
       expect(exported.results).toMatchObject({ requests: 6, errors: 0 });
+
+      const rate = await cli([
+        'perf',
+        '--url',
+        info.grpcUrl,
+        '--model',
+        'gpt2_sim',
+        '--request-rate',
+        '50',
+        '--distribution',
+        'poisson',
+        '--requests',
+        '10',
+        '--json',
+      ]);
+      expect(rate.code).toBe(0);
+      const rateReport = JSON.parse(rate.stdout) as {
+        load: { mode: string; rate: number };
+        results: { requests: number; sendLag: object };
+      };
+      expect(rateReport.load).toMatchObject({ mode: 'request-rate', rate: 50, distribution: 'poisson' });
+      expect(rateReport.results.requests).toBe(10);
+      expect(rateReport.results.sendLag).toBeDefined();
     } finally {
       child.kill('SIGINT');
     }

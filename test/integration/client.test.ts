@@ -372,6 +372,24 @@ describe('latency test (fixed concurrency)', () => {
   });
 });
 
+describe('latency test (request rate)', () => {
+  it('offers the requested rate and keeps the client on schedule', async () => {
+    const report = await runLatencyTest(client, {
+      model: ENSEMBLE,
+      prompt: 'Open loop',
+      maxTokens: 4,
+      load: { mode: 'request-rate', rate: 40, distribution: 'constant', requests: 20, warmupRequests: 2 },
+    });
+    const r = report.results;
+    expect(r.errors).toBe(0);
+    expect(r.requests).toBe(20);
+    // 20 requests 25 ms apart: the last is sent at ~475 ms, so the run lasts at least that.
+    expect(r.durationS).toBeGreaterThanOrEqual(0.47);
+    expect(r.requestsPerSecond).toBeLessThanOrEqual(40 * 1.1);
+    expect(r.sendLag!.p99Ms).toBeLessThan(25);
+  });
+});
+
 describe('errors a user can act on', () => {
   it('names the address and how to start a server when nothing listens there', async () => {
     const port = await freePort();

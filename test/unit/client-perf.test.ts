@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runConcurrencyLoad } from '../../client/perf/loadGenerator.js';
+import { runConcurrencyLoad, runLoad } from '../../client/perf/loadGenerator.js';
 import { statisticsDelta } from '../../client/perf/serverStats.js';
 import { LatencyRecorder } from '../../client/perf/summary.js';
 import type { ModelStatistics } from '../../client/grpc/types.js';
@@ -112,6 +112,48 @@ describe('runConcurrencyLoad (closed loop, fixed concurrency)', () => {
     await expect(
       runConcurrencyLoad({ mode: 'concurrency', concurrency: 1, warmupRequests: 0 }, send),
     ).rejects.toThrow(/give a number of requests or a duration/);
+  });
+});
+
+describe('request-rate load (open loop, sends on a schedule)', () => {
+  it('sends at the constant rate without waiting for earlier requests', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const run = await runLoad(
+      { mode: 'request-rate', rate: 100, distribution: 'constant', requests: 10, warmupRequests: 0 },
+      async () => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await sleep(50); // far longer than the 10 ms gap: requests must overlap
+        inFlight--;
+      },
+    );
+    expect(run.outcomes).toHaveLength(10);
+    expect(peak).toBeGreaterThanOrEqual(4);
+    const starts = run.outcomes.map((o) => o.startMs).sort((a, b) => a - b);
+    // 10 sends 10 ms apart span ~90 ms.
+    expect(starts[9]! - starts[0]!).toBeGreaterThanOrEqual(85);
+    expect(starts[9]! - starts[0]!).toBeLessThan(200);
+    expect(run.outcomes.every((o) => o.lagMs !== undefined && o.lagMs >= 0)).toBe(true);
+  });
+
+  it('spreads Poisson sends with the requested mean rate', async () => {
+    const run = await runLoad(
+      { mode: 'request-rate', rate: 400, distribution: 'poisson', durationS: 0.5, warmupRequests: 0 },
+      async () => undefined,
+    );
+    // 400/s for 0.5 s: ~200 sends; Poisson's spread (±~15 at 1σ) and timer granularity allow a wide band.
+    expect(run.outcomes.length).toBeGreaterThan(120);
+    expect(run.outcomes.length).toBeLessThan(280);
+  });
+
+  it('explains an invalid rate', async () => {
+    await expect(
+      runLoad(
+        { mode: 'request-rate', rate: 0, distribution: 'constant', requests: 1, warmupRequests: 0 },
+        async () => 1,
+      ),
+    ).rejects.toThrow('request rate must be more than 0 requests/s (got 0)');
   });
 });
 
