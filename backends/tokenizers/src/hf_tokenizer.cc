@@ -188,7 +188,8 @@ std::unique_ptr<Tokenizer> Tokenizer::FromJson(std::string_view json) {
   Json root;
   try {
     root = Json::parse(json.begin(), json.end());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error, and out_of_range for numbers beyond double (found by fuzz_load).
     throw TokenizerError(std::string("tokenizer.json: not valid JSON: ") + e.what());
   }
   try {

@@ -1,0 +1,186 @@
+// Bad input never crashes the native tokenizer: unsupported configurations are rejected at load
+// with the offending field named, fuzzer findings stay fixed, the CLI explains its usage, and
+// 10 MB inputs encode exactly like Hugging Face `tokenizers`.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Tokenizer } from 'tokenizers';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { ensureTsTokenize, repoRoot, runBatch } from '../../bench/tokenizers/native.js';
+import { assembleTokenizers, type TokenizerName } from '../../scripts/assemble-tokenizers.js';
+
+let binary = '';
+let files = {} as Record<TokenizerName, string>;
+let dir = '';
+
+beforeAll(async () => {
+  binary = ensureTsTokenize();
+  files = await assembleTokenizers();
+  dir = mkdtempSync(path.join(tmpdir(), 'ts-tok-robust-'));
+});
+
+function cli(args: string[]): {
+  status: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+} {
+  const r = spawnSync(binary, args, { encoding: 'utf8' });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+function withChange(from: TokenizerName, change: (t: Record<string, unknown>) => void): string {
+  const t = JSON.parse(readFileSync(files[from], 'utf8')) as Record<string, unknown>;
+  change(t);
+  const file = path.join(dir, `${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(t));
+  return file;
+}
+
+describe('unsupported configurations are rejected at load, naming the field', () => {
+  const cases: [string, TokenizerName, (t: Record<string, unknown>) => void, RegExp][] = [
+    [
+      'an unknown pre-tokenizer',
+      'gpt2',
+      (t) => (t.pre_tokenizer = { type: 'Foo' }),
+      /pre_tokenizer\.type: unsupported pre-tokenizer 'Foo'/,
+    ],
+    [
+      'a Unigram model',
+      'gpt2',
+      (t) => ((t.model as Record<string, unknown>).type = 'Unigram'),
+      /model\.type: unsupported model 'Unigram'/,
+    ],
+    [
+      'BPE dropout',
+      'llama-2',
+      (t) => ((t.model as Record<string, unknown>).dropout = 0.1),
+      /model\.dropout: unsupported/,
+    ],
+    [
+      'a regex Split',
+      'gpt2',
+      (t) =>
+        (t.pre_tokenizer = {
+          type: 'Split',
+          pattern: { Regex: '\\s+' },
+          behavior: 'Isolated',
+          invert: false,
+        }),
+      /pre_tokenizer\.pattern\.Regex: unsupported/,
+    ],
+    [
+      'a Precompiled normalizer',
+      'llama-2',
+      (t) => (t.normalizer = { type: 'Precompiled', precompiled_charsmap: '' }),
+      /normalizer\.type: unsupported normalizer 'Precompiled'/,
+    ],
+    [
+      'an unknown option of a known part',
+      'bert-base-uncased',
+      (t) => ((t.normalizer as Record<string, unknown>).fancy = true),
+      /normalizer\.fancy: unsupported option/,
+    ],
+    [
+      'a decoder nested in a Sequence',
+      'llama-2',
+      (t) => (((t.decoder as Record<string, unknown>).decoders as unknown[])[1] = { type: 'CTC' }),
+      /decoder\.decoders\[1\]\.type: unsupported decoder 'CTC'/,
+    ],
+    [
+      'a merge of unknown tokens',
+      'gpt2',
+      (t) => ((t.model as Record<string, unknown>).merges as unknown[]).push('zzzq qqqz'),
+      /model\.merges\[50000\]: 'zzzq' is not in the vocabulary/,
+    ],
+  ];
+  for (const [what, from, change, message] of cases) {
+    it(`rejects ${what}`, () => {
+      const r = cli(['--tokenizer', withChange(from, change), 'hello']);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(message);
+    });
+  }
+
+  it('says which file it cannot open', () => {
+    const r = cli(['--tokenizer', path.join(dir, 'missing.json'), 'hello']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/cannot open tokenizer file '.*missing\.json' \(check the path\)/);
+  });
+
+  it('reports malformed JSON as such', () => {
+    const file = path.join(dir, 'broken.json');
+    writeFileSync(file, '{"model": ');
+    const r = cli(['--tokenizer', file, 'hello']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/not valid JSON/);
+  });
+});
+
+describe('fuzzer findings stay fixed', () => {
+  const regressions = path.join(repoRoot, 'backends/tokenizers/fuzz/regressions/load');
+  for (const name of readdirSync(regressions)) {
+    it(`loading ${name} fails with a TokenizerError, not a crash`, () => {
+      const r = cli(['--tokenizer', path.join(regressions, name), 'hello']);
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/^ts-tokenize: .*tokenizer\.json/);
+    });
+  }
+});
+
+describe('the ts-tokenize CLI', () => {
+  it('encodes text and prints ids, and --json prints them as JSON', () => {
+    expect(cli(['--tokenizer', files.gpt2, 'Hello world']).stdout).toBe('15496 995\n');
+    expect(JSON.parse(cli(['--tokenizer', files['llama-2'], '--json', 'I am going to']).stdout)).toEqual({
+      ids: [1, 306, 626, 2675, 304],
+    });
+    expect(cli(['--tokenizer', files['llama-2'], '--no-special-tokens', 'I am going to']).stdout).toBe(
+      '306 626 2675 304\n',
+    );
+  });
+  it('decodes comma, space or JSON-array separated ids', () => {
+    for (const ids of ['15496,995', '15496 995', '[15496, 995]']) {
+      expect(cli(['--tokenizer', files.gpt2, '--decode', ids]).stdout).toBe('Hello world\n');
+    }
+    expect(
+      cli(['--tokenizer', files['bert-base-uncased'], '--decode', '--skip-special-tokens', '101,7592,102'])
+        .stdout,
+    ).toBe('hello\n');
+  });
+  it('explains usage errors with exit code 2', () => {
+    for (const args of [
+      [],
+      ['hello'],
+      ['--tokenizer', files.gpt2],
+      ['--tokenizer', files.gpt2, '--bogus', 'x'],
+    ]) {
+      const r = cli(args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/usage: ts-tokenize/);
+    }
+  });
+  it('rejects ids that are not numbers', () => {
+    const r = cli(['--tokenizer', files.gpt2, '--decode', '12,abc']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/IDS: unexpected 'a'/);
+  });
+});
+
+describe('10 MB inputs', () => {
+  // Mixed prose, code and CJK, repeated to 10 MB: one pre-token for Llama (no pre-tokenizer).
+  const unit = 'The quick brown fox — 東京タワー — def f(x):\n    return x ** 2  # ok\n';
+  const big = unit.repeat(Math.ceil(10_000_000 / Buffer.byteLength(unit)));
+  for (const name of ['gpt2', 'llama-2', 'bert-base-uncased'] as const) {
+    it(`${name}: encodes ${(Buffer.byteLength(big) / 1e6).toFixed(1)} MB exactly like HF`, async () => {
+      const [native] = runBatch(binary, files[name], [{ text: big }]);
+      const expected = (await Tokenizer.fromFile(files[name]).encode(big)).getIds();
+      expect(native!.error).toBeUndefined();
+      expect(native!.ids!.length).toBe(expected.length);
+      expect(native!.ids).toEqual(expected);
+      expect(native!.stream).toBe(native!.text);
+    });
+  }
+});
