@@ -12,7 +12,12 @@ export interface PromptFailure {
 }
 
 /** Turns an error from the settings, the client or the server into a message that says what to do. */
-export function describePromptFailure(error: unknown, settings: PromptSettings | undefined): PromptFailure {
+export function describePromptFailure(
+  error: unknown,
+  settings: PromptSettings | undefined,
+  cancelledByUser = false,
+): PromptFailure {
+  if (cancelledByUser) return { message: 'Prompt cancelled.', unreachable: false, cancelled: true };
   if (error instanceof SettingError) {
     return { message: error.message, setting: error.setting, unreachable: false, cancelled: false };
   }

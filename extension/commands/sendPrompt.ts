@@ -36,6 +36,8 @@ async function sendPromptCommand(
 
   let settings: PromptSettings | undefined;
   let record: PromptRecord | undefined;
+  // Cancelling the progress notification aborts the request; the client then throws.
+  const abort = new AbortController();
   try {
     settings = readPromptSettings(editor?.document.uri);
     record = { ...settings, prompt };
@@ -47,7 +49,6 @@ async function sendPromptCommand(
         cancellable: true,
       },
       (_progress, token) => {
-        const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
         return sendPrompt(connections.client(serverUrl), {
           model,
@@ -61,7 +62,7 @@ async function sendPromptCommand(
     const { text, latencyMs, ttftMs, responses } = result;
     return { ok: true, ...record, text, latencyMs, ttftMs, responses };
   } catch (error) {
-    const failure = describePromptFailure(error, settings);
+    const failure = describePromptFailure(error, settings, abort.signal.aborted);
     if (failure.unreachable && settings) connections.forget(settings.serverUrl);
     output.showError(failure.message, record);
     if (!failure.cancelled) void notify(failure.message, failure.setting);

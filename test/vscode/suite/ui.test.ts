@@ -32,6 +32,19 @@ describe('Triton Studio in the workbench UI (keys, panels and notifications as a
     await workbench({ kind: 'screenshot', name: 'send-prompt' });
   });
 
+  it('stops a long answer when the progress notification is cancelled, without an error', async () => {
+    // sim-llm spends 2 ms per generated token here: 4,000 tokens (sim-llm's limit is 4,096) take about 8 s.
+    const outcome = await withWorkspaceSetting('maxTokens', 4_000, async () => {
+      const pending = vscode.commands.executeCommand<SendPromptOutcome>(
+        'tritonStudio.sendPrompt',
+        'a long one',
+      );
+      await workbench({ kind: 'clickNotificationButton', text: 'is answering', button: 'Cancel' });
+      return pending;
+    });
+    assert.deepEqual(outcome, { ok: false, error: 'Prompt cancelled.', setting: undefined, cancelled: true });
+  });
+
   it('shows an unreachable server as an error notification whose button opens the setting to change', async () => {
     const unreachable = await unreachableServerUrl();
     await withWorkspaceSetting('serverUrl', unreachable, async () => {
