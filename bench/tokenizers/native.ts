@@ -6,7 +6,6 @@ import path from 'node:path';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const buildDir = path.join(repoRoot, 'build/backends');
-export const tsTokenizeBinary = path.join(buildDir, 'tools/ts-tokenize');
 
 function run(cmd: string, args: string[], what: string): void {
   const r = spawnSync(cmd, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -23,18 +22,25 @@ function requireTool(cmd: string, hint: string): void {
 }
 
 /**
- * Configures (once) and builds the tokenizer library and `ts-tokenize` in build/backends with
- * CMake, then returns the binary's path. The incremental build is a no-op when nothing changed.
+ * Configures (once) and builds a target of backends/ (the tokenizer library and `target`) in
+ * build/backends with CMake, then returns the executable's path. The incremental build is a no-op
+ * when nothing changed.
  */
-export function ensureTsTokenize(): string {
+export function ensureNativeTool(target: 'ts-tokenize' | 'ts-tokenize-bench'): string {
   requireTool('cmake', 'install it (apt-get install cmake, or `npm run setup`)');
   requireTool(process.env.CXX ?? 'c++', 'install a C++17 compiler (apt-get install g++, or `npm run setup`)');
   if (!existsSync(path.join(buildDir, 'CMakeCache.txt'))) {
     run('cmake', ['-S', 'backends', '-B', buildDir], 'configuring backends/ with CMake');
   }
-  run('cmake', ['--build', buildDir, '--target', 'ts-tokenize', '-j2'], 'building ts-tokenize');
-  if (!existsSync(tsTokenizeBinary)) throw new Error(`build finished but ${tsTokenizeBinary} is missing`);
-  return tsTokenizeBinary;
+  run('cmake', ['--build', buildDir, '--target', target, '-j2'], `building ${target}`);
+  const binary = path.join(buildDir, 'tools', target);
+  if (!existsSync(binary)) throw new Error(`build finished but ${binary} is missing`);
+  return binary;
+}
+
+/** The native tokenizer CLI, built if needed. */
+export function ensureTsTokenize(): string {
+  return ensureNativeTool('ts-tokenize');
 }
 
 /** One batch-mode input line. */

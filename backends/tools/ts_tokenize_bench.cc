@@ -1,0 +1,114 @@
+// ts-tokenize-bench: single-thread throughput of the native tokenizer on a corpus.
+//   ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S]
+// The corpus is JSON lines with a "text" field (other lines are skipped). Prints one JSON object:
+// load time, memory added by loading, encode and decode MB/s and tokens/s.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "triton_studio/tokenizer.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+long RssKb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string tokenizer_path, corpus_path;
+  double min_seconds = 3.0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--tokenizer") tokenizer_path = argv[i + 1];
+    else if (a == "--corpus") corpus_path = argv[i + 1];
+    else if (a == "--seconds") min_seconds = std::stod(argv[i + 1]);
+  }
+  if (tokenizer_path.empty() || corpus_path.empty()) {
+    std::cerr << "usage: ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S]\n";
+    return 2;
+  }
+  std::vector<std::string> texts;
+  size_t bytes = 0;
+  {
+    std::ifstream in(corpus_path);
+    std::string line;
+    while (std::getline(in, line)) {
+      const json j = json::parse(line, nullptr, false);
+      if (j.is_object() && j.contains("text") && j["text"].is_string()) {
+        texts.push_back(j["text"].get<std::string>());
+        bytes += texts.back().size();
+      }
+    }
+  }
+  if (texts.empty()) {
+    std::cerr << "ts-tokenize-bench: no {\"text\": ...} lines in " << corpus_path << "\n";
+    return 1;
+  }
+  try {
+    // Load time: best of 5 (the first one also pays for page-cache misses).
+    double load_s = 1e9;
+    long rss_added_kb = 0;
+    std::unique_ptr<triton_studio::tok::Tokenizer> tok;
+    for (int i = 0; i < 5; ++i) {
+      tok.reset();
+      const long before = RssKb();
+      const auto t0 = Clock::now();
+      tok = triton_studio::tok::Tokenizer::FromFile(tokenizer_path);
+      load_s = std::min(load_s, Seconds(t0, Clock::now()));
+      if (i == 0) rss_added_kb = RssKb() - before;  // later loads reuse freed memory
+    }
+    std::vector<std::vector<uint32_t>> encoded(texts.size());
+    size_t tokens = 0;
+    int encode_rounds = 0;
+    const auto e0 = Clock::now();
+    do {
+      tokens = 0;
+      for (size_t i = 0; i < texts.size(); ++i) {
+        encoded[i] = tok->Encode(texts[i], false);
+        tokens += encoded[i].size();
+      }
+      ++encode_rounds;
+    } while (Seconds(e0, Clock::now()) < min_seconds);
+    const double encode_s = Seconds(e0, Clock::now()) / encode_rounds;
+
+    size_t decoded_bytes = 0;
+    int decode_rounds = 0;
+    const auto d0 = Clock::now();
+    do {
+      decoded_bytes = 0;
+      for (const auto& ids : encoded) decoded_bytes += tok->Decode(ids, false).size();
+      ++decode_rounds;
+    } while (Seconds(d0, Clock::now()) < min_seconds);
+    const double decode_s = Seconds(d0, Clock::now()) / decode_rounds;
+
+    const json out = {{"strings", texts.size()},
+                      {"bytes", bytes},
+                      {"tokens", tokens},
+                      {"load_ms", load_s * 1e3},
+                      {"rss_added_mb", rss_added_kb / 1024.0},
+                      {"encode_mb_s", bytes / encode_s / 1e6},
+                      {"encode_tokens_s", tokens / encode_s},
+                      {"decode_mb_s", decoded_bytes / decode_s / 1e6},
+                      {"decode_tokens_s", tokens / decode_s}};
+    std::cout << out.dump() << "\n";
+  } catch (const triton_studio::tok::TokenizerError& e) {
+    std::cerr << "ts-tokenize-bench: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

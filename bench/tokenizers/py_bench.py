@@ -1,0 +1,90 @@
+"""Single-thread encode/decode throughput of Python-side peers, for bench/tokenizers/run.ts.
+
+  python py_bench.py hf TOKENIZER_JSON CORPUS_JSONL SECONDS
+  python py_bench.py tiktoken TOKENIZER_JSON CORPUS_JSONL SECONDS   (GPT-2 byte-level BPE only)
+
+Prints one JSON object like ts-tokenize-bench. tiktoken cannot download its GPT-2 files here, so
+its Encoding is built from the same tokenizer.json (ranks = ids, GPT-2's split pattern) and its
+ids are checked against HF's on the corpus ("mismatches").
+"""
+import json
+import os
+import sys
+import time
+
+os.environ.setdefault('RAYON_NUM_THREADS', '1')  # HF tokenizers' batch calls: one thread
+os.environ.setdefault('TOKENIZERS_PARALLELISM', 'false')
+
+GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+
+
+def timed(fn, seconds):
+    rounds, start = 0, time.perf_counter()
+    while True:
+        result = fn()
+        rounds += 1
+        if time.perf_counter() - start >= seconds:
+            return result, (time.perf_counter() - start) / rounds
+
+
+def byte_decoder():
+    printable = list(range(ord('!'), ord('~') + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    chars, n = {}, 0
+    for b in range(256):
+        if b in printable:
+            chars[b] = chr(b)
+        else:
+            chars[b] = chr(256 + n)
+            n += 1
+    return {c: b for b, c in chars.items()}
+
+
+def main():
+    kind, tokenizer_path, corpus_path, seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+    texts = []
+    with open(corpus_path, encoding='utf-8') as f:
+        for line in f:
+            entry = json.loads(line)
+            if 'text' in entry:
+                texts.append(entry['text'])
+    nbytes = sum(len(t.encode('utf-8')) for t in texts)
+    out = {'strings': len(texts), 'bytes': nbytes}
+
+    if kind == 'hf':
+        from tokenizers import Tokenizer
+        t0 = time.perf_counter()
+        tok = Tokenizer.from_file(tokenizer_path)
+        out['load_ms'] = (time.perf_counter() - t0) * 1e3
+        encs, enc_s = timed(lambda: tok.encode_batch(texts, add_special_tokens=False), seconds)
+        ids = [e.ids for e in encs]
+        decoded, dec_s = timed(lambda: tok.decode_batch(ids, skip_special_tokens=False), seconds)
+    elif kind == 'tiktoken':
+        import tiktoken
+        data = json.load(open(tokenizer_path, encoding='utf-8'))
+        bd = byte_decoder()
+        ranks = {bytes(bd[c] for c in tok): i for tok, i in data['model']['vocab'].items()}
+        t0 = time.perf_counter()
+        enc = tiktoken.Encoding('gpt2-local', pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
+                                special_tokens={'<|endoftext|>': 50256})
+        out['load_ms'] = (time.perf_counter() - t0) * 1e3
+        ids, enc_s = timed(lambda: enc.encode_ordinary_batch(texts, num_threads=1), seconds)
+        decoded, dec_s = timed(lambda: enc.decode_batch(ids, num_threads=1), seconds)
+        from tokenizers import Tokenizer
+        ref = Tokenizer.from_file(tokenizer_path).encode_batch(texts, add_special_tokens=False)
+        out['mismatches'] = sum(1 for a, b in zip(ids, ref) if a != b.ids)
+    else:
+        raise SystemExit(f'unknown peer {kind!r} (hf or tiktoken)')
+
+    ntokens = sum(len(i) for i in ids)
+    out.update({
+        'tokens': ntokens,
+        'encode_mb_s': nbytes / enc_s / 1e6,
+        'encode_tokens_s': ntokens / enc_s,
+        'decode_mb_s': sum(len(d.encode('utf-8')) for d in decoded) / dec_s / 1e6,
+        'decode_tokens_s': ntokens / dec_s,
+    })
+    print(json.dumps(out))
+
+
+if __name__ == '__main__':
+    main()

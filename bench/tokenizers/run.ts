@@ -1,0 +1,149 @@
+// Tokenizer benchmark: single-thread encode and decode throughput on the project corpus, native
+// library vs Hugging Face tokenizers (npm binding and PyPI) and tiktoken (GPT-2), same corpus,
+// same run. Usage: npm run bench:tokenizers [-- --seconds 3 --tokenizers gpt2,llama-2]
+// Results: a Markdown table on stdout and JSON in .cache/bench/tokenizers.json.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Tokenizer } from 'tokenizers';
+
+import { assembleTokenizers, TOKENIZER_NAMES, type TokenizerName } from '../../scripts/assemble-tokenizers';
+import { corpusFile, loadCorpus } from '../../scripts/build-corpus';
+import { ensureNativeTool, repoRoot } from './native';
+
+interface Result {
+  tokenizer: string;
+  implementation: string;
+  load_ms?: number;
+  rss_added_mb?: number;
+  encode_mb_s: number;
+  encode_tokens_s: number;
+  decode_mb_s: number;
+  decode_tokens_s: number;
+  mismatches?: number;
+  note?: string;
+}
+
+const venvPython = path.join(repoRoot, '.cache/bench-venv/bin/python');
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+
+function runJson(cmd: string, args: string[]): Record<string, number> {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.error || r.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} failed: ${r.error?.message ?? r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
+}
+
+/** HF's npm binding, one call per string (its batch call is multi-threaded). */
+async function npmBinding(
+  file: string,
+  texts: string[],
+): Promise<Omit<Result, 'tokenizer' | 'implementation'>> {
+  const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+  let t0 = performance.now();
+  const tok = Tokenizer.fromFile(file);
+  const load_ms = performance.now() - t0;
+  const ids: number[][] = [];
+  t0 = performance.now();
+  for (const t of texts) ids.push((await tok.encode(t, null, { addSpecialTokens: false })).getIds());
+  const encode_s = (performance.now() - t0) / 1e3;
+  let decodedBytes = 0;
+  t0 = performance.now();
+  for (const i of ids) decodedBytes += Buffer.byteLength(await tok.decode(i, false));
+  const decode_s = (performance.now() - t0) / 1e3;
+  const tokens = ids.reduce((n, i) => n + i.length, 0);
+  return {
+    load_ms,
+    encode_mb_s: bytes / encode_s / 1e6,
+    encode_tokens_s: tokens / encode_s,
+    decode_mb_s: decodedBytes / decode_s / 1e6,
+    decode_tokens_s: tokens / decode_s,
+  };
+}
+
+async function main(): Promise<void> {
+  const seconds = arg('seconds', '3');
+  const names = arg('tokenizers', TOKENIZER_NAMES.join(',')).split(',') as TokenizerName[];
+  const bench = ensureNativeTool('ts-tokenize-bench');
+  const files = await assembleTokenizers();
+  const texts = loadCorpus()
+    .filter((e): e is { source: string; text: string } => 'text' in e)
+    .map((e) => e.text);
+  const havePython = existsSync(venvPython);
+  if (!havePython) {
+    console.error(
+      `[bench] ${venvPython} missing: Python peers skipped (python3 -m venv .cache/bench-venv && .cache/bench-venv/bin/pip install tokenizers tiktoken)`,
+    );
+  }
+  const results: Result[] = [];
+  for (const name of names) {
+    const file = files[name];
+    const add = (implementation: string, r: Omit<Result, 'tokenizer' | 'implementation'>): void => {
+      results.push({ tokenizer: name, implementation, ...r });
+      console.error(`[bench] ${name} ${implementation}: encode ${r.encode_mb_s.toFixed(2)} MB/s`);
+    };
+    add(
+      'triton-studio (C++)',
+      runJson(bench, ['--tokenizer', file, '--corpus', corpusFile, '--seconds', seconds]) as never,
+    );
+    add('HF tokenizers, npm binding', await npmBinding(file, texts));
+    if (havePython) {
+      add(
+        'HF tokenizers, PyPI',
+        runJson(venvPython, [path.join(__dirname, 'py_bench.py'), 'hf', file, corpusFile, seconds]) as never,
+      );
+      if (name === 'gpt2') {
+        add(
+          'tiktoken, PyPI',
+          runJson(venvPython, [
+            path.join(__dirname, 'py_bench.py'),
+            'tiktoken',
+            file,
+            corpusFile,
+            seconds,
+          ]) as never,
+        );
+      }
+    }
+  }
+  const out = path.join(repoRoot, '.cache/bench/tokenizers.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  const meta = {
+    date: new Date().toISOString(),
+    cpu: os.cpus()[0]?.model,
+    cores: os.cpus().length,
+    corpus_strings: texts.length,
+  };
+  writeFileSync(out, JSON.stringify({ meta, results }, null, 2));
+
+  const f = (v: number | undefined, d = 1): string => (v === undefined ? '–' : v.toFixed(d));
+  console.log(`Corpus: ${texts.length} strings (${corpusFile}); ${meta.cpu}, single thread.\n`);
+  console.log(
+    '| tokenizer | implementation | encode MB/s | encode Mtok/s | decode MB/s | decode Mtok/s | load ms | memory MB |',
+  );
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(
+      `| ${r.tokenizer} | ${r.implementation}${r.mismatches ? ` (${r.mismatches} id mismatches vs HF)` : ''} | ${f(r.encode_mb_s, 2)} | ${f(r.encode_tokens_s / 1e6, 2)} | ${f(r.decode_mb_s)} | ${f(r.decode_tokens_s / 1e6, 2)} | ${f(r.load_ms)} | ${f(r.rss_added_mb)} |`,
+    );
+  }
+  console.log('\nRatios (native ÷ peer, encode MB/s):');
+  for (const name of names) {
+    const mine = results.find((r) => r.tokenizer === name && r.implementation.startsWith('triton'))!;
+    for (const r of results.filter((x) => x.tokenizer === name && x !== mine)) {
+      console.log(
+        `- ${name} vs ${r.implementation}: encode ${(mine.encode_mb_s / r.encode_mb_s).toFixed(2)}×, decode ${(mine.decode_mb_s / r.decode_mb_s).toFixed(2)}×`,
+      );
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`[bench] error: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
