@@ -330,7 +330,7 @@ describe('a streaming ensemble (sim_llm decoupled: one text chunk per generated 
     expect(result.ttftMs).toBeLessThanOrEqual(result.latencyMs);
   });
 
-  it("reports TTFT and inter-token latency close to sim-llm's 2 ms per token", async () => {
+  it("reports TTFT and inter-token latency of the order of sim-llm's 2 ms per token", async () => {
     const report = await runLatencyTest(streamClient, {
       model: STREAM_ENSEMBLE,
       prompt: 'Time to first token',
