@@ -1,0 +1,54 @@
+// The Unicode tables (GPT-2's \p{L}/\p{N}/\s classes, BERT's punctuation, marks and control
+// characters, lowercasing) agree with Hugging Face `tokenizers` for every Unicode scalar value:
+// each code point is encoded inside a small template by both and the ids compared.
+import { Tokenizer } from 'tokenizers';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { ensureTsTokenize, runBatch } from '../../bench/tokenizers/native.js';
+import { assembleTokenizers, type TokenizerName } from '../../scripts/assemble-tokenizers.js';
+
+let binary = '';
+let files = {} as Record<TokenizerName, string>;
+
+beforeAll(async () => {
+  binary = ensureTsTokenize();
+  files = await assembleTokenizers();
+});
+
+async function mismatchingCodePoints(name: TokenizerName, template: string): Promise<string[]> {
+  const reference = Tokenizer.fromFile(files[name]);
+  const bad: string[] = [];
+  const chunk = 65536;
+  for (let start = 0; start < 0x110000; start += chunk) {
+    const cps: number[] = [];
+    for (let c = start; c < start + chunk; c++) if (c < 0xd800 || c > 0xdfff) cps.push(c);
+    const texts = cps.map((c) => template.replace('{}', String.fromCodePoint(c)));
+    const expected = await reference.encodeBatch(texts, { addSpecialTokens: false });
+    const actual = runBatch(
+      binary,
+      files[name],
+      texts.map((text) => ({ text, add_special_tokens: false })),
+    );
+    cps.forEach((c, i) => {
+      if (JSON.stringify(expected[i]!.getIds()) !== JSON.stringify(actual[i]!.ids))
+        bad.push(`U+${c.toString(16)}`);
+    });
+  }
+  return bad;
+}
+
+describe('every code point tokenizes as in HF', () => {
+  const cases: [TokenizerName, string][] = [
+    ['gpt2', 'x{}x'],
+    ['gpt2', ' {}x'],
+    ['llama-2', 'x{}x'],
+    ['bert-base-uncased', 'x{}x'],
+    ['bert-base-uncased', 'A{}B'],
+  ];
+  for (const [name, template] of cases) {
+    it(`${name}: ${JSON.stringify(template)}`, async () => {
+      const bad = await mismatchingCodePoints(name, template);
+      expect(bad.slice(0, 20), `${bad.length} code points differ`).toEqual([]);
+    }, 600_000);
+  }
+});
