@@ -40,7 +40,7 @@ for t in "${TARGETS[@]}"; do
   done
   echo "fuzz: $t for ${SECONDS_EACH}s"
   start=$(date +%s)
-  if ! "$BUILD/out/tokenizers/fuzz/$t" -max_total_time="$SECONDS_EACH" -jobs=1 -workers=1 -timeout=20 -rss_limit_mb=4096 \
+  if ! "$BUILD/out/tokenizers/fuzz/$t" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=4096 \
       -max_len=4096 -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "${seeds[@]}" \
       >"$BUILD/$t.log" 2>&1; then
     status=1
