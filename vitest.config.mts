@@ -18,7 +18,8 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           testTimeout: 300_000,
           hookTimeout: 600_000,
-          fileParallelism: false,
+          // fileParallelism is a root-only option; one fork runs the files one after another.
+          poolOptions: { forks: { singleFork: true } },
         },
       },
     ],
