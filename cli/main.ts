@@ -2,11 +2,13 @@ import { Command, CommanderError } from 'commander';
 import { buildCommand } from './commands/build.js';
 import { deployCommand } from './commands/deploy.js';
 import { generateCommand } from './commands/generate.js';
+import { importCommand } from './commands/import.js';
 import { perfCommand } from './commands/perf.js';
 import { promptCommand } from './commands/prompt.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { tokenizeCommand } from './commands/tokenize.js';
+import { validateCommand } from './commands/validate.js';
 import { installInterruptHandling } from './interrupt.js';
 
 /** The `triton-studio` command line: the same operations as the VS Code commands, for terminals and CI. */
@@ -17,7 +19,9 @@ export function createProgram(): Command {
     .exitOverride();
   for (const command of [
     tokenizeCommand(),
+    validateCommand(),
     generateCommand(),
+    importCommand(),
     buildCommand(),
     serveCommand(),
     deployCommand(),

@@ -69,7 +69,18 @@ describe('triton-studio (command line)', () => {
   it('lists its commands with --help and exits 0', async () => {
     const run = await cli(['--help']);
     expect(run.code).toBe(0);
-    for (const command of ['tokenize', 'generate', 'build', 'serve', 'deploy', 'prompt', 'perf', 'run']) {
+    for (const command of [
+      'tokenize',
+      'validate',
+      'generate',
+      'import',
+      'build',
+      'serve',
+      'deploy',
+      'prompt',
+      'perf',
+      'run',
+    ]) {
       expect(run.stdout).toContain(command);
     }
   });
@@ -146,6 +157,75 @@ describe('generate', () => {
     expect(result.ok).toBe(true);
     expect(result.ensembleName).toBe('gpt2_sim');
     for (const file of result.files) expect(existsSync(join(out, file))).toBe(true);
+  });
+});
+
+describe('validate', () => {
+  it('passes every sample and exits 0', async () => {
+    const samples = ['gpt2-sim', 'codegen-fastertransformer', 'llama2-tensorrt-llm'].map((s) =>
+      join(ROOT, 'samples', s, `${s}.pipeline.json`),
+    );
+    const run = await cli(['validate', ...samples]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('3 pipeline files OK');
+    expect(run.stderr).not.toMatch(/ error /);
+  });
+
+  it('prints each error compiler-style with its code, exits 1, and reports them as JSON', async () => {
+    const pipeline = JSON.parse(readFileSync(PIPELINE, 'utf8')) as { wires: { from: string; to: string }[] };
+    pipeline.wires[0]!.from = 'nowhere.OUT';
+    const file = join(scratch, 'invalid.pipeline.json');
+    writeFileSync(file, JSON.stringify(pipeline, null, 2));
+    const run = await cli(['validate', file]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/invalid\.pipeline\.json:\d+:\d+: error TS-E\d{3}: .*nowhere/);
+    const json = await cli(['validate', file, '--json']);
+    const result = JSON.parse(json.stdout) as { ok: boolean; files: { diagnostics: { code: string }[] }[] };
+    expect(result.ok).toBe(false);
+    expect(result.files[0]!.diagnostics.some((d) => d.code.startsWith('TS-E'))).toBe(true);
+  });
+
+  it('says which file it cannot read', async () => {
+    const run = await cli(['validate', join(scratch, 'missing.pipeline.json')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('cannot read');
+    expect(run.stderr).toContain('missing.pipeline.json');
+  });
+});
+
+describe('import', () => {
+  it('turns a model repository back into a pipeline that validates and generates the same ensemble', async () => {
+    const out = join(scratch, 'imported.pipeline.json');
+    const run = await cli(['import', repo, '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('ensemble gpt2_sim');
+    const check = await cli(['validate', out]);
+    expect(check.code, check.stderr).toBe(0);
+    const again = join(scratch, 'imported-repo');
+    expect((await cli(['generate', out, '--out', again])).code).toBe(0);
+    // Identical but for the header line naming the source pipeline file.
+    const body = (r: string): string =>
+      readFileSync(join(r, 'gpt2_sim/config.pbtxt'), 'utf8').replace(/^.*\n/, '');
+    expect(body(again)).toBe(body(repo));
+  });
+
+  it('never replaces an existing file without --force', async () => {
+    const out = join(scratch, 'kept.pipeline.json');
+    writeFileSync(out, '{"mine": true}\n');
+    const run = await cli(['import', repo, '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('--force');
+    expect(readFileSync(out, 'utf8')).toBe('{"mine": true}\n');
+    expect((await cli(['import', repo, '--out', out, '--force'])).code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('steps');
+  });
+
+  it('explains what it needs when the folder is no model repository, writing nothing', async () => {
+    const out = join(scratch, 'nothing.pipeline.json');
+    const run = await cli(['import', scratch + '/no-such-repo', '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('is not a folder');
+    expect(existsSync(out)).toBe(false);
   });
 });
 

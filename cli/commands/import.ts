@@ -1,0 +1,52 @@
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { hasErrors, importRepository } from '../../generator/index.js';
+import { action } from '../action.js';
+import { CliError } from '../io.js';
+
+export function importCommand(): Command {
+  return new Command('import')
+    .description(
+      'turn an existing model repository (ensemble + steps, Python pre/post included) into a pipeline file; ' +
+        'Python tokenizer steps become native ones where the tokenizer is found',
+    )
+    .argument('<repo>', 'the model repository folder')
+    .requiredOption('--out <file>', 'the pipeline file to write (NAME.pipeline.json)')
+    .option('--ensemble <name>', 'which ensemble to import when the repository holds several')
+    .option('--force', 'replace --out if it exists')
+    .option('--json', 'print the result as JSON')
+    .action(
+      action(async (out, repo: string, opts: { out: string; ensemble?: string; force?: boolean }) => {
+        if (!opts.out.endsWith('.pipeline.json')) {
+          throw new CliError(
+            `--out ${opts.out}: name it NAME.pipeline.json, so editors and the CLI recognise it`,
+            2,
+          );
+        }
+        if (existsSync(opts.out) && !opts.force) {
+          throw new CliError(`${opts.out} exists; choose another --out or pass --force to replace it`);
+        }
+        const result = importRepository(repo, { outFile: opts.out, ensemble: opts.ensemble });
+        out.diagnostics(result.diagnostics);
+        const ok = !hasErrors(result.diagnostics) && result.pipelineText !== undefined;
+        if (ok) {
+          // Written beside the target and renamed, so a failure never leaves half a file.
+          const temp = `${opts.out}.${process.pid}.tmp`;
+          writeFileSync(temp, result.pipelineText!);
+          renameSync(temp, opts.out);
+        }
+        out.result({
+          ok,
+          out: ok ? opts.out : undefined,
+          diagnostics: result.diagnostics,
+          pipeline: result.pipeline,
+        });
+        if (!ok) return 1;
+        const steps = result.pipeline!.steps;
+        out.info(
+          `wrote ${opts.out}: ensemble ${result.pipeline!.name}, ${steps.length} steps ` +
+            `(${steps.map((s) => `${s.name}: ${s.kind}`).join(', ')})`,
+        );
+      }),
+    );
+}

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { hasErrors, validatePipeline } from '../../generator/index.js';
+import { action } from '../action.js';
+import { CliError } from '../io.js';
+
+export function validateCommand(): Command {
+  return new Command('validate')
+    .description('check pipeline files without writing anything; errors print like a compiler')
+    .argument('<pipelines...>', 'the *.pipeline.json files')
+    .option('--json', 'print the diagnostics as JSON')
+    .action(
+      action(async (out, pipelines: string[]) => {
+        const results = pipelines.map((file) => {
+          let text: string;
+          try {
+            text = readFileSync(file, 'utf8');
+          } catch (e) {
+            throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
+          }
+          return { file, diagnostics: validatePipeline(text, file).diagnostics };
+        });
+        const all = results.flatMap((r) => r.diagnostics);
+        out.diagnostics(all);
+        const ok = !hasErrors(all);
+        out.result({ ok, files: results });
+        const count = (severity: string): number => all.filter((d) => d.severity === severity).length;
+        const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+        out.info(
+          ok
+            ? `${plural(pipelines.length, 'pipeline file')} OK, ${plural(count('warning'), 'warning')}`
+            : plural(count('error'), 'error'),
+        );
+        return ok ? 0 : 1;
+      }),
+    );
+}
