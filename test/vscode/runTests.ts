@@ -11,6 +11,7 @@
  *
  * Options: --keep (keep the work folder), --screenshots DIR (screenshots and UI requests;
  * default out/test-results/vscode),
+ * --results FILE (the suite's pass/fail counts; default out/test-results/vscode.json),
  * --grep PATTERN (run only matching tests).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +38,7 @@ const { values: options } = parseArgs({
   options: {
     keep: { type: 'boolean', default: false },
     screenshots: { type: 'string', default: join(ROOT, 'out/test-results/vscode') },
+    results: { type: 'string', default: join(ROOT, 'out/test-results/vscode.json') },
     grep: { type: 'string' },
   },
 });
@@ -128,7 +130,9 @@ async function main(): Promise<number> {
     step(`tritonserver ${server.pid}: gRPC ${grpcUrl}, ensemble ${served.ensemble}`);
     const workspace = prepareWorkspace(workDir, server, served.ensemble);
     const screenshots = resolve(options.screenshots!);
+    const results = resolve(options.results!);
     rmSync(screenshots, { recursive: true, force: true });
+    rmSync(results, { force: true });
     await timed('ran the extension-host suite in code-server', () =>
       runTests({
         vscodeExecutablePath: LAUNCHER,
@@ -146,6 +150,7 @@ async function main(): Promise<number> {
           [TEST_ENV.referenceTokenizer]: REFERENCE_TOKENIZER,
           ...(options.grep ? { [TEST_ENV.grep]: options.grep } : {}),
           [WORKBENCH_DIR_ENV]: screenshots,
+          [TEST_ENV.results]: results,
         },
       }),
     );

@@ -2,8 +2,8 @@
  * The extensionTestsPath module: VS Code's extension host calls `run()` and reports its outcome
  * (resolved = pass) to the workbench, which passes it to the launcher as the exit code.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Mocha from 'mocha';
 import { TEST_ENV } from './testEnv.js';
 
@@ -22,8 +22,23 @@ export function run(): Promise<void> {
     mocha.addFile(join(__dirname, file));
   }
   return new Promise((resolve, reject) => {
-    mocha.run((failures) =>
-      failures > 0 ? reject(new Error(`${failures} extension test(s) failed`)) : resolve(),
-    );
+    const runner = mocha.run((failures) => {
+      writeResults(runner.stats);
+      if (failures > 0) reject(new Error(`${failures} extension test(s) failed`));
+      else resolve();
+    });
   });
+}
+
+/** Counts for scripts/test-summary.mjs, which adds up every stage of `npm test`. */
+function writeResults(stats: Mocha.Stats | undefined): void {
+  const file = process.env[TEST_ENV.results];
+  if (!file) return;
+  mkdirSync(dirname(file), { recursive: true });
+  const counts = {
+    numPassedTests: stats?.passes ?? 0,
+    numFailedTests: stats?.failures ?? 0,
+    numPendingTests: stats?.pending ?? 0,
+  };
+  writeFileSync(file, `${JSON.stringify(counts)}\n`);
 }

@@ -10,9 +10,11 @@ export const TEST_ENV = {
   referenceTokenizer: 'TRITON_STUDIO_TEST_REFERENCE_TOKENIZER',
   /** Optional mocha --grep. */
   grep: 'TRITON_STUDIO_TEST_GREP',
+  /** Optional: where the suite writes its counts (vitest's JSON field names) for the test summary. */
+  results: 'TRITON_STUDIO_TEST_RESULTS',
 } as const;
 
-export function testEnv(name: Exclude<keyof typeof TEST_ENV, 'grep'>): string {
+export function testEnv(name: Exclude<keyof typeof TEST_ENV, 'grep' | 'results'>): string {
   const value = process.env[TEST_ENV[name]];
   if (!value) {
     throw new Error(`${TEST_ENV[name]} is not set: run the suite through \`npm run test:vscode\``);
