@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Metadata, credentials, type CallOptions, type Client, type ClientDuplexStream } from '@grpc/grpc-js';
 import { toTritonError, TritonError } from './errors.js';
 import { inferenceServiceClient } from './protocol.js';
@@ -62,6 +63,10 @@ export function numericInput(
 export interface InferOptions {
   /** Output names to return; default: every output of the model. */
   outputs?: string[];
+  /**
+   * Request id; default: a fresh UUID. Streaming detokenize steps key their per-request decoder
+   * on it (an ensemble passes it to every step), so it must be unique among requests in flight.
+   */
   id?: string;
   version?: string;
   parameters?: Record<string, InferParameterValue>;
@@ -382,7 +387,7 @@ function buildRequest(model: string, inputs: InferInput[], options: InferOptions
   return {
     model_name: model,
     model_version: options.version ?? '',
-    id: options.id ?? '',
+    id: options.id ?? randomUUID(),
     parameters: toWireParameters(options.parameters ?? {}),
     inputs: inputs.map((i) => ({ name: i.name, datatype: i.datatype, shape: i.shape, parameters: {} })),
     outputs: (options.outputs ?? []).map((name) => ({ name, parameters: {} })),

@@ -30,8 +30,27 @@ export interface GeneratedModel {
 
 export function buildModels(graph: PipelineGraph, pipelineFile: string): GeneratedModel[] {
   const models: GeneratedModel[] = [ensembleModel(graph)];
-  for (const step of graph.steps) models.push(stepModel(step, graph, pipelineFile));
+  const streamed = streamedSteps(graph);
+  for (const step of graph.steps) models.push(stepModel(step, graph, pipelineFile, streamed.has(step.name)));
   return models;
+}
+
+/**
+ * Steps that receive a decoupled step's responses one by one (directly or through other steps):
+ * Triton's ensemble runs them once per streamed response.
+ */
+function streamedSteps(graph: PipelineGraph): Set<string> {
+  const producer = new Map<string, string>();
+  for (const [step, outputs] of graph.outputMap)
+    for (const tensor of outputs.values()) producer.set(tensor, step);
+  const streaming = new Set<string>();
+  const streamed = new Set<string>();
+  for (const step of graph.steps) {
+    const inputs = [...(graph.inputMap.get(step.name)?.values() ?? [])];
+    if (inputs.some((t) => streaming.has(producer.get(t) ?? ''))) streamed.add(step.name);
+    if (step.decoupled || streamed.has(step.name)) streaming.add(step.name);
+  }
+  return streamed;
 }
 
 function tensor(p: Port): ModelTensor {
@@ -82,7 +101,12 @@ function ensembleModel(graph: PipelineGraph): GeneratedModel {
   return { name: graph.name, kind: 'ensemble', config, versionFiles: [] };
 }
 
-function stepModel(step: ResolvedStep, graph: PipelineGraph, pipelineFile: string): GeneratedModel {
+function stepModel(
+  step: ResolvedStep,
+  graph: PipelineGraph,
+  pipelineFile: string,
+  streamed: boolean,
+): GeneratedModel {
   const native = step.kind === 'tokenize' || step.kind === 'detokenize';
   const config: ModelConfig = { name: step.name };
   // A native step is its own backend: Triton finds libtriton_<name>.so in the model's version folder.
@@ -118,7 +142,11 @@ function stepModel(step: ResolvedStep, graph: PipelineGraph, pipelineFile: strin
   if (native) {
     params.tokenizer_file ??= TOKENIZER_FILE;
     if (step.kind === 'tokenize') params.add_special_tokens ??= String(step.addSpecialTokens);
-    else params.skip_special_tokens ??= String(step.skipSpecialTokens);
+    else {
+      params.skip_special_tokens ??= String(step.skipSpecialTokens);
+      // Each streamed chunk continues its request's decoder (backends/triton stream_decoders).
+      if (streamed) params.streaming ??= 'true';
+    }
   }
   config.parameters = parameters(params);
   if (!config.parameters) delete config.parameters;

@@ -41,11 +41,10 @@ const CASES: Case[] = [
     addSpecialTokens: false,
   },
   { sample: 'gpt2-tensorrt-llm', standIn: { tensorrt_llm: {} }, tokenizer: 'gpt2', addSpecialTokens: true },
-  // Streaming one token per response would test per-token SentencePiece decoding, which drops the
-  // word-start spaces by design of the tokenizer; the ensemble's wiring is what is checked here.
+  // Streams one token per response: SentencePiece word-start spaces must survive the chunking.
   {
     sample: 'llama2-tensorrt-llm',
-    standIn: { tensorrt_llm: { decoupled: false } },
+    standIn: { tensorrt_llm: {} },
     tokenizer: 'llama-2',
     addSpecialTokens: true,
   },
@@ -131,15 +130,24 @@ describe.each(CASES)('sample $sample', (c) => {
       expect(await client.modelReady(ensemble)).toBe(true);
 
       // sim-llm answers the prompt's own ids, cycled: the expected text comes from HF's tokenizer.
-      const prompt = 'def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)';
-      const maxTokens = 9;
+      // Characters whose bytes span tokens and word-start spaces must come through whole, also
+      // where a decoupled model step streams one token per response.
+      const prompt = 'naïve café ünïcödé 🙂 def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)';
       const ids = (await hf.encode(prompt, null, { addSpecialTokens: c.addSpecialTokens })).getIds();
+      const maxTokens = ids.length + 5;
       const expected = await hf.decode(
         Array.from({ length: maxTokens }, (_, i) => ids[i % ids.length]!),
         true,
       );
-      const answer = await sendPrompt(client, { model: ensemble, text: prompt, maxTokens });
+      const answer = await sendPrompt(client, { model: ensemble, text: prompt, maxTokens, stream: true });
       expect(answer.text).toBe(expected);
+      const modelStep = (await client.modelConfig(ensemble)).ensemble_scheduling!.step.map(
+        (s) => s.model_name,
+      );
+      const configs = await Promise.all(modelStep.map((m) => client.modelConfig(m)));
+      if (configs.some((m) => m.model_transaction_policy?.decoupled)) {
+        expect(answer.responses).toBeGreaterThanOrEqual(maxTokens);
+      }
     });
 
     if (c.sample === 'distilbert-onnx') {

@@ -347,6 +347,71 @@ describe('detokenize step', () => {
   });
 });
 
+describe('detokenize step behind a streaming model (parameter streaming = true)', () => {
+  /** One streamed chunk as the ensemble hands it on: [1, beam 1, n] tokens, under the request's id. */
+  async function chunk(ids: number[], id?: string): Promise<string> {
+    const { status, json } = await post('/v2/models/postprocessing/infer', {
+      ...(id === undefined ? {} : { id }),
+      inputs: [
+        ints('TOKENS_BATCH', 'UINT32', ids, [1, 1, ids.length]),
+        ints('SEQUENCE_LENGTH', 'UINT32', [ids.length], [1, 1]),
+      ],
+    });
+    if (status !== 200) throw new Error(`HTTP ${status}: ${String(json.error)}`);
+    return String((json.outputs as Tensor[])[0]!.data[0]);
+  }
+
+  async function loadPostprocessing(parameters: Record<string, { string_value: string }>): Promise<void> {
+    const config = (await (await fetch(`${server.httpUrl}/v2/models/postprocessing/config`)).json()) as {
+      parameters?: Record<string, unknown>;
+    };
+    config.parameters = { ...config.parameters, ...parameters };
+    const { status, json } = await post('/v2/repository/models/postprocessing/load', {
+      parameters: { config: JSON.stringify(config) },
+    });
+    expect(status, JSON.stringify(json)).toBe(200);
+  }
+
+  beforeAll(() => loadPostprocessing({ streaming: { string_value: 'true' } }));
+  afterAll(() => loadPostprocessing({ streaming: { string_value: 'false' } }));
+
+  it('continues one decoder per request id, so characters split across chunks come out whole', async () => {
+    const text = ' naïve café 🙂 über';
+    const ids = await hfIds(text, false);
+    const other = await hfIds(' 日本語のテキスト', false);
+    // Two streams interleaved, one token per chunk: each must equal its own full decode.
+    let a = '';
+    let b = '';
+    for (let i = 0; i < Math.max(ids.length, other.length); i++) {
+      if (i < ids.length) a += await chunk([ids[i]!], 'stream-a');
+      if (i < other.length) b += await chunk([other[i]!], 'stream-b');
+    }
+    expect(a).toBe(await hf.decode(ids, true));
+    expect(b).toBe(await hf.decode(other, true));
+    expect(a).not.toContain('\ufffd');
+  });
+
+  it('decodes a chunk on its own when the request carries no id (a split character shows as U+FFFD)', async () => {
+    const ids = await hfIds(' ünï', false);
+    expect(ids.length).toBeGreaterThan(1);
+    const first = await chunk([ids[0]!]);
+    expect(first).toBe(await hf.decode([ids[0]!], true));
+    expect(first).toContain('\ufffd');
+  });
+
+  it('refuses a stream_idle_timeout_s that is not a positive number, naming it', async () => {
+    const config = (await (await fetch(`${server.httpUrl}/v2/models/postprocessing/config`)).json()) as {
+      parameters?: Record<string, unknown>;
+    };
+    config.parameters = { ...config.parameters, stream_idle_timeout_s: { string_value: '0' } };
+    const { status, json } = await post('/v2/repository/models/postprocessing/load', {
+      parameters: { config: JSON.stringify(config) },
+    });
+    expect(status).not.toBe(200);
+    expect(String(json.error)).toContain('stream_idle_timeout_s');
+  });
+});
+
 describe('ensemble text_input -> tokenize -> sim-llm -> detokenize -> text_output', () => {
   it('returns the echo of the prompt, decoded, for max_tokens tokens', async () => {
     const prompt = 'The quick brown fox jumps over the lazy dog';
@@ -368,14 +433,24 @@ describe('tokenize step latency', () => {
     type Stats = { model_stats: { inference_stats: Record<string, { count: number; ns: number }> }[] };
     const stats = async () =>
       (await (await fetch(`${server.httpUrl}/v2/models/${model}/stats`)).json()) as Stats;
-    const before = await stats();
+    // Triton counts a request just after answering it: read the statistics once they settle.
+    const settledStats = async () => {
+      let last = await stats();
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 20));
+        const again = await stats();
+        if (JSON.stringify(again) === JSON.stringify(last)) return last;
+        last = again;
+      }
+    };
+    const before = await settledStats();
     const times: number[] = [];
     for (let i = 0; i < 200; i++) {
       const start = performance.now();
       await infer(model, request);
       times.push(performance.now() - start);
     }
-    const after = await stats();
+    const after = await settledStats();
     const stat = (s: Stats, key: string) => s.model_stats[0]?.inference_stats[key] ?? { count: 0, ns: 0 };
     const delta = (key: string) => ({
       count: stat(after, key).count - stat(before, key).count,

@@ -127,6 +127,26 @@ describe('generateRepository (gpt2-sim sample)', () => {
     });
   });
 
+  it('makes the detokenize step stateful per request only behind a decoupled (streaming) step', () => {
+    const plain = join(work, 'plain');
+    generateSample(plain);
+    expect(readConfig(plain, 'postprocessing').parameters).not.toHaveProperty('streaming');
+
+    const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+      $schema?: string;
+      steps: { name: string; decoupled?: boolean }[];
+    };
+    delete pipeline.$schema;
+    pipeline.steps.find((s) => s.name === 'sim_llm')!.decoupled = true;
+    const file = join(work, 'streaming.pipeline.json');
+    writeFileSync(file, JSON.stringify(pipeline));
+    const repo = join(work, 'streaming');
+    const r = generateRepository({ pipelinePath: file, outDir: repo });
+    expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+    expect(readConfig(repo, 'postprocessing').parameters!.streaming).toEqual({ string_value: 'true' });
+    expect(readConfig(repo, 'preprocessing').parameters).not.toHaveProperty('streaming');
+  });
+
   it('ships the tokenizer and the native step sources with the tokenize/detokenize models', () => {
     const repo = join(work, 'repo');
     const r = generateSample(repo);

@@ -1,8 +1,10 @@
 // The detokenize step: token ids ([beam, seq] or [seq] per row, optionally cut by a per-beam
 // sequence length) -> one string per beam.
+#include <atomic>
 #include <limits>
 
 #include "step_common.h"
+#include "stream_decoders.h"
 
 namespace triton_studio::steps {
 namespace {
@@ -25,6 +27,13 @@ class DetokenizeModel : public glue::BackendModel {
     CheckTensorDeclared(config_, spec_.text, true);
     skip_special_tokens_ = config_.BoolParameter("skip_special_tokens", spec_.skip_special_tokens);
     tokenizer_ = LoadTokenizer(model, spec_.tokenizer_file);
+    // The generator sets `streaming` when the tokens come from a decoupled step.
+    if (config_.BoolParameter("streaming", false)) {
+      const double idle_s = config_.NumberParameter("stream_idle_timeout_s", 60);
+      if (!(idle_s > 0)) throw BackendError("parameter stream_idle_timeout_s must be a positive number of seconds");
+      streams_ = std::make_unique<StreamDecoders>(*tokenizer_, skip_special_tokens_,
+                                                  static_cast<uint64_t>(idle_s * 1e9));
+    }
   }
 
   void Execute(TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t count) override {
@@ -59,6 +68,19 @@ class DetokenizeModel : public glue::BackendModel {
       }
     }
 
+    // Streamed chunks continue the decoder of their request; a request without an id cannot be
+    // told apart from others, so its chunk is decoded on its own (and a split character shows).
+    std::string stream_id;
+    if (streams_) {
+      stream_id = glue::RequestId(request);
+      if (stream_id.empty() && !warned_no_id_.exchange(true)) {
+        TS_LOG(TRITONSERVER_LOG_WARN,
+               "model '" + config_.name +
+                   "' streams, but a request came without an id: its chunks are decoded one by one, so a "
+                   "character split across responses shows as U+FFFD. Send a unique request id.");
+      }
+    }
+
     std::vector<std::string> texts;
     texts.reserve(lengths.size());
     for (int64_t s = 0; s < rows * beams; ++s) {
@@ -76,7 +98,11 @@ class DetokenizeModel : public glue::BackendModel {
         }
         sequence.push_back(static_cast<uint32_t>(id));
       }
-      texts.push_back(tokenizer_->Decode(sequence, skip_special_tokens_));
+      if (!stream_id.empty()) {
+        texts.push_back(streams_->Push(stream_id + '\x1f' + std::to_string(s), sequence));
+      } else {
+        texts.push_back(tokenizer_->Decode(sequence, skip_special_tokens_));
+      }
     }
 
     // One string per beam, shaped to the output's declared rank ([beam] or e.g. [beam, 1]).
@@ -92,6 +118,8 @@ class DetokenizeModel : public glue::BackendModel {
   glue::ModelConfig config_;
   bool skip_special_tokens_ = true;
   std::shared_ptr<const tok::Tokenizer> tokenizer_;
+  std::unique_ptr<StreamDecoders> streams_;  // null unless the step streams
+  mutable std::atomic<bool> warned_no_id_{false};
 };
 
 }  // namespace

@@ -311,6 +311,12 @@ std::vector<int64_t> InputTensor::Integers() const {
   return out;
 }
 
+std::string RequestId(TRITONBACKEND_Request* request) {
+  const char* id = nullptr;
+  Check(TRITONBACKEND_RequestId(request, &id), "TRITONBACKEND_RequestId");
+  return id ? id : "";
+}
+
 std::optional<InputTensor> ReadInput(TRITONBACKEND_Request* request, const std::string& name) {
   // Absence is a normal case for optional inputs, so look the name up instead of relying on
   // TRITONBACKEND_RequestInput's error.

@@ -90,6 +90,9 @@ struct InputTensor {
 // nullopt when the request does not carry the input (the caller decides if that is an error).
 std::optional<InputTensor> ReadInput(TRITONBACKEND_Request* request, const std::string& name);
 InputTensor ReadRequiredInput(TRITONBACKEND_Request* request, const std::string& name);
+// The request's id as the client sent it ("" when none); an ensemble passes it on to its steps.
+std::string RequestId(TRITONBACKEND_Request* request);
+
 // Names of the outputs the request asked for.
 std::set<std::string> RequestedOutputs(TRITONBACKEND_Request* request);
 
