@@ -440,6 +440,18 @@ function nativeCandidate(
   }
   step.maxBatchSize = cfg.max_batch_size ?? 0;
   copyScheduling(cfg, step);
+  // Several Python instances work around the GIL; one native instance serves in microseconds, and
+  // a streaming detokenize step must have one to keep each answer's chunks in order.
+  const instances = (step.instanceGroups ?? []).reduce((n, g) => n + (g.count ?? 1), 0);
+  if (instances > 1) {
+    note(
+      model.configFile,
+      'TS-W002',
+      `Step "${model.name}" becomes a native ${kind} step with one CPU instance instead of ${instances} Python instances.`,
+      'info',
+    );
+    delete step.instanceGroups;
+  }
   step.inputs = ins;
   step.outputs = outs;
   const rest = Object.fromEntries(

@@ -65,6 +65,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-W001': 'a step output is used by nothing (allowed; noted for clarity)',
   'TS-W002': 'an imported step is kept as it is (not turned into a native step)',
   'TS-W003': 'a file listed in "files" does not exist yet; it is expected in the repository',
+  'TS-W004': 'a detokenize step that decodes streamed responses has more than one instance',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

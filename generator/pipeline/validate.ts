@@ -854,6 +854,21 @@ function checkDecoupledOrigins(
       );
     }
     originOfStep.set(step, [...origins.keys()][0]);
+    const instances = step.instanceGroups.reduce((n, g) => n + (g.count ?? 1), 0);
+    if (
+      step.kind === 'detokenize' &&
+      origins.size > 0 &&
+      step.parameters.streaming !== 'false' &&
+      instances > 1
+    ) {
+      report(
+        [...step.path, 'instanceGroups'],
+        'TS-W004',
+        `Step "${step.name}" decodes the streamed responses of "${[...origins.keys()][0]!.name}" with ${instances} instances, ` +
+          'so the chunks of one answer can be decoded out of order. Give it one instance.',
+        'warning',
+      );
+    }
   }
 }
 

@@ -93,6 +93,11 @@ describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
       'padId',
     ]);
     expect(stepOf(p.steps, 'postprocessing').skipSpecialTokens).toBe(true);
+    // The Python pool of 4 becomes one native instance (a streaming detokenize step needs one).
+    expect(stepOf(p.steps, 'postprocessing').instanceGroups).toBeUndefined();
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.message}`)).toContain(
+      'info Step "postprocessing" becomes a native detokenize step with one CPU instance instead of 4 Python instances.',
+    );
   });
 
   it('says which optional Python-only tensors the native step leaves out', () => {

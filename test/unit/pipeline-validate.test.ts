@@ -386,6 +386,23 @@ describe('names, steps and presets', () => {
     expect(d.message).toContain('into <repository>/sim_llm/1/none.bin before deploying');
   });
 
+  it('TS-W004: a detokenize step decoding streamed responses with several instances', () => {
+    const { d, at } = only('TS-W004', (p) => {
+      step(p, 'sim_llm').decoupled = true;
+      step(p, 'postprocessing').instanceGroups = [{ count: 2, kind: 'CPU' }];
+    });
+    expect(d.severity).toBe('warning');
+    expect(at).toContain('"count": 2');
+    expect(d.message).toContain('decoded out of order. Give it one instance.');
+    // Not streamed, or streaming turned off: nothing to say.
+    const plain = base();
+    step(plain, 'postprocessing').instanceGroups = [{ count: 2, kind: 'CPU' }];
+    expect(run(JSON.stringify(plain)).filter((x) => x.code === 'TS-W004')).toEqual([]);
+    step(plain, 'sim_llm').decoupled = true;
+    step(plain, 'postprocessing').parameters = { streaming: false };
+    expect(run(JSON.stringify(plain)).filter((x) => x.code === 'TS-W004')).toEqual([]);
+  });
+
   it('TS-E003: a config override that is not a ModelConfig', () => {
     const { d, at } = only('TS-E003', (p) => (step(p, 'sim_llm').config = { max_batch: 3 }));
     expect(at).toBe('{\n        "max_batch": 3\n      }');
