@@ -2,8 +2,9 @@
  * Writing a generated repository safely: every file goes into a temporary sibling folder first,
  * which replaces the target with renames only once complete, so a failure never leaves a
  * half-written repository. An existing target is replaced only when it is ours: a manifest lists
- * its files and each generated text file still carries the header; anything else (besides build
- * products: `.so` libraries in version folders) is refused with the file named.
+ * its files and each of them still has the sha256 the manifest recorded (so no hand edit is
+ * lost); anything else (besides build products: `.so` libraries in version folders) is refused
+ * with the file named.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -18,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { GENERATED_MARKER, MANIFEST_FILE, parseManifest } from './manifest.js';
+import { MANIFEST_FILE, parseManifest, sha256 } from './manifest.js';
 
 export interface PlannedFile {
   /** Repository-relative path with forward slashes. */
@@ -39,9 +40,6 @@ export class RepositoryWriteError extends Error {
     this.name = 'RepositoryWriteError';
   }
 }
-
-/** Extensions of files whose header proves they are generated. */
-const TEXT_WITH_HEADER = /\.(pbtxt|cc|h|txt|cmake)$/;
 
 function walk(dir: string, base = dir, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -107,12 +105,18 @@ export function checkReplaceable(outDir: string, keep: readonly string[] = []): 
       // An empty folder: ours if it is a model folder or inside one.
       if (modelNames.has(rel.split('/')[0]!)) continue;
     } else if (rel in manifest.files) {
-      if (!TEXT_WITH_HEADER.test(rel)) continue;
-      const head = readFileSync(full, 'utf8').slice(0, 400);
-      if (head.includes(GENERATED_MARKER)) continue;
+      // The manifest's sha256 is the content this generator wrote; anything else is a hand edit
+      // (below the header, in a copied tokenizer.json or file, anywhere) that a rewrite would lose.
+      if (sha256(readFileSync(full)) === manifest.files[rel]) continue;
+      const hint = /(^|\/)config\.pbtxt$/.test(rel)
+        ? `put the change into the step's "config" (or "parameters", "instanceGroups"…) in the pipeline file`
+        : /\/src\//.test(rel)
+          ? 'generated sources cannot carry edits: change the pipeline file (options, tokenizer) instead'
+          : `change the file the pipeline copies it from (the step's "tokenizer" or "files") instead`;
       throw new RepositoryWriteError(
-        `${full} no longer starts with the "${GENERATED_MARKER}" header, so it may hold hand edits; ` +
-          'refusing to overwrite it. Move your changes into the pipeline file (or this file elsewhere) and regenerate.',
+        `${full} was changed after Triton Studio generated it (its sha256 differs from ${MANIFEST_FILE}), ` +
+          `so it may hold hand edits; refusing to overwrite it. To keep the change, ${hint}; ` +
+          'to discard it, delete the file. Then regenerate.',
         full,
         'not-ours',
       );
