@@ -138,6 +138,18 @@ function isBuildProduct(rel: string, models: Set<string>): boolean {
   return parts[1] === 'build';
 }
 
+/**
+ * Cleanup after a failure must not replace the failure: `rmSync`'s `force` ignores only a missing
+ * path, not one under a file (ENOTDIR) or one too long to name (ENAMETOOLONG).
+ */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // nothing was created there, or nothing more can be done
+  }
+}
+
 export interface WriteTreeOptions {
   /** Folders to create even when empty (version folders). */
   emptyDirs?: string[];
@@ -166,7 +178,7 @@ export function writeTree(outDir: string, files: PlannedFile[], options: WriteTr
       else writeFileSync(target, f.content ?? '');
     }
   } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
+    removeQuietly(tmp);
     throw new RepositoryWriteError(
       `Could not write the repository (${(e as Error).message}); nothing was changed in ${outDir}.`,
       outDir,
@@ -186,7 +198,7 @@ export function writeTree(outDir: string, files: PlannedFile[], options: WriteTr
   } catch (e) {
     if (existed && !existsSync(outDir) && existsSync(old)) renameSync(old, outDir);
     for (const k of moved) if (existsSync(join(tmp, k))) renameSync(join(tmp, k), join(outDir, k));
-    rmSync(tmp, { recursive: true, force: true });
+    removeQuietly(tmp);
     throw new RepositoryWriteError(
       `Could not replace ${outDir} (${(e as Error).message}); it was left as it was.`,
       outDir,

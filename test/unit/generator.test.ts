@@ -2,8 +2,10 @@
  * generateRepository on the gpt2-sim sample: what lands on disk, read back through the pbtxt
  * reader, and the writer's safety rules (never overwrite what it did not generate, atomic).
  */
+import { execFileSync } from 'node:child_process';
 import {
   existsSync,
+  renameSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -47,6 +49,15 @@ function generateSample(outDir: string) {
   const r = generateRepository({ pipelinePath: SAMPLE, outDir });
   expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
   return r;
+}
+
+/** Every file of the folder with its content, to prove a refused generation changed nothing. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (e.isFile())
+      out[join(e.parentPath, e.name).slice(dir.length)] = readFileSync(join(e.parentPath, e.name), 'latin1');
+  return out;
 }
 
 describe('generateRepository (gpt2-sim sample)', () => {
@@ -219,18 +230,6 @@ describe('generateRepository (gpt2-sim sample)', () => {
   });
 
   describe('never loses a hand edit: a file whose sha256 differs from the manifest is refused (TS-E060)', () => {
-    /** Every file of the folder with its content, to prove a refused generation changed nothing. */
-    function snapshot(dir: string): Record<string, string> {
-      const out: Record<string, string> = {};
-      for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
-        if (e.isFile())
-          out[join(e.parentPath, e.name).slice(dir.length)] = readFileSync(
-            join(e.parentPath, e.name),
-            'latin1',
-          );
-      return out;
-    }
-
     function expectRefused(repo: string, edited: string, advice: RegExp) {
       const before = snapshot(repo);
       const r = generateRepository({ pipelinePath: SAMPLE, outDir: repo });
@@ -343,5 +342,86 @@ describe('generateRepository (gpt2-sim sample)', () => {
     ).toThrow(/nothing was changed/);
     expect(readFileSync(join(repo, 'gpt2_sim', 'config.pbtxt'), 'utf8')).toBe(before);
     expect(readdirSync(work)).toEqual(['repo']);
+  });
+});
+
+describe('TS-E061: a repository that cannot be written changes nothing', () => {
+  function expectWriteFailure(outDir: string, pipelinePath = SAMPLE) {
+    const r = generateRepository({ pipelinePath, outDir });
+    const errors = r.diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.map((d) => d.code)).toEqual(['TS-E061']);
+    return errors[0]!.message;
+  }
+
+  it('reports TS-E061 and creates nothing when the output folder cannot be created (its parent is a file)', () => {
+    writeFileSync(join(work, 'a-file'), 'not a folder');
+    const message = expectWriteFailure(join(work, 'a-file', 'repo'));
+    expect(message).toMatch(/nothing was changed/);
+    expect(readdirSync(work)).toEqual(['a-file']);
+    expect(readFileSync(join(work, 'a-file'), 'utf8')).toBe('not a folder');
+  });
+
+  it('reports TS-E061 and leaves the previous repository as it was when the new tree cannot be written', () => {
+    // A real fault that holds even for root: the temporary sibling's name (the folder name plus
+    // ".tmp-<pid>-<random>") exceeds the file system's 255-byte name limit, so the first mkdir fails.
+    const repo = join(work, 'r'.repeat(240));
+    generateSample(join(work, 'short'));
+    renameSync(join(work, 'short'), repo);
+    const before = snapshot(repo);
+    const message = expectWriteFailure(repo);
+    expect(message).toMatch(/Could not write the repository .*nothing was changed/);
+    expect(snapshot(repo)).toEqual(before);
+    expect(readdirSync(work)).toEqual(['r'.repeat(240)]);
+  });
+
+  /** chattr +i works for root too (rename of an immutable folder fails with EPERM); probe for it. */
+  function canMakeImmutable(): boolean {
+    const probe = join(work, 'probe');
+    mkdirSync(probe);
+    try {
+      execFileSync('chattr', ['+i', probe], { stdio: 'ignore' });
+    } catch {
+      return false;
+    }
+    try {
+      renameSync(probe, `${probe}2`);
+      renameSync(`${probe}2`, probe);
+      return false; // immutability not enforced here
+    } catch {
+      return true;
+    } finally {
+      execFileSync('chattr', ['-i', probe], { stdio: 'ignore' });
+      rmSync(probe, { recursive: true, force: true });
+    }
+  }
+
+  it('rolls back when the final rename fails: the previous repository and its hand-placed files are back in place', (ctx) => {
+    if (!canMakeImmutable()) ctx.skip(); // chattr unsupported (file system or missing CAP_LINUX_IMMUTABLE)
+    const dir = join(work, 'p');
+    mkdirSync(dir);
+    const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+      steps: { name: string; tokenizer?: string; files?: string[] }[];
+    };
+    pipeline.steps.find((s) => s.name === 'sim_llm')!.files = ['model.onnx'];
+    for (const s of pipeline.steps) if (s.tokenizer) s.tokenizer = GPT2_TOKENIZER;
+    const file = join(dir, 'p.pipeline.json');
+    writeFileSync(file, JSON.stringify(pipeline));
+    const repo = join(work, 'repo');
+    generateRepository({ pipelinePath: file, outDir: repo });
+    // Placed by hand: regeneration moves it into the new tree, so a failure must move it back.
+    writeFileSync(join(repo, 'sim_llm', '1', 'model.onnx'), 'weights');
+    const before = snapshot(repo);
+    // The top folder only: the hand-placed file can still move out of sim_llm/1, but the folder
+    // itself cannot be renamed aside, so the replace fails after the move.
+    execFileSync('chattr', ['+i', repo]);
+    try {
+      const message = expectWriteFailure(repo, file);
+      expect(message).toMatch(/Could not replace .*it was left as it was/);
+    } finally {
+      execFileSync('chattr', ['-i', repo]);
+    }
+    expect(snapshot(repo)).toEqual(before);
+    expect(readFileSync(join(repo, 'sim_llm', '1', 'model.onnx'), 'utf8')).toBe('weights');
+    expect(readdirSync(work).sort()).toEqual(['p', 'repo']);
   });
 });
