@@ -6,70 +6,74 @@
 namespace triton_studio::tok {
 namespace {
 
-using Pieces = std::vector<std::string>;
-
-void ReplaceAll(const std::string& in, const std::string& pattern, const std::string& content, std::string& out) {
+void ReplaceAll(std::string_view in, std::string_view pattern, std::string_view content, std::string& out) {
   size_t pos = 0;
-  for (size_t hit; (hit = in.find(pattern, pos)) != std::string::npos; pos = hit + pattern.size()) {
+  for (size_t hit; (hit = in.find(pattern, pos)) != std::string_view::npos; pos = hit + pattern.size()) {
     out.append(in, pos, hit - pos);
     out.append(content);
   }
-  out.append(in, pos, std::string::npos);
+  out.append(in, pos, std::string_view::npos);
 }
 
-// ByteLevel: every token's characters map back to bytes through GPT-2's alphabet (a token with a
-// character outside it contributes its raw UTF-8), and the joined bytes are read as lossy UTF-8.
-// Output is one string, so downstream stages see chunks.
-class ByteLevelStage final : public DecoderStage {
+// ByteLevel, first half: every token's characters map back to bytes through GPT-2's alphabet (a
+// token with a character outside it contributes its raw UTF-8).
+class ByteLevelBytesStage final : public TokenLocalStage {
  public:
-  void Push(StageState& st, Pieces& in, Pieces& out) const override {
-    for (const std::string& token : in) AppendTokenBytes(token, st.pending);
+  std::string MapToken(std::string_view token, bool) const override {
+    std::string bytes;
+    for (size_t i = 0; i < token.size();) {
+      const size_t n = utf8::ValidSequenceLength(token, i);
+      const int b = n == 0 ? -1 : byte_level::CharToByte(utf8::DecodeAt(token, i, n));
+      if (b < 0) return std::string(token);
+      bytes.push_back(static_cast<char>(b));
+      i += n;
+    }
+    return bytes;
+  }
+};
+
+// ByteLevel, second half: the joined bytes are read as lossy UTF-8, holding back only an
+// incomplete trailing sequence. Output is one string, so downstream stages see chunks.
+class LossyUtf8JoinStage final : public DecoderStage {
+ public:
+  void Push(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    for (std::string_view bytes : in) st.pending.append(bytes);
     const size_t keep = utf8::IncompleteTail(st.pending);
     if (st.pending.size() == keep) return;
     std::string text;
     utf8::AppendLossy(std::string_view(st.pending).substr(0, st.pending.size() - keep), text);
     st.pending.erase(0, st.pending.size() - keep);
-    out.push_back(std::move(text));
+    out.push_back(arena.Keep(std::move(text)));
   }
-  void Finish(StageState& st, Pieces& out) const override {
+  void Finish(StageState& st, DecodedPieces& out, PieceArena& arena) const override {
     if (st.pending.empty()) return;
     std::string text;
     utf8::AppendLossy(st.pending, text);
     st.pending.clear();
-    out.push_back(std::move(text));
-  }
-
- private:
-  static void AppendTokenBytes(const std::string& token, std::string& bytes) {
-    const size_t start = bytes.size();
-    for (size_t i = 0; i < token.size();) {
-      const size_t n = utf8::ValidSequenceLength(token, i);
-      const int b = n == 0 ? -1 : byte_level::CharToByte(utf8::DecodeAt(token, i, n));
-      if (b < 0) {
-        bytes.resize(start);
-        bytes.append(token);
-        return;
-      }
-      bytes.push_back(static_cast<char>(b));
-      i += n;
-    }
+    out.push_back(arena.Keep(std::move(text)));
   }
 };
 
-class ReplaceStage final : public DecoderStage {
+class ReplaceStage final : public TokenLocalStage {
  public:
-  ReplaceStage(std::string pattern, std::string content, bool fused)
-      : pattern_(std::move(pattern)), content_(std::move(content)), fused_(fused) {}
-  void Push(StageState& st, Pieces& in, Pieces& out) const override {
-    if (!fused_) {
-      for (const std::string& token : in) {
-        std::string r;
-        ReplaceAll(token, pattern_, content_, r);
-        out.push_back(std::move(r));
-      }
-      return;
-    }
-    for (const std::string& chunk : in) st.pending.append(chunk);
+  ReplaceStage(std::string pattern, std::string content) : pattern_(std::move(pattern)), content_(std::move(content)) {}
+  std::string MapToken(std::string_view token, bool) const override {
+    std::string r;
+    ReplaceAll(token, pattern_, content_, r);
+    return r;
+  }
+
+ private:
+  std::string pattern_, content_;
+};
+
+// Replace after a fusing stage: an occurrence may span chunks.
+class FusedReplaceStage final : public DecoderStage {
+ public:
+  FusedReplaceStage(std::string pattern, std::string content)
+      : pattern_(std::move(pattern)), content_(std::move(content)) {}
+  void Push(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    for (std::string_view chunk : in) st.pending.append(chunk);
     // Complete occurrences are final (later text cannot create an earlier leftmost match).
     std::string r;
     size_t pos = 0;
@@ -88,37 +92,36 @@ class ReplaceStage final : public DecoderStage {
     }
     r.append(st.pending, pos, rest - hold);
     st.pending.erase(0, st.pending.size() - hold);
-    if (!r.empty()) out.push_back(std::move(r));
+    if (!r.empty()) out.push_back(arena.Keep(std::move(r)));
   }
-  void Finish(StageState& st, Pieces& out) const override {
-    if (!fused_ || st.pending.empty()) return;
+  void Finish(StageState& st, DecodedPieces& out, PieceArena& arena) const override {
+    if (st.pending.empty()) return;
     std::string r;
     ReplaceAll(st.pending, pattern_, content_, r);
     st.pending.clear();
-    out.push_back(std::move(r));
+    out.push_back(arena.Keep(std::move(r)));
   }
 
  private:
   std::string pattern_, content_;
-  bool fused_;
 };
 
 // ByteFallback: runs of <0xXX> tokens become their bytes if those are valid UTF-8, else one U+FFFD
 // per byte; so a run is held until a non-byte token (or the end) closes it.
 class ByteFallbackStage final : public DecoderStage {
  public:
-  void Push(StageState& st, Pieces& in, Pieces& out) const override {
-    for (std::string& token : in) {
-      int byte = ByteOf(token);
+  void Push(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    for (std::string_view token : in) {
+      const int byte = ByteOf(token);
       if (byte >= 0) {
         st.pending.push_back(static_cast<char>(byte));
         continue;
       }
-      Flush(st, out);
-      out.push_back(std::move(token));
+      Flush(st, out, arena);
+      out.push_back(token);
     }
   }
-  void Finish(StageState& st, Pieces& out) const override { Flush(st, out); }
+  void Finish(StageState& st, DecodedPieces& out, PieceArena& arena) const override { Flush(st, out, arena); }
 
  private:
   static int HexDigit(char c) {
@@ -128,19 +131,19 @@ class ByteFallbackStage final : public DecoderStage {
     return -1;
   }
   // "<0xHH>" -> HH (Rust's u8::from_str_radix also takes a "+" sign before one digit).
-  static int ByteOf(const std::string& t) {
+  static int ByteOf(std::string_view t) {
     if (t.size() != 6 || t[0] != '<' || t[1] != '0' || t[2] != 'x' || t[5] != '>') return -1;
     const int hi = HexDigit(t[3]), lo = HexDigit(t[4]);
     if (t[3] == '+' && lo >= 0) return lo;
     if (hi < 0 || lo < 0) return -1;
     return hi * 16 + lo;
   }
-  static void Flush(StageState& st, Pieces& out) {
+  static void Flush(StageState& st, DecodedPieces& out, PieceArena& arena) {
     if (st.pending.empty()) return;
     if (utf8::IsValid(st.pending)) {
-      out.push_back(std::move(st.pending));
+      out.push_back(arena.Keep(std::move(st.pending)));
     } else {
-      for (size_t i = 0; i < st.pending.size(); ++i) out.emplace_back(utf8::kReplacementUtf8);
+      out.insert(out.end(), st.pending.size(), utf8::kReplacementUtf8);
     }
     st.pending.clear();
   }
@@ -148,86 +151,87 @@ class ByteFallbackStage final : public DecoderStage {
 
 class FuseStage final : public DecoderStage {
  public:
-  void Push(StageState&, Pieces& in, Pieces& out) const override {
-    for (std::string& piece : in) out.push_back(std::move(piece));
+  void Push(StageState&, const DecodedPieces& in, DecodedPieces& out, PieceArena&) const override {
+    out.insert(out.end(), in.begin(), in.end());
   }
 };
 
-// Strip: removes up to `start` leading and `stop` trailing `content` characters, per token, or of
-// the whole string after a fusing stage.
-class StripStage final : public DecoderStage {
+// Strip: removes up to `start` leading and `stop` trailing `content` characters of every token.
+// DecodedPieces are valid UTF-8, so comparing the character's encoding byte-wise compares characters.
+class StripStage final : public TokenLocalStage {
  public:
-  StripStage(char32_t content, uint64_t start, uint64_t stop, bool fused)
-      : content_(content), start_(start), stop_(stop), fused_(fused) {}
-  void Push(StageState& st, Pieces& in, Pieces& out) const override {
-    if (!fused_) {
-      for (const std::string& token : in) {
-        std::u32string cps = utf8::ToCodePoints(token);
-        size_t b = 0, e = cps.size();
-        while (b < start_ && b < cps.size() && cps[b] == content_) ++b;
-        for (size_t k = 0; k < stop_ && e > 0 && cps[e - 1] == content_; ++k) --e;
-        out.push_back(b <= e ? utf8::FromCodePoints(std::u32string_view(cps).substr(b, e - b)) : std::string());
-      }
-      return;
-    }
-    for (const std::string& chunk : in) {
-      std::u32string cps = utf8::ToCodePoints(chunk);
+  StripStage(std::string content, uint64_t start, uint64_t stop)
+      : content_(std::move(content)), start_(start), stop_(stop) {}
+  std::string MapToken(std::string_view token, bool) const override {
+    const size_t c = content_.size();
+    size_t b = 0, e = token.size();
+    for (uint64_t k = 0; k < start_ && token.compare(b, c, content_) == 0; ++k) b += c;
+    for (uint64_t k = 0; k < stop_ && e >= c && token.compare(e - c, c, content_) == 0; ++k) e -= c;
+    return b <= e ? std::string(token.substr(b, e - b)) : std::string();
+  }
+
+ private:
+  std::string content_;
+  uint64_t start_, stop_;
+};
+
+// Strip after a fusing stage, of the whole string: leading characters are dropped as they come; a
+// trailing run is held back, since it is stripped only if the string ends there.
+class FusedStripStage final : public DecoderStage {
+ public:
+  FusedStripStage(std::string content, uint64_t start, uint64_t stop)
+      : content_(std::move(content)), start_(start), stop_(stop) {}
+  void Push(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    const size_t c = content_.size();
+    for (std::string_view chunk : in) {
       size_t b = 0;
-      while (!st.done && b < cps.size()) {
-        if (st.seen < start_ && cps[b] == content_) {
+      while (!st.done && b < chunk.size()) {
+        if (st.seen < start_ && chunk.compare(b, c, content_) == 0) {
           ++st.seen;
-          ++b;
+          b += c;
         } else {
           st.done = true;
         }
       }
-      std::string text = utf8::FromCodePoints(std::u32string_view(cps).substr(b));
+      const std::string_view text = chunk.substr(b);
       if (stop_ == 0) {
-        if (!text.empty()) out.push_back(std::move(text));
+        if (!text.empty()) out.push_back(text);
         continue;
       }
-      // Hold back the trailing run of `content` characters: they are stripped if the string ends.
       st.pending.append(text);
       size_t cut = st.pending.size();
-      std::string content_utf8;
-      utf8::Append(content_, content_utf8);
-      while (cut >= content_utf8.size() &&
-             st.pending.compare(cut - content_utf8.size(), content_utf8.size(), content_utf8) == 0)
-        cut -= content_utf8.size();
+      while (cut >= c && st.pending.compare(cut - c, c, content_) == 0) cut -= c;
       if (cut > 0) {
-        out.push_back(st.pending.substr(0, cut));
+        out.push_back(arena.Keep(st.pending.substr(0, cut)));
         st.pending.erase(0, cut);
       }
     }
   }
-  void Finish(StageState& st, Pieces& out) const override {
-    if (!fused_ || st.pending.empty()) return;
-    std::u32string cps = utf8::ToCodePoints(st.pending);
-    size_t e = cps.size();
-    for (size_t k = 0; k < stop_ && e > 0 && cps[e - 1] == content_; ++k) --e;
-    out.push_back(utf8::FromCodePoints(std::u32string_view(cps).substr(0, e)));
+  void Finish(StageState& st, DecodedPieces& out, PieceArena& arena) const override {
+    if (st.pending.empty()) return;
+    const size_t c = content_.size();
+    size_t e = st.pending.size();
+    for (uint64_t k = 0; k < stop_ && e >= c && st.pending.compare(e - c, c, content_) == 0; ++k) e -= c;
+    out.push_back(arena.Keep(st.pending.substr(0, e)));
     st.pending.clear();
   }
 
  private:
-  char32_t content_;
+  std::string content_;
   uint64_t start_, stop_;
-  bool fused_;
 };
 
-// Metaspace: the replacement character becomes a space, except in the first token where (unless
-// the prepend scheme is "never") every occurrence is dropped.
-class MetaspaceStage final : public DecoderStage {
+// Metaspace: the replacement character becomes a space, except in the first token (after a
+// fusing stage: in every chunk) where, unless the prepend scheme is "never", it is dropped.
+class MetaspaceStage final : public TokenLocalStage {
  public:
   MetaspaceStage(std::string replacement, bool strip_first, bool fused)
       : replacement_(std::move(replacement)), strip_first_(strip_first), fused_(fused) {}
-  void Push(StageState& st, Pieces& in, Pieces& out) const override {
-    for (const std::string& token : in) {
-      const bool first = fused_ || st.seen++ == 0;
-      std::string r;
-      ReplaceAll(token, replacement_, first && strip_first_ ? "" : " ", r);
-      out.push_back(std::move(r));
-    }
+  bool FirstDiffers() const override { return strip_first_ && !fused_; }
+  std::string MapToken(std::string_view token, bool first) const override {
+    std::string r;
+    ReplaceAll(token, replacement_, (first || fused_) && strip_first_ ? "" : " ", r);
+    return r;
   }
 
  private:
@@ -237,31 +241,29 @@ class MetaspaceStage final : public DecoderStage {
 
 // WordPiece: continuation tokens lose their prefix, others gain a leading space (except the
 // first), and `cleanup` undoes BERT's spacing around punctuation within each token.
-class WordPieceStage final : public DecoderStage {
+class WordPieceStage final : public TokenLocalStage {
  public:
   WordPieceStage(std::string prefix, bool cleanup) : prefix_(std::move(prefix)), cleanup_(cleanup) {}
-  void Push(StageState& st, Pieces& in, Pieces& out) const override {
-    for (std::string& token : in) {
-      std::string t;
-      if (st.seen++ != 0) {
-        if (token.compare(0, prefix_.size(), prefix_) == 0) {
-          t = token.substr(prefix_.size());
-        } else {
-          t = " " + token;
-        }
-      } else {
-        t = std::move(token);
-      }
-      if (cleanup_) t = Cleanup(t);
-      out.push_back(std::move(t));
+  bool FirstDiffers() const override { return true; }
+  std::string MapToken(std::string_view token, bool first) const override {
+    std::string t;
+    if (first) {
+      t = token;
+    } else if (token.compare(0, prefix_.size(), prefix_) == 0) {
+      t = token.substr(prefix_.size());
+    } else {
+      t = " ";
+      t.append(token);
     }
+    return cleanup_ ? Cleanup(t) : t;
   }
 
-  static std::string Cleanup(const std::string& s) {
+ private:
+  static std::string Cleanup(std::string cur) {
     static const std::pair<const char*, const char*> kRules[] = {
         {" .", "."},   {" ?", "?"},   {" !", "!"},         {" ,", ","},   {" ' ", "'"},  {" n't", "n't"},
         {" 'm", "'m"}, {" do not", " don't"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
-    std::string cur = s, next;
+    std::string next;
     for (const auto& [from, to] : kRules) {
       if (cur.find(from) == std::string::npos) continue;
       next.clear();
@@ -271,16 +273,16 @@ class WordPieceStage final : public DecoderStage {
     return cur;
   }
 
- private:
   std::string prefix_;
   bool cleanup_;
 };
 
 // No decoder: HF joins the tokens with single spaces.
-class JoinWithSpacesStage final : public DecoderStage {
+class JoinWithSpacesStage final : public TokenLocalStage {
  public:
-  void Push(StageState& st, Pieces& in, Pieces& out) const override {
-    for (std::string& token : in) out.push_back(st.seen++ == 0 ? std::move(token) : " " + token);
+  bool FirstDiffers() const override { return true; }
+  std::string MapToken(std::string_view token, bool first) const override {
+    return first ? std::string(token) : " " + std::string(token);
   }
 };
 
@@ -301,7 +303,8 @@ void Build(const Json& node, const std::string& path, bool& fused,
   if (type == "ByteLevel") {
     AllowOnlyKeys(node, path, {"add_prefix_space", "trim_offsets", "use_regex"});
     need_tokens("ByteLevel");
-    stages.push_back(std::make_unique<ByteLevelStage>());
+    stages.push_back(std::make_unique<ByteLevelBytesStage>());
+    stages.push_back(std::make_unique<LossyUtf8JoinStage>());
     fused = true;
     return;
   }
@@ -313,7 +316,12 @@ void Build(const Json& node, const std::string& path, bool& fused,
       FieldError(path + ".pattern.Regex", "unsupported: only literal {\"String\": ...} patterns are implemented");
     const std::string p = GetString(*pattern, "String", path + ".pattern");
     if (p.empty()) FieldError(path + ".pattern.String", "an empty pattern is not supported");
-    stages.push_back(std::make_unique<ReplaceStage>(p, GetString(node, "content", path), fused));
+    std::string content = GetString(node, "content", path);
+    if (fused) {
+      stages.push_back(std::make_unique<FusedReplaceStage>(p, std::move(content)));
+    } else {
+      stages.push_back(std::make_unique<ReplaceStage>(p, std::move(content)));
+    }
     return;
   }
   if (type == "ByteFallback") {
@@ -328,10 +336,14 @@ void Build(const Json& node, const std::string& path, bool& fused,
   }
   if (type == "Strip") {
     AllowOnlyKeys(node, path, {"content", "start", "stop"});
-    const std::u32string content = utf8::ToCodePoints(GetString(node, "content", path));
-    if (content.size() != 1) FieldError(path + ".content", "expected exactly one character");
-    stages.push_back(std::make_unique<StripStage>(content[0], GetUint(node, "start", path, 0),
-                                                  GetUint(node, "stop", path, 0), fused));
+    std::string content = GetString(node, "content", path);
+    if (utf8::ToCodePoints(content).size() != 1) FieldError(path + ".content", "expected exactly one character");
+    const uint64_t start = GetUint(node, "start", path, 0), stop = GetUint(node, "stop", path, 0);
+    if (fused) {
+      stages.push_back(std::make_unique<FusedStripStage>(std::move(content), start, stop));
+    } else {
+      stages.push_back(std::make_unique<StripStage>(std::move(content), start, stop));
+    }
     return;
   }
   if (type == "Metaspace") {
@@ -366,32 +378,76 @@ DecoderChain DecoderChain::Make(const Json* node, const std::string& path) {
   DecoderChain chain;
   if (node == nullptr) {
     chain.stages_.push_back(std::make_unique<JoinWithSpacesStage>());
-    return chain;
+  } else {
+    bool fused = false;
+    Build(*node, path, fused, chain.stages_);
   }
-  bool fused = false;
-  Build(*node, path, fused, chain.stages_);
+  while (chain.local_ < chain.stages_.size() &&
+         dynamic_cast<const TokenLocalStage*>(chain.stages_[chain.local_].get()) != nullptr)
+    ++chain.local_;
   return chain;
 }
 
-void DecoderChain::Push(std::vector<StageState>& st, std::vector<std::string>& tokens, std::string& text) const {
-  Pieces in = std::move(tokens), out;
-  for (size_t i = 0; i < stages_.size(); ++i) {
-    out.clear();
-    stages_[i]->Push(st[i], in, out);
-    in.swap(out);
+void DecoderChain::Precompute(uint32_t id_limit, const std::function<const std::string*(uint32_t)>& token_of) {
+  std::vector<const TokenLocalStage*> local;
+  bool first_differs = false;
+  for (size_t i = 0; i < local_; ++i) {
+    local.push_back(static_cast<const TokenLocalStage*>(stages_[i].get()));
+    first_differs = first_differs || local.back()->FirstDiffers();
   }
-  for (const std::string& piece : in) text.append(piece);
+  const auto map = [&](const std::string& token, bool first) {
+    std::string piece = token;
+    for (const TokenLocalStage* stage : local) piece = stage->MapToken(piece, first);
+    return piece;
+  };
+  const auto append = [&](const std::string& piece, uint32_t& offset, uint32_t& size) {
+    if (pieces_.size() + piece.size() > UINT32_MAX) throw TokenizerError("tokenizer.json: vocabulary too large");
+    offset = static_cast<uint32_t>(pieces_.size());
+    size = static_cast<uint32_t>(piece.size());
+    pieces_.append(piece);
+  };
+  table_.assign(id_limit, Entry{0, 0, 0, 0});
+  pieces_.clear();
+  for (uint32_t id = 0; id < id_limit; ++id) {
+    const std::string* token = token_of(id);
+    if (token == nullptr) continue;
+    Entry& e = table_[id];
+    append(map(*token, false), e.offset, e.size);
+    if (first_differs) {
+      append(map(*token, true), e.first_offset, e.first_size);
+    } else {
+      e.first_offset = e.offset;
+      e.first_size = e.size;
+    }
+  }
 }
 
-void DecoderChain::Finish(std::vector<StageState>& st, std::string& text) const {
-  Pieces in, out;
-  for (size_t i = 0; i < stages_.size(); ++i) {
+void DecoderChain::RunFrom(size_t stage, State& st, DecodedPieces& in, bool finish, std::string& text) const {
+  PieceArena arena;
+  DecodedPieces out;
+  for (size_t i = stage; i < stages_.size(); ++i) {
     out.clear();
-    stages_[i]->Push(st[i], in, out);
-    stages_[i]->Finish(st[i], out);
+    StageState& state = st.stages[i - local_];
+    stages_[i]->Push(state, in, out, arena);
+    if (finish) stages_[i]->Finish(state, out, arena);
     in.swap(out);
   }
-  for (const std::string& piece : in) text.append(piece);
+  size_t size = text.size();
+  for (std::string_view piece : in) size += piece.size();
+  text.reserve(size);
+  for (std::string_view piece : in) text.append(piece);
+}
+
+void DecoderChain::Push(State& st, const uint32_t* ids, size_t n, std::string& text) const {
+  DecodedPieces in;
+  in.reserve(n);
+  for (size_t i = 0; i < n; ++i) in.push_back(Piece(ids[i], st.tokens++ == 0));
+  RunFrom(local_, st, in, /*finish=*/false, text);
+}
+
+void DecoderChain::Finish(State& st, std::string& text) const {
+  DecodedPieces in;
+  RunFrom(local_, st, in, /*finish=*/true, text);
 }
 
 }  // namespace triton_studio::tok

@@ -1,5 +1,6 @@
 #include "hf_tokenizer.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <unordered_set>
@@ -69,6 +70,15 @@ HfTokenizer::HfTokenizer(const Json& root) {
   vocab_size_ = model_->vocab().Size();
   for (const AddedToken& t : added_.tokens())
     if (!model_->vocab().Find(t.content)) ++vocab_size_;
+
+  uint32_t id_limit = model_->vocab().IdLimit();
+  for (const AddedToken& t : added_.tokens()) id_limit = std::max(id_limit, t.id + 1);
+  decode_kinds_.assign(id_limit, kUnknown);
+  for (uint32_t id = 0; id < id_limit; ++id) {
+    if (const std::string* token = TokenForDecode(id))
+      decode_kinds_[id] = added_.IsSpecialText(*token) ? kSpecial : kRegular;
+  }
+  decoder_.Precompute(id_limit, [this](uint32_t id) { return TokenForDecode(id); });
 
   for (const char* eos : {"<|endoftext|>", "</s>", "<|end_of_text|>", "<|eot_id|>", "[SEP]"}) {
     if ((eos_id_ = TokenToId(eos))) break;
@@ -159,27 +169,24 @@ std::vector<uint32_t> HfTokenizer::Encode(std::string_view input, bool add_speci
   return ids;
 }
 
-const std::string* HfTokenizer::TokenForDecode(uint32_t id, bool skip_special_tokens) const {
-  const std::string* token = nullptr;
-  if (const AddedToken* t = added_.ById(id)) {
-    token = &t->decode_form;
-  } else {
-    token = model_->vocab().Token(id);
-  }
-  if (token == nullptr)
-    throw TokenizerError("Decode: id " + std::to_string(id) + " is not in the vocabulary (size " +
-                         std::to_string(vocab_size_) + ")");
-  return (skip_special_tokens && added_.IsSpecialText(*token)) ? nullptr : token;
+const std::string* HfTokenizer::TokenForDecode(uint32_t id) const {
+  if (const AddedToken* t = added_.ById(id)) return &t->decode_form;
+  return model_->vocab().Token(id);
+}
+
+void HfTokenizer::ThrowUnknownId(uint32_t id) const {
+  throw TokenizerError("Decode: id " + std::to_string(id) + " is not in the vocabulary (size " +
+                       std::to_string(vocab_size_) + ")");
 }
 
 std::string HfTokenizer::Decode(const std::vector<uint32_t>& ids, bool skip_special_tokens) const {
-  std::vector<std::string> tokens;
-  tokens.reserve(ids.size());
+  std::vector<uint32_t> read;
+  read.reserve(ids.size());
   for (uint32_t id : ids)
-    if (const std::string* t = TokenForDecode(id, skip_special_tokens)) tokens.push_back(*t);
-  std::vector<StageState> state = decoder_.NewState();
+    if (Decodes(id, skip_special_tokens)) read.push_back(id);
+  DecoderChain::State state = decoder_.NewState();
   std::string text;
-  decoder_.Push(state, tokens, text);
+  decoder_.Push(state, read.data(), read.size(), text);
   decoder_.Finish(state, text);
   return text;
 }

@@ -40,13 +40,22 @@ class HfTokenizer final : public Tokenizer {
   std::optional<uint32_t> EosId() const override { return eos_id_; }
   std::optional<uint32_t> PadId() const override { return pad_id_; }
 
-  // For incremental decoding: the token string of an id (throws for unknown ids), or nullptr
-  // when it is a special token to skip.
-  const std::string* TokenForDecode(uint32_t id, bool skip_special_tokens) const;
+  // Whether a decode reads `id` (false: a special token to skip); throws for unknown ids.
+  bool Decodes(uint32_t id, bool skip_special_tokens) const {
+    const uint8_t kind = id < decode_kinds_.size() ? decode_kinds_[id] : uint8_t{kUnknown};
+    if (kind == kUnknown) ThrowUnknownId(id);
+    return !(skip_special_tokens && kind == kSpecial);
+  }
   const DecoderChain& decoder() const { return decoder_; }
 
  private:
   void EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids) const;
+  // What decoding reads for an id: an added token's decode form, else the model's token.
+  const std::string* TokenForDecode(uint32_t id) const;
+  [[noreturn]] void ThrowUnknownId(uint32_t id) const;
+
+  enum : uint8_t { kUnknown, kRegular, kSpecial };
+  std::vector<uint8_t> decode_kinds_;  // per id
 
   AddedVocabulary added_;
   std::unique_ptr<Normalizer> normalizer_;

@@ -6,14 +6,13 @@ namespace triton_studio::tok {
 struct IncrementalDecoder::State {
   const HfTokenizer* tokenizer;
   bool skip_special_tokens;
-  std::vector<StageState> stages;
-  std::vector<std::string> tokens;
+  DecoderChain::State decoder;
 };
 
 IncrementalDecoder::IncrementalDecoder(const Tokenizer& tokenizer, bool skip_special_tokens) {
   const auto* hf = dynamic_cast<const HfTokenizer*>(&tokenizer);
   if (hf == nullptr) throw TokenizerError("IncrementalDecoder needs a tokenizer made by Tokenizer::FromFile/FromJson");
-  state_ = std::make_unique<State>(State{hf, skip_special_tokens, hf->decoder().NewState(), {}});
+  state_ = std::make_unique<State>(State{hf, skip_special_tokens, hf->decoder().NewState()});
 }
 
 IncrementalDecoder::~IncrementalDecoder() = default;
@@ -22,16 +21,14 @@ IncrementalDecoder& IncrementalDecoder::operator=(IncrementalDecoder&&) noexcept
 
 std::string IncrementalDecoder::Push(uint32_t id) {
   std::string text;
-  const std::string* token = state_->tokenizer->TokenForDecode(id, state_->skip_special_tokens);
-  if (token == nullptr) return text;
-  state_->tokens.assign(1, *token);
-  state_->tokenizer->decoder().Push(state_->stages, state_->tokens, text);
+  if (!state_->tokenizer->Decodes(id, state_->skip_special_tokens)) return text;
+  state_->tokenizer->decoder().Push(state_->decoder, &id, 1, text);
   return text;
 }
 
 std::string IncrementalDecoder::Finish() {
   std::string text;
-  state_->tokenizer->decoder().Finish(state_->stages, text);
+  state_->tokenizer->decoder().Finish(state_->decoder, text);
   return text;
 }
 
