@@ -48,6 +48,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-E030': 'a step allows a smaller batch than the ensemble',
   'TS-E031': 'batching settings that Triton rejects',
   'TS-E032': 'a decoupled step is wired where Triton rejects it',
+  'TS-E033': 'an instance group that Triton rejects (gpus with kind CPU or MODEL)',
   'TS-E040': 'a model name that Triton or the file system rejects',
   'TS-E041': 'a tensor name that Triton rejects',
   'TS-E042': 'two steps, or two ports of one step, share a name',
@@ -66,6 +67,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-W002': 'an imported step is kept as it is (not turned into a native step)',
   'TS-W003': 'a file listed in "files" does not exist yet; it is expected in the repository',
   'TS-W004': 'a detokenize step that decodes streamed responses has more than one instance',
+  'TS-W005': 'a native tokenize/detokenize step given GPU instances (it runs on the CPU only)',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

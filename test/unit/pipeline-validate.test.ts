@@ -277,6 +277,64 @@ describe('batching and decoupled', () => {
     const { at } = only('TS-E032', (p) => (step(p, 'preprocessing').decoupled = true));
     expect(at).toBe('true');
   });
+
+  it('TS-E033: gpus listed for a CPU instance group (Triton refuses the model) points at "gpus"', () => {
+    const { d, at } = only('TS-E033', (p) => {
+      step(p, 'sim_llm').instanceGroups = [{ count: 1, kind: 'CPU', gpus: [0, 1] }];
+    });
+    expect(d.severity).toBe('error');
+    expect(at.replace(/\s+/g, '')).toBe('[0,1]');
+    expect(d.message).toBe(
+      'instanceGroups[0] of step "sim_llm" has kind CPU but lists gpus; Triton refuses to load such a model. ' +
+        'Remove "gpus", or use kind "GPU" to place instances on those GPUs.',
+    );
+  });
+
+  it('TS-E033: gpus listed for a MODEL instance group', () => {
+    const { d } = only('TS-E033', (p) => {
+      step(p, 'sim_llm').instanceGroups = [
+        { count: 1, kind: 'GPU', gpus: [0] },
+        { count: 1, kind: 'MODEL', gpus: [1] },
+      ];
+    });
+    expect(d.message).toContain('instanceGroups[1] of step "sim_llm" has kind MODEL but lists gpus');
+  });
+
+  it('TS-W005: a native step given GPU instances is told to use kind CPU, pointing at the kind', () => {
+    const { d, at } = only('TS-W005', (p) => {
+      step(p, 'postprocessing').instanceGroups = [{ count: 1, kind: 'GPU' }];
+    });
+    expect(d.severity).toBe('warning');
+    expect(at).toBe('"GPU"');
+    expect(d.message).toBe(
+      'instanceGroups[0] of step "postprocessing" is of kind GPU, but native detokenize steps run on the CPU only: ' +
+        'a server without a GPU refuses to load it, and on one with GPUs each instance holds a GPU it never uses. ' +
+        'Use "kind": "CPU" (and no "gpus").',
+    );
+  });
+
+  it('TS-W005: a native step whose instance group has no kind (AUTO: GPU on a GPU server)', () => {
+    const { d, at } = only('TS-W005', (p) => (step(p, 'preprocessing').instanceGroups = [{ count: 2 }]));
+    expect(at.replace(/\s+/g, '')).toBe('{"count":2}');
+    expect(d.message).toContain(
+      'is of kind AUTO (GPU on a GPU server), but native tokenize steps run on the CPU only',
+    );
+  });
+
+  it('TS-E033 (not also TS-W005): gpus with kind CPU on a native step say only to remove them', () => {
+    const { d } = only('TS-E033', (p) => {
+      step(p, 'preprocessing').instanceGroups = [{ count: 1, kind: 'CPU', gpus: [0] }];
+    });
+    expect(d.message).toMatch(/Remove "gpus"\.$/);
+  });
+
+  it('CPU and MODEL instance groups without gpus, and GPU groups on model steps, are fine', () => {
+    const p = base();
+    step(p, 'preprocessing').instanceGroups = [{ count: 2, kind: 'CPU' }];
+    step(p, 'postprocessing').instanceGroups = [{ kind: 'MODEL' }];
+    step(p, 'sim_llm').instanceGroups = [{ count: 2, kind: 'GPU', gpus: [0, 1] }, { kind: 'AUTO' }];
+    expect(run(JSON.stringify(p, null, 2)).filter((d) => d.severity !== 'info')).toEqual([]);
+  });
 });
 
 describe('names, steps and presets', () => {
