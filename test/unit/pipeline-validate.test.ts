@@ -72,6 +72,16 @@ describe('syntax and shape (JSON + schema)', () => {
     expect(at.startsWith('{') && at.includes('"name": "sim_llm"')).toBe(true);
   });
 
+  it('TS-E002: a port that no preset declares needs dataType and dims, pointing at the port', () => {
+    const { d, at } = only('TS-E002', (p) => {
+      step(p, 'sim_llm').inputs = [{ name: 'temperature', optional: true } as never];
+    });
+    expect(at.replace(/\s+/g, '')).toBe('{"name":"temperature","optional":true}');
+    expect(d.message).toBe(
+      'Port "temperature" of step "sim_llm" needs "dataType" and "dims" (no preset declares this port).',
+    );
+  });
+
   it('TS-E003: a value of the wrong kind names the allowed values', () => {
     const { d, at } = only('TS-E003', (p) => ((p.inputs[1] as { dataType: string }).dataType = 'INT'));
     expect(at).toBe('"INT"');
@@ -276,6 +286,20 @@ describe('batching and decoupled', () => {
   it('TS-E032: a native step marked decoupled', () => {
     const { at } = only('TS-E032', (p) => (step(p, 'preprocessing').decoupled = true));
     expect(at).toBe('true');
+  });
+
+  it('TS-E031: a ragged input on a step without a batch dimension points at the port', () => {
+    const { d, at } = only('TS-E031', (p) => {
+      p.maxBatchSize = 0;
+      for (const s of p.steps) s.maxBatchSize = 0;
+      for (const s of p.steps) s.dynamicBatching = false;
+      // sim_llm's preset already marks input_ids ragged: the port the step names is where it is fixed.
+      step(p, 'sim_llm').inputs = [{ name: 'input_ids', raggedBatch: true } as never];
+    });
+    expect(at).toContain('"raggedBatch": true');
+    expect(d.message).toBe(
+      'Port "input_ids" allows ragged batches but step "sim_llm" does not batch (maxBatchSize 0).',
+    );
   });
 
   it('TS-E033: gpus listed for a CPU instance group (Triton refuses the model) points at "gpus"', () => {
