@@ -7,10 +7,13 @@
 //   step     = decode_us_per_step x (1 + batch_cost_factor x (sequences still generating - 1))
 // so measured latencies can be checked against a known truth. With
 // `model_transaction_policy { decoupled: true }` it streams one response per generated token.
+// The same library also presents vLLM's text interface and an encoder classifier's (sim_models.h):
+// the model's config says which.
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
+#include "sim_models.h"
 #include "triton_studio/glue.h"
 
 namespace triton_studio::sim_llm {
@@ -55,8 +58,7 @@ struct PendingRequest {
 
 class SimLlmModel : public glue::BackendModel {
  public:
-  explicit SimLlmModel(TRITONBACKEND_Model* model) {
-    config_ = glue::ReadModelConfig(model);
+  explicit SimLlmModel(glue::ModelConfig config) : config_(std::move(config)) {
     for (const char* input : {kInputIds, kRequestOutputLen}) {
       if (!config_.HasTensor(input, false)) {
         throw BackendError(std::string("sim_llm needs an input named '") + input +
@@ -380,8 +382,13 @@ class SimLlmModel : public glue::BackendModel {
   TRITONSERVER_DataType sequence_length_dtype_ = TRITONSERVER_TYPE_UINT32;
 };
 
+// The interface comes from the config: an input 'text_input' is vLLM's, an output 'logits' an
+// encoder classifier's; anything else the token interface (FasterTransformer / TensorRT-LLM).
 std::unique_ptr<glue::BackendModel> CreateModel(TRITONBACKEND_Model* model) {
-  return std::make_unique<SimLlmModel>(model);
+  glue::ModelConfig config = glue::ReadModelConfig(model);
+  if (config.HasTensor("text_input", false)) return CreateTextModel(std::move(config));
+  if (config.HasTensor("logits", true)) return CreateClassifierModel(std::move(config));
+  return std::make_unique<SimLlmModel>(std::move(config));
 }
 
 }  // namespace

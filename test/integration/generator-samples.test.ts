@@ -1,22 +1,23 @@
 /**
- * Every sample, generated and checked against the real tritonserver as far as this machine
- * allows. GPU model steps (FasterTransformer, TensorRT-LLM) are swapped for sim-llm, a CPU
- * stand-in with the same tensor interface (integer ids in, integer ids out), so Triton validates
- * the whole ensemble (dtypes and shapes across every wire) and answers prompts; the answer is
- * checked against Hugging Face's own tokenizer. Steps with no stand-in here (vLLM, ONNX Runtime)
- * must fail only for their missing backend library — never for their config.
+ * Every sample, generated and checked against the real tritonserver. GPU model steps are swapped
+ * for sim-llm, a CPU stand-in that presents the same tensor interface: integer ids in and out
+ * (FasterTransformer, TensorRT-LLM), text in and out (vLLM), ids + attention mask in, logits out
+ * (DistilBERT on ONNX Runtime). So Triton validates every ensemble (dtypes and shapes across every
+ * wire), loads it and answers; the answers are deterministic functions of the inputs and are
+ * checked against Hugging Face's own tokenizer where a native step tokenizes.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bytesInput, TritonClient } from '../../client/grpc/client.js';
+import { bytesInput, numericInput, TritonClient } from '../../client/grpc/client.js';
 import { sendPrompt } from '../../client/prompt.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { formatDiagnostic, generateRepository, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
+import { findPreset } from '../../generator/presets/index.js';
 
 const SAMPLES = resolve(__dirname, '../../samples');
 const work = mkdtempSync(join(tmpdir(), 'ts-gen-samples-'));
@@ -26,32 +27,43 @@ interface Case {
   sample: string;
   /** Model steps replaced by sim-llm, with any settings the stand-in needs changed. */
   standIn?: Record<string, { decoupled?: boolean }>;
-  /** Model steps with no stand-in: the backend Triton will not find here. */
-  unavailable?: Record<string, string>;
-  tokenizer: string;
-  addSpecialTokens: boolean;
+  /** What the ensemble answers: text from token ids (LLM), text from text (vLLM), logits (classifier). */
+  answer: 'tokens' | 'text' | 'logits';
+  tokenizer?: string;
+  addSpecialTokens?: boolean;
 }
 
 const CASES: Case[] = [
-  { sample: 'gpt2-sim', tokenizer: 'gpt2', addSpecialTokens: false },
+  { sample: 'gpt2-sim', answer: 'tokens', tokenizer: 'gpt2', addSpecialTokens: false },
   {
     sample: 'codegen-fastertransformer',
     standIn: { fastertransformer: {} },
+    answer: 'tokens',
     tokenizer: 'codegen-350M-mono',
     addSpecialTokens: false,
   },
-  { sample: 'gpt2-tensorrt-llm', standIn: { tensorrt_llm: {} }, tokenizer: 'gpt2', addSpecialTokens: true },
+  {
+    sample: 'gpt2-tensorrt-llm',
+    standIn: { tensorrt_llm: {} },
+    answer: 'tokens',
+    tokenizer: 'gpt2',
+    addSpecialTokens: true,
+  },
   // Streams one token per response: SentencePiece word-start spaces must survive the chunking.
   {
     sample: 'llama2-tensorrt-llm',
     standIn: { tensorrt_llm: {} },
+    answer: 'tokens',
     tokenizer: 'llama-2',
     addSpecialTokens: true,
   },
-  { sample: 'gpt2-vllm', unavailable: { vllm_model: 'vllm' }, tokenizer: 'gpt2', addSpecialTokens: false },
+  // sim-llm's text interface: decoupled, max_batch_size 0, text_input/stream/sampling_parameters.
+  { sample: 'gpt2-vllm', standIn: { vllm_model: {} }, answer: 'text' },
+  // sim-llm's classifier interface: logits computed from the ids the native tokenize step made.
   {
     sample: 'distilbert-onnx',
-    unavailable: { distilbert: 'onnxruntime' },
+    standIn: { distilbert: {} },
+    answer: 'logits',
     tokenizer: 'bert-base-uncased',
     addSpecialTokens: true,
   },
@@ -66,6 +78,13 @@ function prepare(c: Case): string {
   for (const step of pipeline.steps) {
     const standIn = c.standIn?.[step.name];
     if (!standIn) continue;
+    const template = step.preset ? findPreset(step.preset)?.template : undefined;
+    if (template?.platform) {
+      // A platform preset (onnxruntime_onnx) cannot take a backend as well: spell its ports out.
+      Object.assign(step, { ...template, ...step });
+      delete step.platform;
+      delete step.preset;
+    }
     step.backend = 'sim_llm';
     step.instanceGroups = [{ count: 1, kind: 'CPU' }];
     if (standIn.decoupled !== undefined) step.decoupled = standIn.decoupled;
@@ -101,7 +120,7 @@ async function loadError(client: TritonClient, model: string): Promise<string | 
 }
 
 describe.each(CASES)('sample $sample', (c) => {
-  it('generates, builds and loads on the real tritonserver (model step stand-ins where needed)', async () => {
+  it('generates, builds, loads and answers on the real tritonserver (model step stand-ins where needed)', async () => {
     const pipelineFile = prepare(c);
     const repo = join(work, `${c.sample}-repo`);
     const generated = generateRepository({ pipelinePath: pipelineFile, outDir: repo });
@@ -109,64 +128,116 @@ describe.each(CASES)('sample $sample', (c) => {
     await buildRepository(repo);
     const ensemble = generated.ensembleName!;
     const steps = generated.models.filter((m) => m.kind !== 'ensemble').map((m) => m.name);
-    const tokenizerFile = resolveTokenizer(c.tokenizer, pipelineFile, defaultTokenizerSearchDirs()).file!;
-    const hf = await Tokenizer.fromFile(tokenizerFile);
+    const hf = c.tokenizer
+      ? await Tokenizer.fromFile(
+          resolveTokenizer(c.tokenizer, pipelineFile, defaultTokenizerSearchDirs()).file!,
+        )
+      : undefined;
 
     await withServer(repo, async (client) => {
-      for (const step of steps) {
-        const error = await loadError(client, step);
-        const missing = c.unavailable?.[step];
-        if (missing) {
-          // Triton read and accepted the config; only the backend library is absent here.
-          expect(error).toMatch(new RegExp(`unable to find backend library for backend '${missing}'`));
-        } else expect(error, `${step} should load`).toBeUndefined();
-      }
-      const ensembleError = await loadError(client, ensemble);
-      if (c.unavailable) {
-        expect(ensembleError).toMatch(/depends on '.*' which has no loaded version/);
-        return;
-      }
-      expect(ensembleError).toBeUndefined();
+      for (const step of steps) expect(await loadError(client, step), `${step} should load`).toBeUndefined();
+      expect(await loadError(client, ensemble), `ensemble ${ensemble} should load`).toBeUndefined();
       expect(await client.modelReady(ensemble)).toBe(true);
-
-      // sim-llm answers the prompt's own ids, cycled: the expected text comes from HF's tokenizer.
-      // Characters whose bytes span tokens and word-start spaces must come through whole, also
-      // where a decoupled model step streams one token per response.
-      const prompt = 'naïve café ünïcödé 🙂 def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)';
-      const ids = (await hf.encode(prompt, null, { addSpecialTokens: c.addSpecialTokens })).getIds();
-      const maxTokens = ids.length + 5;
-      const expected = await hf.decode(
-        Array.from({ length: maxTokens }, (_, i) => ids[i % ids.length]!),
-        true,
-      );
-      const answer = await sendPrompt(client, { model: ensemble, text: prompt, maxTokens, stream: true });
-      expect(answer.text).toBe(expected);
-      const modelStep = (await client.modelConfig(ensemble)).ensemble_scheduling!.step.map(
-        (s) => s.model_name,
-      );
-      const configs = await Promise.all(modelStep.map((m) => client.modelConfig(m)));
-      if (configs.some((m) => m.model_transaction_policy?.decoupled)) {
-        expect(answer.responses).toBeGreaterThanOrEqual(maxTokens);
-      }
+      if (c.answer === 'tokens') await checkTokenAnswer(client, ensemble, hf!, c.addSpecialTokens!);
+      else if (c.answer === 'text') await checkTextAnswer(client, ensemble);
+      else await checkLogits(client, ensemble, hf!);
     });
-
-    if (c.sample === 'distilbert-onnx') {
-      // The encoder's native tokenize step runs even though ONNX Runtime is not here.
-      await withServer(repo, async (client) => {
-        await client.loadModel('tokenize');
-        const texts = ['The quick brown fox jumps over the lazy dog', 'Short one.'];
-        const result = await client.infer('tokenize', [bytesInput('TEXT', [2, 1], texts)]);
-        const ids = result.numbers('input_ids');
-        const mask = result.numbers('attention_mask');
-        const width = ids.length / 2;
-        for (const [row, text] of texts.entries()) {
-          const want = (await hf.encode(text)).getIds();
-          expect(ids.slice(row * width, row * width + want.length)).toEqual(want);
-          expect(mask.slice(row * width, (row + 1) * width)).toEqual(
-            Array.from({ length: width }, (_, i) => (i < want.length ? 1 : 0)),
-          );
-        }
-      });
-    }
   });
 });
+
+/** sim-llm answers the prompt's own ids, cycled: the expected text comes from HF's tokenizer. */
+async function checkTokenAnswer(
+  client: TritonClient,
+  ensemble: string,
+  hf: Tokenizer,
+  addSpecialTokens: boolean,
+) {
+  // Characters whose bytes span tokens and word-start spaces must come through whole, also
+  // where a decoupled model step streams one token per response.
+  const prompt = 'naïve café ünïcödé 🙂 def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)';
+  const ids = (await hf.encode(prompt, null, { addSpecialTokens })).getIds();
+  const maxTokens = ids.length + 5;
+  const expected = await hf.decode(
+    Array.from({ length: maxTokens }, (_, i) => ids[i % ids.length]!),
+    true,
+  );
+  const answer = await sendPrompt(client, { model: ensemble, text: prompt, maxTokens, stream: true });
+  expect(answer.text).toBe(expected);
+  const modelStep = (await client.modelConfig(ensemble)).ensemble_scheduling!.step.map((s) => s.model_name);
+  const configs = await Promise.all(modelStep.map((m) => client.modelConfig(m)));
+  if (configs.some((m) => m.model_transaction_policy?.decoupled)) {
+    expect(answer.responses).toBeGreaterThanOrEqual(maxTokens);
+  }
+}
+
+/**
+ * vLLM's interface through the ensemble: the answer is the prompt followed by `max_tokens` pieces,
+ * the i-th being " " + the prompt's (i mod n)-th word; `sampling_parameters` (JSON) carries
+ * max_tokens and `stream` asks for one response per piece.
+ */
+async function checkTextAnswer(client: TritonClient, ensemble: string) {
+  const prompt = 'naïve café 🙂 says hello';
+  const words = prompt.split(' ');
+  const pieces = (n: number) => Array.from({ length: n }, (_, i) => ` ${words[i % words.length]}`);
+
+  const chunks: string[] = [];
+  for await (const result of client.streamInfer(ensemble, [
+    bytesInput('text_input', [1], [prompt]),
+    numericInput('stream', 'BOOL', [1], [true]),
+    bytesInput('sampling_parameters', [1], [JSON.stringify({ max_tokens: 7, temperature: 0 })]),
+  ])) {
+    if (result.outputs.has('text_output')) chunks.push(result.strings('text_output').join(''));
+  }
+  expect(chunks).toEqual(pieces(7).map((p, i) => (i === 0 ? prompt + p : p)));
+
+  // Not streamed, no sampling_parameters: one response with vLLM's default of 16 tokens.
+  const answer = await sendPrompt(client, { model: ensemble, text: prompt, stream: false });
+  expect(answer.chunks).toEqual([prompt + pieces(16).join('')]);
+
+  // A bad sampling_parameters is the model's error, passed back through the ensemble.
+  const bad = client.streamInfer(ensemble, [
+    bytesInput('text_input', [1], [prompt]),
+    bytesInput('sampling_parameters', [1], ['{"max_tokens": "many"}']),
+  ]);
+  await expect(
+    (async () => {
+      for await (const _ of bad) void _;
+    })(),
+  ).rejects.toThrow(/max_tokens must be an integer/);
+}
+
+/** sim-llm's classifier: logits[k] = Σ over real tokens j of id_j·(j+1+k), mod 65521. */
+function expectedLogits(ids: number[], labels: number): number[] {
+  return Array.from({ length: labels }, (_, k) =>
+    ids.reduce((sum, id, j) => (sum + (((id % 65521) * (j + 1 + k)) % 65521)) % 65521, 0),
+  );
+}
+
+/**
+ * The classifier ensemble: the logits are a function of the token ids, so they prove that the
+ * native tokenize step's real ids and attention mask (padding masked out) reach the model step.
+ */
+async function checkLogits(client: TritonClient, ensemble: string, hf: Tokenizer) {
+  const texts = ['The quick brown fox jumps over the lazy dog', 'Short one.'];
+  const labels = (await client.modelConfig(ensemble)).output.find((o) => o.name === 'logits')!.dims[0]!;
+  // One request of two rows: the second is padded to the first's length inside the ensemble.
+  const result = await client.infer(ensemble, [bytesInput('text', [2, 1], texts)]);
+  const want: number[] = [];
+  for (const text of texts) want.push(...expectedLogits((await hf.encode(text)).getIds(), labels));
+  expect(result.output('logits').shape).toEqual([2, labels]);
+  expect(result.numbers('logits')).toEqual(want);
+  expect(want[0]).not.toEqual(want[labels]); // different texts, different logits
+
+  // The tokenize step on its own: ids as HF makes them, mask 1 per real token, 0 per padding.
+  const tokenized = await client.infer('tokenize', [bytesInput('TEXT', [2, 1], texts)]);
+  const ids = tokenized.numbers('input_ids');
+  const mask = tokenized.numbers('attention_mask');
+  const width = ids.length / 2;
+  for (const [row, text] of texts.entries()) {
+    const wantIds = (await hf.encode(text)).getIds();
+    expect(ids.slice(row * width, row * width + wantIds.length)).toEqual(wantIds);
+    expect(mask.slice(row * width, (row + 1) * width)).toEqual(
+      Array.from({ length: width }, (_, i) => (i < wantIds.length ? 1 : 0)),
+    );
+  }
+}
