@@ -44,6 +44,10 @@ export interface TokenizeStepModel {
     requestOutputLen?: TensorBinding; // passed through, e.g. REQUEST_OUTPUT_LEN
     badWords?: TensorBinding; // STRING word lists
     stopWords?: TensorBinding;
+    endId?: TensorBinding; // e.g. END_ID: passed through to outputs.endId when the request has it
+    padId?: TensorBinding; // e.g. PAD_ID: passed through to outputs.padId
+    embeddingBiasWords?: TensorBinding; // STRING words, e.g. EMBEDDING_BIAS_WORDS
+    embeddingBiasWeights?: TensorBinding; // FP32/FP64, one weight per word
   };
   outputs: {
     inputIds: TensorBinding; // e.g. INPUT_ID
@@ -51,8 +55,10 @@ export interface TokenizeStepModel {
     requestOutputLen?: TensorBinding; // pass-through copy of inputs.requestOutputLen
     badWordsIds?: TensorBinding; // [2,-1] flattened ids + offsets
     stopWordsIds?: TensorBinding;
-    endId?: TensorBinding;
-    padId?: TensorBinding;
+    endId?: TensorBinding; // inputs.endId when sent, else the tokenizer's end-of-sequence id
+    padId?: TensorBinding; // inputs.padId when sent, else its pad id (or the end id)
+    /** FP32/FP64 [vocab] per row: the words' weights summed at their token ids ([0] without words). */
+    embeddingBias?: TensorBinding;
     /** Encoder models (BERT): 1 for each real token, 0 for padding, same shape as inputIds. */
     attentionMask?: TensorBinding;
   };

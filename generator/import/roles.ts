@@ -11,6 +11,10 @@ const TOKENIZE_INPUTS: Record<string, PortRole> = {
   REQUEST_OUTPUT_LEN: 'requestOutputLen',
   BAD_WORDS_DICT: 'badWords',
   STOP_WORDS_DICT: 'stopWords',
+  END_ID: 'endId',
+  PAD_ID: 'padId',
+  EMBEDDING_BIAS_WORDS: 'embeddingBiasWords',
+  EMBEDDING_BIAS_WEIGHTS: 'embeddingBiasWeights',
 };
 const TOKENIZE_OUTPUTS: Record<string, PortRole> = {
   INPUT_ID: 'inputIds',
@@ -21,6 +25,7 @@ const TOKENIZE_OUTPUTS: Record<string, PortRole> = {
   STOP_WORDS_IDS: 'stopWordsIds',
   OUT_END_ID: 'endId',
   OUT_PAD_ID: 'padId',
+  EMBEDDING_BIAS: 'embeddingBias',
   attention_mask: 'attentionMask',
 };
 const DETOKENIZE_INPUTS: Record<string, PortRole> = {

@@ -13,7 +13,16 @@ export const PIPELINE_FORMAT_VERSION = 1;
 export type StepKind = 'tokenize' | 'detokenize' | 'model' | 'custom';
 
 /** What a port means to a native step; only tokenize/detokenize ports carry a role. */
-export type TokenizeInputRole = 'text' | 'requestOutputLen' | 'badWords' | 'stopWords';
+export type TokenizeInputRole =
+  | 'text'
+  | 'requestOutputLen'
+  | 'badWords'
+  | 'stopWords'
+  /** The client's end/pad id, passed through to the output of the same role (else the tokenizer's). */
+  | 'endId'
+  | 'padId'
+  | 'embeddingBiasWords'
+  | 'embeddingBiasWeights';
 export type TokenizeOutputRole =
   | 'inputIds'
   | 'inputLength'
@@ -22,6 +31,8 @@ export type TokenizeOutputRole =
   | 'stopWordsIds'
   | 'endId'
   | 'padId'
+  /** TensorRT-LLM EMBEDDING_BIAS: per row, the words' weights summed at their token ids (vocab size). */
+  | 'embeddingBias'
   | 'attentionMask';
 export type DetokenizeInputRole = 'tokens' | 'sequenceLength';
 export type DetokenizeOutputRole = 'text';

@@ -55,7 +55,16 @@ const ROLES: Partial<
   >
 > = {
   tokenize: {
-    inputs: { text: true, requestOutputLen: false, badWords: false, stopWords: false },
+    inputs: {
+      text: true,
+      requestOutputLen: false,
+      badWords: false,
+      stopWords: false,
+      endId: false,
+      padId: false,
+      embeddingBiasWords: false,
+      embeddingBiasWeights: false,
+    },
     outputs: {
       inputIds: true,
       inputLength: false,
@@ -65,6 +74,7 @@ const ROLES: Partial<
       endId: false,
       padId: false,
       attentionMask: false,
+      embeddingBias: false,
     },
   },
   detokenize: {

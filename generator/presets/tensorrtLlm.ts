@@ -1,8 +1,9 @@
 /**
  * TensorRT-LLM `inflight_batcher_llm` (NVIDIA/TensorRT-LLM triton_backend/all_models): the
  * preprocessing / tensorrt_llm / postprocessing interfaces, INT32 ids throughout. The native
- * tokenize step covers the Python step's text, word lists, output length and end/pad ids;
- * embedding-bias words are not supported natively (leave them out, or keep a custom step).
+ * tokenize step covers the Python step's text, word lists, output length, end/pad ids (the
+ * client's END_ID / PAD_ID when sent, else the tokenizer's) and embedding bias. Not covered:
+ * the encoder-decoder and multimodal inputs (DECODER_QUERY, IMAGE_*, PROMPT_TABLE_EXTRA_ID…).
  */
 import { port, type Preset } from './types.js';
 
@@ -13,7 +14,7 @@ export const tensorrtLlmPresets: Preset[] = [
     id: 'tensorrt-llm/preprocessing',
     kind: 'tokenize',
     title:
-      'TensorRT-LLM preprocessing: QUERY + REQUEST_OUTPUT_LEN (+ word lists) → INPUT_ID, lengths, word ids, end/pad ids',
+      'TensorRT-LLM preprocessing: QUERY + REQUEST_OUTPUT_LEN (+ word lists, end/pad ids, embedding-bias words) → INPUT_ID, lengths, word ids, end/pad ids, embedding bias',
     template: {
       maxBatchSize: 64,
       instanceGroups: [{ count: 1, kind: 'CPU' }],
@@ -23,12 +24,17 @@ export const tensorrtLlmPresets: Preset[] = [
         port('REQUEST_OUTPUT_LEN', 'INT32', [1], { role: 'requestOutputLen' }),
         port('BAD_WORDS_DICT', 'STRING', [-1], { role: 'badWords', optional: true }),
         port('STOP_WORDS_DICT', 'STRING', [-1], { role: 'stopWords', optional: true }),
+        port('EMBEDDING_BIAS_WORDS', 'STRING', [-1], { role: 'embeddingBiasWords', optional: true }),
+        port('EMBEDDING_BIAS_WEIGHTS', 'FP32', [-1], { role: 'embeddingBiasWeights', optional: true }),
+        port('END_ID', 'INT32', [1], { role: 'endId', optional: true }),
+        port('PAD_ID', 'INT32', [1], { role: 'padId', optional: true }),
       ],
       outputs: [
         port('INPUT_ID', 'INT32', [-1], { role: 'inputIds' }),
         port('REQUEST_INPUT_LEN', 'INT32', [1], { role: 'inputLength' }),
         port('BAD_WORDS_IDS', 'INT32', [2, -1], { role: 'badWordsIds' }),
         port('STOP_WORDS_IDS', 'INT32', [2, -1], { role: 'stopWordsIds' }),
+        port('EMBEDDING_BIAS', 'FP32', [-1], { role: 'embeddingBias' }),
         port('REQUEST_OUTPUT_LEN', 'INT32', [-1], { role: 'requestOutputLen' }),
         port('OUT_END_ID', 'INT32', [1], { role: 'endId' }),
         port('OUT_PAD_ID', 'INT32', [1], { role: 'padId' }),
@@ -61,6 +67,7 @@ export const tensorrtLlmPresets: Preset[] = [
         port('pad_id', 'INT32', [1], scalar),
         port('bad_words_list', 'INT32', [2, -1], { optional: true, raggedBatch: true }),
         port('stop_words_list', 'INT32', [2, -1], { optional: true, raggedBatch: true }),
+        port('embedding_bias', 'FP32', [-1], { optional: true, raggedBatch: true }),
         port('beam_width', 'INT32', [1], scalar),
         port('temperature', 'FP32', [1], scalar),
         port('runtime_top_k', 'INT32', [1], scalar),

@@ -203,6 +203,10 @@ function tokenizeModel(step: ResolvedStep, config: ModelConfig): TokenizeStepMod
       requestOutputLen: byRole(i, 'requestOutputLen'),
       badWords: byRole(i, 'badWords'),
       stopWords: byRole(i, 'stopWords'),
+      endId: byRole(i, 'endId'),
+      padId: byRole(i, 'padId'),
+      embeddingBiasWords: byRole(i, 'embeddingBiasWords'),
+      embeddingBiasWeights: byRole(i, 'embeddingBiasWeights'),
     }),
     outputs: stripUndefined({
       inputIds: byRole(o, 'inputIds')!,
@@ -213,6 +217,7 @@ function tokenizeModel(step: ResolvedStep, config: ModelConfig): TokenizeStepMod
       endId: byRole(o, 'endId'),
       padId: byRole(o, 'padId'),
       attentionMask: byRole(o, 'attentionMask'),
+      embeddingBias: byRole(o, 'embeddingBias'),
     }),
   };
 }

@@ -228,6 +228,58 @@ describe('tokenize step', () => {
     expect(out.OUT_PAD_ID).toMatchObject({ datatype: 'INT32', shape: [2, 1], data: [GPT2_EOS, GPT2_EOS] });
     expect(out.INPUT_ID?.datatype).toBe('INT32');
     expect(out.REQUEST_OUTPUT_LEN).toMatchObject({ datatype: 'INT32', data: [4, 5] });
+    // No embedding-bias words sent: an empty [rows, 0] bias, as TensorRT-LLM's preprocessing gives.
+    expect(out.EMBEDDING_BIAS).toMatchObject({ datatype: 'FP32', shape: [2, 0] });
+  });
+
+  it("passes the client's END_ID / PAD_ID through and sums embedding-bias weights at each word's ids", async () => {
+    const words = [
+      ['hello', ' world hello'],
+      ['foo', ''],
+    ];
+    const weights = [
+      [1.5, -2],
+      [0.25, 3],
+    ];
+    const out = await infer('trtllm_preprocessing', [
+      strings('QUERY', ['first prompt', 'second']),
+      ints('REQUEST_OUTPUT_LEN', 'INT32', [4, 5], [2, 1]),
+      ints('END_ID', 'INT32', [7, 8], [2, 1]),
+      ints('PAD_ID', 'INT32', [9, 10], [2, 1]),
+      strings('EMBEDDING_BIAS_WORDS', words.flat(), [2, 2]),
+      ints('EMBEDDING_BIAS_WEIGHTS', 'FP32', weights.flat(), [2, 2]),
+    ]);
+    expect(out.OUT_END_ID).toMatchObject({ datatype: 'INT32', shape: [2, 1], data: [7, 8] });
+    expect(out.OUT_PAD_ID).toMatchObject({ datatype: 'INT32', shape: [2, 1], data: [9, 10] });
+    // TensorRT-LLM: a vocabulary-sized row per request row; each word's weight added at every id
+    // `tokenizer.encode(word)` gives (a repeated id gets it twice).
+    const vocab = hf.getVocabSize(true);
+    const expected: number[] = [];
+    for (const [r, row] of words.entries()) {
+      const bias = new Array<number>(vocab).fill(0);
+      for (const [i, word] of row.entries()) {
+        for (const id of await hfIds(word, true)) bias[id] = (bias[id] ?? 0) + (weights[r]?.[i] ?? 0);
+      }
+      expected.push(...bias);
+    }
+    expect(out.EMBEDDING_BIAS?.shape).toEqual([2, vocab]);
+    expect(out.EMBEDDING_BIAS?.data).toEqual(expected);
+  });
+
+  it('refuses embedding-bias words without weights (or a count mismatch), naming the inputs, and keeps serving', async () => {
+    const base = [strings('QUERY', ['x']), ints('REQUEST_OUTPUT_LEN', 'INT32', [1], [1, 1])];
+    await expect(
+      infer('trtllm_preprocessing', [...base, strings('EMBEDDING_BIAS_WORDS', ['a'], [1, 1])]),
+    ).rejects.toThrow(/'EMBEDDING_BIAS_WORDS' was sent without 'EMBEDDING_BIAS_WEIGHTS'/);
+    await expect(
+      infer('trtllm_preprocessing', [
+        ...base,
+        strings('EMBEDDING_BIAS_WORDS', ['a', 'b'], [1, 2]),
+        ints('EMBEDDING_BIAS_WEIGHTS', 'FP32', [1], [1, 1]),
+      ]),
+    ).rejects.toThrow(/'EMBEDDING_BIAS_WORDS' has 2 words per row but 'EMBEDDING_BIAS_WEIGHTS' has 1/);
+    const out = await infer('trtllm_preprocessing', base);
+    expect(out.OUT_END_ID?.data).toEqual([GPT2_EOS]);
   });
 
   it('gives encoders an attention mask: 1 per real token, 0 per padding, shaped like the ids', async () => {

@@ -82,12 +82,17 @@ describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
       'REQUEST_OUTPUT_LEN:requestOutputLen',
       'BAD_WORDS_DICT:badWords',
       'STOP_WORDS_DICT:stopWords',
+      'EMBEDDING_BIAS_WORDS:embeddingBiasWords',
+      'EMBEDDING_BIAS_WEIGHTS:embeddingBiasWeights',
+      'END_ID:endId',
+      'PAD_ID:padId',
     ]);
     expect(pre.outputs!.map((o) => o.role)).toEqual([
       'inputIds',
       'inputLength',
       'badWordsIds',
       'stopWordsIds',
+      'embeddingBias',
       'requestOutputLen',
       'endId',
       'padId',
@@ -100,23 +105,26 @@ describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
     );
   });
 
-  it('says which optional Python-only tensors the native step leaves out', () => {
+  it('keeps end_id / pad_id, and says which optional Python-only tensors the native step leaves out', () => {
     const r = importRepository(trtllmRepository(LLAMA_DIR), { outFile: join(work, 'p.pipeline.json') });
     const warning = r.diagnostics.find((d) => d.code === 'TS-W002')!;
     expect(warning.file).toBe(join(work, 'repo', 'preprocessing', 'config.pbtxt'));
     expect(warning.message).toBe(
-      'Step "preprocessing" becomes a native tokenize step without DECODER_QUERY, EMBEDDING_BIAS_WORDS, ' +
-        'EMBEDDING_BIAS_WEIGHTS, END_ID, PAD_ID, EMBEDDING_BIAS (no native equivalent; optional).',
+      'Step "preprocessing" becomes a native tokenize step without DECODER_QUERY (no native equivalent; optional).',
     );
-    // end_id / pad_id only fed the dropped inputs: removed, as unused ensemble inputs Triton refuses.
+    // The native step has END_ID / PAD_ID roles now: the ensemble keeps end_id / pad_id and their wires.
     expect(r.pipeline!.inputs.map((i) => i.name)).toEqual([
       'text_input',
       'max_tokens',
       'bad_words',
       'stop_words',
+      'end_id',
+      'pad_id',
       'top_p',
       'stream',
     ]);
+    expect(r.pipeline!.wires).toContainEqual({ from: 'end_id', to: 'preprocessing.END_ID' });
+    expect(r.pipeline!.wires).toContainEqual({ from: 'pad_id', to: 'preprocessing.PAD_ID' });
   });
 
   it('keeps the model step whole: ports, batching, decoupled, parameters, and other fields as raw config', () => {

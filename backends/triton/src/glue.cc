@@ -311,6 +311,28 @@ std::vector<int64_t> InputTensor::Integers() const {
   return out;
 }
 
+std::vector<double> InputTensor::Floats() const {
+  if (dtype != TRITONSERVER_TYPE_FP32 && dtype != TRITONSERVER_TYPE_FP64) {
+    throw BackendError("input '" + name + "' must hold FP32 or FP64 values, got " + DataTypeName(dtype));
+  }
+  const size_t size = DataTypeByteSize(dtype);
+  if (data.size() != static_cast<size_t>(ElementCount()) * size) {
+    throw BackendError("input '" + name + "' has " + std::to_string(data.size()) + " bytes, expected " +
+                       std::to_string(ElementCount() * size) + " for shape " + ShapeToString(shape));
+  }
+  std::vector<double> out(data.size() / size);
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (dtype == TRITONSERVER_TYPE_FP32) {
+      float f = 0;
+      std::memcpy(&f, data.data() + i * size, size);
+      out[i] = f;
+    } else {
+      std::memcpy(&out[i], data.data() + i * size, size);
+    }
+  }
+  return out;
+}
+
 std::string RequestId(TRITONBACKEND_Request* request) {
   const char* id = nullptr;
   Check(TRITONBACKEND_RequestId(request, &id), "TRITONBACKEND_RequestId");
@@ -398,6 +420,29 @@ OutputTensor OutputTensor::Integers(const std::string& name, TRITONSERVER_DataTy
       throw BackendError(std::string("output '") + name + "' is declared " + DataTypeName(dtype) +
                              "; it must be an integer type",
                          TRITONSERVER_ERROR_INTERNAL);
+  }
+  return out;
+}
+
+OutputTensor OutputTensor::Floats(const std::string& name, TRITONSERVER_DataType dtype, std::vector<int64_t> shape,
+                                  const std::vector<double>& values) {
+  OutputTensor out;
+  out.name = name;
+  out.dtype = dtype;
+  out.shape = std::move(shape);
+  if (dtype == TRITONSERVER_TYPE_FP32) {
+    out.data.resize(values.size() * sizeof(float));
+    for (size_t i = 0; i < values.size(); ++i) {
+      const float f = static_cast<float>(values[i]);
+      std::memcpy(out.data.data() + i * sizeof(float), &f, sizeof(float));
+    }
+  } else if (dtype == TRITONSERVER_TYPE_FP64) {
+    out.data.resize(values.size() * sizeof(double));
+    if (!values.empty()) std::memcpy(out.data.data(), values.data(), out.data.size());
+  } else {
+    throw BackendError(std::string("output '") + name + "' is declared " + DataTypeName(dtype) +
+                           "; it must be FP32 or FP64",
+                       TRITONSERVER_ERROR_INTERNAL);
   }
   return out;
 }

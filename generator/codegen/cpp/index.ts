@@ -62,10 +62,14 @@ function tokenizeView(model: Extract<NativeStepModel, { kind: 'tokenize' }>): St
   const { inputs, outputs } = model;
   requireType('inputs.text', inputs.text, 'string');
   requireType('outputs.inputIds', outputs.inputIds, 'integer');
-  const optionalChecks: [string, TensorBinding | undefined, 'string' | 'integer'][] = [
+  const optionalChecks: [string, TensorBinding | undefined, TypeClass][] = [
     ['inputs.requestOutputLen', inputs.requestOutputLen, 'integer'],
     ['inputs.badWords', inputs.badWords, 'string'],
     ['inputs.stopWords', inputs.stopWords, 'string'],
+    ['inputs.endId', inputs.endId, 'integer'],
+    ['inputs.padId', inputs.padId, 'integer'],
+    ['inputs.embeddingBiasWords', inputs.embeddingBiasWords, 'string'],
+    ['inputs.embeddingBiasWeights', inputs.embeddingBiasWeights, 'float'],
     ['outputs.inputLength', outputs.inputLength, 'integer'],
     ['outputs.requestOutputLen', outputs.requestOutputLen, 'integer'],
     ['outputs.badWordsIds', outputs.badWordsIds, 'integer'],
@@ -73,6 +77,7 @@ function tokenizeView(model: Extract<NativeStepModel, { kind: 'tokenize' }>): St
     ['outputs.endId', outputs.endId, 'integer'],
     ['outputs.padId', outputs.padId, 'integer'],
     ['outputs.attentionMask', outputs.attentionMask, 'integer'],
+    ['outputs.embeddingBias', outputs.embeddingBias, 'float'],
   ];
   for (const [path, binding, kind] of optionalChecks) if (binding) requireType(path, binding, kind);
   if (outputs.requestOutputLen && !inputs.requestOutputLen) {
@@ -89,6 +94,10 @@ function tokenizeView(model: Extract<NativeStepModel, { kind: 'tokenize' }>): St
   pushOptional(fields, 'request_output_len_in', inputs.requestOutputLen, 'inputs.requestOutputLen');
   pushOptional(fields, 'bad_words', inputs.badWords, 'inputs.badWords');
   pushOptional(fields, 'stop_words', inputs.stopWords, 'inputs.stopWords');
+  pushOptional(fields, 'end_id_in', inputs.endId, 'inputs.endId');
+  pushOptional(fields, 'pad_id_in', inputs.padId, 'inputs.padId');
+  pushOptional(fields, 'embedding_bias_words', inputs.embeddingBiasWords, 'inputs.embeddingBiasWords');
+  pushOptional(fields, 'embedding_bias_weights', inputs.embeddingBiasWeights, 'inputs.embeddingBiasWeights');
   fields.push(tensorField('input_ids', outputs.inputIds, 'outputs.inputIds'));
   pushOptional(fields, 'input_length', outputs.inputLength, 'outputs.inputLength');
   pushOptional(fields, 'request_output_len_out', outputs.requestOutputLen, 'outputs.requestOutputLen');
@@ -97,6 +106,7 @@ function tokenizeView(model: Extract<NativeStepModel, { kind: 'tokenize' }>): St
   pushOptional(fields, 'end_id', outputs.endId, 'outputs.endId');
   pushOptional(fields, 'pad_id', outputs.padId, 'outputs.padId');
   pushOptional(fields, 'attention_mask', outputs.attentionMask, 'outputs.attentionMask');
+  pushOptional(fields, 'embedding_bias', outputs.embeddingBias, 'outputs.embeddingBias');
   return { kind: 'tokenize', specType: 'TokenizeSpec', registerMacro: 'TS_TOKENIZE_STEP', fields };
 }
 
@@ -237,10 +247,22 @@ function validateTensor(binding: TensorBinding, path: string): void {
   });
 }
 
-function requireType(path: string, binding: TensorBinding, kind: 'string' | 'integer'): void {
-  const ok = kind === 'string' ? binding.dataType === 'STRING' : INTEGER_TYPES.has(binding.dataType);
+type TypeClass = 'string' | 'integer' | 'float';
+
+function requireType(path: string, binding: TensorBinding, kind: TypeClass): void {
+  const ok =
+    kind === 'string'
+      ? binding.dataType === 'STRING'
+      : kind === 'float'
+        ? binding.dataType === 'FP32' || binding.dataType === 'FP64'
+        : INTEGER_TYPES.has(binding.dataType);
   if (!ok) {
-    const wanted = kind === 'string' ? 'STRING' : 'an integer type (INT32, UINT32, INT64, ...)';
+    const wanted =
+      kind === 'string'
+        ? 'STRING'
+        : kind === 'float'
+          ? 'FP32 or FP64'
+          : 'an integer type (INT32, UINT32, INT64, ...)';
     throw new NativeStepCodegenError(`${path}.dataType`, `must be ${wanted}, got ${binding.dataType}`);
   }
 }

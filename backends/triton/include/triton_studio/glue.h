@@ -85,6 +85,8 @@ struct InputTensor {
   std::vector<std::string> Strings() const;
   // Any integer dtype widened to int64; throws for other dtypes or UINT64 values above INT64_MAX.
   std::vector<int64_t> Integers() const;
+  // FP32 / FP64 elements widened to double; throws for other dtypes.
+  std::vector<double> Floats() const;
 };
 
 // nullopt when the request does not carry the input (the caller decides if that is an error).
@@ -108,6 +110,9 @@ struct OutputTensor {
                                const std::vector<int64_t>& values);
   static OutputTensor Strings(const std::string& name, std::vector<int64_t> shape,
                               const std::vector<std::string>& values);
+  // Floating-point values as FP32 or FP64 (the only float dtypes a step writes).
+  static OutputTensor Floats(const std::string& name, TRITONSERVER_DataType dtype, std::vector<int64_t> shape,
+                             const std::vector<double>& values);
 };
 
 // Creates the outputs in `response`. Does not send it.

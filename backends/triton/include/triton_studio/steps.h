@@ -30,14 +30,19 @@ struct TokenizeSpec {
   std::optional<TensorSpec> request_output_len_in;  // passed through (with dtype conversion)
   std::optional<TensorSpec> bad_words;              // BYTES words per row
   std::optional<TensorSpec> stop_words;
+  std::optional<TensorSpec> end_id_in;               // [1] per row: the client's end id, passed through
+  std::optional<TensorSpec> pad_id_in;               // [1] per row: the client's pad id, passed through
+  std::optional<TensorSpec> embedding_bias_words;    // BYTES words per row
+  std::optional<TensorSpec> embedding_bias_weights;  // FP32/FP64, one weight per word
   // outputs
   TensorSpec input_ids;                              // ids padded to the longest row
   std::optional<TensorSpec> input_length;            // [1] per row
   std::optional<TensorSpec> request_output_len_out;
   std::optional<TensorSpec> bad_words_ids;           // [2,-1] per row: flattened ids + offsets
   std::optional<TensorSpec> stop_words_ids;
-  std::optional<TensorSpec> end_id;                  // [1] per row
-  std::optional<TensorSpec> pad_id;
+  std::optional<TensorSpec> end_id;                  // [1] per row: end_id_in when sent, else the eos id
+  std::optional<TensorSpec> pad_id;                  // [1] per row: pad_id_in when sent, else pad (or eos) id
+  std::optional<TensorSpec> embedding_bias;          // [vocab] per row, or [0] when no words were sent
   std::optional<TensorSpec> attention_mask;          // encoders: 1 per real token, 0 per pad, like ids
 };
 
