@@ -68,6 +68,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-W003': 'a file listed in "files" does not exist yet; it is expected in the repository',
   'TS-W004': 'a detokenize step that decodes streamed responses has more than one instance',
   'TS-W005': 'a native tokenize/detokenize step given GPU instances (it runs on the CPU only)',
+  'TS-W006': 'a step parameter set to null (remove) that its preset does not set',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -61,7 +61,9 @@ function resolveStep(step: Step, index: number, pipeline: Pipeline): ResolvedSte
   const batching = pick('dynamicBatching');
   const maxBatchSize = pick('maxBatchSize') ?? pipeline.maxBatchSize ?? 0;
   const parameters: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...t?.parameters, ...step.parameters })) parameters[k] = String(v);
+  // The step's own values win; its `null` removes what the preset sets.
+  for (const [k, v] of Object.entries({ ...t?.parameters, ...step.parameters }))
+    if (v !== null) parameters[k] = String(v);
 
   return {
     name: step.name,

@@ -86,8 +86,11 @@ export interface Step {
   dynamicBatching?: boolean | DynamicBatching;
   instanceGroups?: InstanceGroup[];
   decoupled?: boolean;
-  /** Model config `parameters` (string values; numbers/booleans are written as strings). */
-  parameters?: Record<string, string | number | boolean>;
+  /**
+   * Model config `parameters` (string values; numbers/booleans are written as strings).
+   * `null` removes a parameter the step's preset sets.
+   */
+  parameters?: Record<string, string | number | boolean | null>;
   inputs?: Port[];
   outputs?: Port[];
   /** Files copied into the model's version folder `1/` (paths relative to the pipeline file). */

@@ -195,6 +195,7 @@ export function analyzePipeline(
       checkDuplicates(step[side], `${side} of step "${step.name}"`, report);
     }
     checkParameters(step.parameters, [...step.path, 'parameters'], report);
+    checkRemovedParameters(step, pipeline.steps[step.index]?.parameters, report);
     checkRoles(step, report);
     if (step.config !== undefined) {
       try {
@@ -683,6 +684,27 @@ function checkParameters(params: Record<string, unknown> | undefined, path: Json
     if (typeof v === 'number' && !Number.isFinite(v)) {
       report([...path, k], 'TS-E043', `Parameter "${k}" must be a finite number or a string.`);
     }
+  }
+}
+
+/** `"name": null` removes a preset's parameter; naming one the preset does not set removes nothing (a typo?). */
+function checkRemovedParameters(
+  step: ResolvedStep,
+  own: Record<string, unknown> | undefined,
+  report: Report,
+): void {
+  const preset = step.preset?.kind === step.kind ? step.preset : undefined;
+  const set = Object.keys(preset?.template.parameters ?? {});
+  for (const [k, v] of Object.entries(own ?? {})) {
+    if (v !== null || set.includes(k)) continue;
+    report(
+      [...step.path, 'parameters', k],
+      'TS-W006',
+      `"${k}": null removes nothing: ${preset ? `preset "${preset.id}" sets no parameter "${k}"` : `step "${step.name}" has no preset`}` +
+        `${set.length ? ` (it sets ${set.map((s) => `"${s}"`).join(', ')})` : ''}. Fix the name, or delete the entry.`,
+      'warning',
+      true,
+    );
   }
 }
 

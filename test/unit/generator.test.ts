@@ -138,6 +138,21 @@ describe('generateRepository (gpt2-sim sample)', () => {
     });
   });
 
+  it('leaves out of config.pbtxt a preset parameter the step sets to null', () => {
+    const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+      steps: { name: string; tokenizer?: string; parameters?: Record<string, unknown> }[];
+    };
+    pipeline.steps.find((s) => s.name === 'sim_llm')!.parameters = { decode_us_per_step: null };
+    for (const s of pipeline.steps) if (s.tokenizer) s.tokenizer = GPT2_TOKENIZER;
+    const file = join(work, 'p.pipeline.json');
+    writeFileSync(file, JSON.stringify(pipeline));
+    const r = generateRepository({ pipelinePath: file, outDir: join(work, 'repo') });
+    expect(r.diagnostics.filter((d) => d.severity !== 'info').map(formatDiagnostic)).toEqual([]);
+    expect(readConfig(join(work, 'repo'), 'sim_llm').parameters).toEqual({
+      prefill_us_per_token: { string_value: '50' },
+    });
+  });
+
   it('makes the detokenize step stateful per request only behind a decoupled (streaming) step', () => {
     const plain = join(work, 'plain');
     generateSample(plain);

@@ -499,6 +499,41 @@ describe('names, steps and presets', () => {
   });
 });
 
+describe('step parameters: the step changes, adds, or removes (null) what its preset sets', () => {
+  const resolved = (p: Pipeline, name: string) => {
+    const r = validatePipeline(JSON.stringify(p, null, 2), FILE);
+    expect(r.diagnostics.filter((d) => d.severity !== 'info').map(formatDiagnostic)).toEqual([]);
+    return r.graph!.steps.find((s) => s.name === name)!.parameters;
+  };
+
+  it('"name": null removes a parameter the preset sets; the others stay, written as strings', () => {
+    const p = base();
+    step(p, 'sim_llm').parameters = { decode_us_per_step: null, batch_cost_factor: 0.1 };
+    expect(resolved(p, 'sim_llm')).toEqual({ prefill_us_per_token: '50', batch_cost_factor: '0.1' });
+  });
+
+  it('without null, the preset parameters are kept and the step overrides them by name', () => {
+    const p = base();
+    step(p, 'sim_llm').parameters = { decode_us_per_step: 10 };
+    expect(resolved(p, 'sim_llm')).toEqual({ prefill_us_per_token: '50', decode_us_per_step: '10' });
+  });
+
+  it('TS-W006: null for a parameter the preset does not set removes nothing (a typo?) and names those it sets', () => {
+    const { d, at } = only('TS-W006', (p) => (step(p, 'sim_llm').parameters = { decode_us_per_stp: null }));
+    expect(d.severity).toBe('warning');
+    expect(at).toBe('"decode_us_per_stp"');
+    expect(d.message).toBe(
+      '"decode_us_per_stp": null removes nothing: preset "sim-llm/model" sets no parameter "decode_us_per_stp" ' +
+        '(it sets "prefill_us_per_token", "decode_us_per_step"). Fix the name, or delete the entry.',
+    );
+  });
+
+  it("TS-E003: null is not a value for the ensemble's own parameters (no preset is behind them)", () => {
+    const { at } = only('TS-E003', (p) => (p.parameters = { note: null as never }));
+    expect(at).toBe('null');
+  });
+});
+
 describe('the code list', () => {
   it('every code has a summary', () => {
     for (const [code, summary] of Object.entries(DIAGNOSTIC_CODES)) {
