@@ -200,6 +200,50 @@ describe('renderNativeStep', () => {
     expect(() => renderNativeStep({ ...tokenize, ...patch } as TokenizeStepModel)).toThrow(message);
   });
 
+  it('describes end/pad id pass-through and embedding bias (TensorRT-LLM preprocessing)', () => {
+    const cc = renderNativeStep({
+      ...tokenize,
+      inputs: {
+        ...tokenize.inputs,
+        endId: { name: 'END_ID', dataType: 'INT32', dims: [1], optional: true },
+        padId: { name: 'PAD_ID', dataType: 'INT32', dims: [1], optional: true },
+        embeddingBiasWords: { name: 'EMBEDDING_BIAS_WORDS', dataType: 'STRING', dims: [-1], optional: true },
+        embeddingBiasWeights: {
+          name: 'EMBEDDING_BIAS_WEIGHTS',
+          dataType: 'FP32',
+          dims: [-1],
+          optional: true,
+        },
+      },
+      outputs: {
+        ...tokenize.outputs,
+        endId: { name: 'OUT_END_ID', dataType: 'INT32', dims: [1] },
+        embeddingBias: { name: 'EMBEDDING_BIAS', dataType: 'FP32', dims: [-1] },
+      },
+    })['step.cc'];
+    expect(cc).toContain('s.end_id_in = TensorSpec{"END_ID", TRITONSERVER_TYPE_INT32, {1}, true};');
+    expect(cc).toContain('s.pad_id_in = TensorSpec{"PAD_ID", TRITONSERVER_TYPE_INT32, {1}, true};');
+    expect(cc).toContain(
+      's.embedding_bias_words = TensorSpec{"EMBEDDING_BIAS_WORDS", TRITONSERVER_TYPE_BYTES, {-1}, true};',
+    );
+    expect(cc).toContain(
+      's.embedding_bias_weights = TensorSpec{"EMBEDDING_BIAS_WEIGHTS", TRITONSERVER_TYPE_FP32, {-1}, true};',
+    );
+    expect(cc).toContain('s.end_id = TensorSpec{"OUT_END_ID", TRITONSERVER_TYPE_INT32, {1}, false};');
+    expect(cc).toContain(
+      's.embedding_bias = TensorSpec{"EMBEDDING_BIAS", TRITONSERVER_TYPE_FP32, {-1}, false};',
+    );
+    expect(() =>
+      renderNativeStep({
+        ...tokenize,
+        outputs: {
+          ...tokenize.outputs,
+          embeddingBias: { name: 'EMBEDDING_BIAS', dataType: 'INT32', dims: [-1] },
+        },
+      }),
+    ).toThrow(/outputs\.embeddingBias\.dataType: must be FP32 or FP64, got INT32/);
+  });
+
   it('rejects tensors that cannot work: wrong data type, bad dims, pass-through without input', () => {
     expect(() =>
       renderNativeStep({ ...tokenize, inputs: { text: { name: 'QUERY', dataType: 'INT32', dims: [1] } } }),
