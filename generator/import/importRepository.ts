@@ -151,6 +151,7 @@ export function importRepository(repoDir: string, options: ImportOptions = {}): 
     const model = models.get(placeholder.name)!;
     return convertStep(model, pipeline, note, rel);
   });
+  if (ensemble) noteModelsLeftOut(ensemble, models, pipeline, note);
   const pipelineText = `${JSON.stringify(pipeline, null, 2)}\n`;
   return { pipelineText, pipeline, diagnostics };
 }
@@ -231,6 +232,34 @@ function fromEnsemble(ensemble: LoadedModel, models: Map<string, LoadedModel>, n
     );
   }
   return pipeline;
+}
+
+/**
+ * Models beside the ensemble that are none of its steps are left out of the pipeline, with a note
+ * each: other ensembles, and front-ends such as TensorRT-LLM's `tensorrt_llm_bls`, a Python BLS
+ * model that calls the steps itself. Keeping that one would bring Python back and break it: it
+ * calls the steps by their Python-era tensors, and the generated ensemble already serves the same
+ * requests natively.
+ */
+function noteModelsLeftOut(
+  ensemble: LoadedModel,
+  models: Map<string, LoadedModel>,
+  pipeline: Pipeline,
+  note: Note,
+): void {
+  for (const model of [...models.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (model === ensemble || pipeline.steps.some((s) => s.name === model.name)) continue;
+    const python = model.config.backend === 'python';
+    const speaksText = (model.config.input ?? []).some((i) => i.name === 'text_input');
+    const why =
+      model.config.platform === 'ensemble'
+        ? `another ensemble; import it with --ensemble ${model.name}`
+        : python && speaksText
+          ? `a Python front-end (BLS) that calls the models itself; send its requests (text_input, ...) to ` +
+            `the ensemble "${ensemble.name}", which the pipeline generates without Python`
+          : `not used by the ensemble "${ensemble.name}"`;
+    note(model.configFile, 'TS-W002', `Model "${model.name}" is left out of the pipeline: ${why}.`, 'info');
+  }
 }
 
 /** A repository with one model and no ensemble (e.g. vLLM): the pipeline wraps it. */

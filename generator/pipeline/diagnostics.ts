@@ -64,7 +64,8 @@ export const DIAGNOSTIC_CODES = {
   'TS-E070': 'config.pbtxt syntax error or a field Triton does not know',
   'TS-E071': 'a repository cannot be imported as written',
   'TS-W001': 'a step output is used by nothing (allowed; noted for clarity)',
-  'TS-W002': 'an imported step is kept as it is (not turned into a native step)',
+  'TS-W002':
+    'an imported step is kept as it is (not turned into a native step), or a model the ensemble does not use is left out',
   'TS-W003': 'a file listed in "files" does not exist yet; it is expected in the repository',
   'TS-W004': 'a detokenize step that decodes streamed responses has more than one instance',
   'TS-W005': 'a native tokenize/detokenize step given GPU instances (it runs on the CPU only)',

@@ -1,9 +1,10 @@
 /**
  * importRepository on repositories laid out like the TensorRT-LLM and FasterTransformer templates
- * (Python pre/post-processing), on a single-model vLLM repository, and on repositories Triton
- * Studio generated itself (import then generate gives the same configs back).
+ * (Python pre/post-processing, TensorRT-LLM's Python BLS front-end beside the ensemble), on a
+ * single-model vLLM repository, and on repositories Triton Studio generated itself (import then
+ * generate gives the same configs back).
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,8 +16,13 @@ import {
   type Step,
 } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
+import {
+  ftRepository as ftLayout,
+  layOutRepository,
+  trtllmRepository as trtllmLayout,
+  type TemplateModel,
+} from '../fixtures/repositories/templates.js';
 
-const PBTXT = resolve(__dirname, '../fixtures/pbtxt');
 const SAMPLES = resolve(__dirname, '../../samples');
 const LLAMA_DIR = dirname(resolveTokenizer('llama-2', __filename, defaultTokenizerSearchDirs()).file!);
 const GPT2_FILE = resolveTokenizer('gpt2', __filename, defaultTokenizerSearchDirs()).file!;
@@ -28,39 +34,13 @@ beforeEach(() => {
 afterEach(() => rmSync(work, { recursive: true, force: true }));
 
 /** Lays out `models` (folder → fixture config, with text replacements) as a repository. */
-function repository(
-  models: Record<string, { fixture: string; replace?: [string, string][]; files?: string[] }>,
-): string {
-  const repo = join(work, 'repo');
-  for (const [name, m] of Object.entries(models)) {
-    let text = readFileSync(join(PBTXT, m.fixture), 'utf8');
-    for (const [a, b] of m.replace ?? []) text = text.split(a).join(b);
-    mkdirSync(join(repo, name, '1'), { recursive: true });
-    writeFileSync(join(repo, name, 'config.pbtxt'), text);
-    for (const f of m.files ?? [])
-      writeFileSync(join(repo, name, '1', f), `# ${f} of the ${name} template\n`);
-  }
-  return repo;
-}
+const repository = (models: Record<string, TemplateModel>): string =>
+  layOutRepository(join(work, 'repo'), models);
 
 const stepOf = (steps: Step[], name: string) => steps.find((s) => s.name === name)!;
 
-function trtllmRepository(tokenizerDir: string): string {
-  return repository({
-    ensemble: { fixture: 'trtllm_ensemble.pbtxt' },
-    preprocessing: {
-      fixture: 'trtllm_preprocessing.pbtxt',
-      replace: [['/models/llama-2-7b-hf', tokenizerDir]],
-      files: ['model.py'],
-    },
-    tensorrt_llm: { fixture: 'tensorrt_llm.pbtxt' },
-    postprocessing: {
-      fixture: 'trtllm_postprocessing.pbtxt',
-      replace: [['/models/llama-2-7b-hf', tokenizerDir]],
-      files: ['model.py'],
-    },
-  });
-}
+/** inflight_batcher_llm: ensemble, Python pre/post-processing, tensorrt_llm, and tensorrt_llm_bls. */
+const trtllmRepository = (tokenizerDir: string): string => trtllmLayout(join(work, 'repo'), tokenizerDir);
 
 describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
   it('turns the Python pre/post-processing into native steps using the tokenizer its tokenizer_dir names', () => {
@@ -169,27 +149,58 @@ describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
     expect(pre).toMatchObject({ kind: 'custom', backend: 'python', maxBatchSize: 64 });
     expect(pre.files).toEqual(['./repo/preprocessing/1/model.py']);
     expect(pre.parameters!.tokenizer_dir).toBe('${tokenizer_dir}');
-    expect(r.diagnostics.filter((d) => d.code === 'TS-W002').map((d) => d.message)).toEqual([
+    expect(
+      r.diagnostics.filter((d) => d.code === 'TS-W002' && d.severity === 'warning').map((d) => d.message),
+    ).toEqual([
       'Python tokenize step "preprocessing" is kept as a Python step: its "tokenizer_dir" parameter is still a template ' +
         'placeholder (${tokenizer_dir}); fill it in (fill_template.py) and import again.',
       'Python detokenize step "postprocessing" is kept as a Python step: its "tokenizer_dir" parameter is still a ' +
         'template placeholder (${tokenizer_dir}); fill it in (fill_template.py) and import again.',
     ]);
   });
+
+  it('leaves the Python BLS front-end (tensorrt_llm_bls) out of the pipeline, with a note saying why', () => {
+    const out = join(work, 'llama.pipeline.json');
+    const r = importRepository(trtllmRepository(LLAMA_DIR), { outFile: out });
+    expect(r.pipeline!.steps.map((s) => s.name)).not.toContain('tensorrt_llm_bls');
+    expect(r.pipelineText).not.toContain('tensorrt_llm_bls');
+    const notes = r.diagnostics.filter(
+      (d) => d.file === join(work, 'repo', 'tensorrt_llm_bls', 'config.pbtxt'),
+    );
+    expect(notes.map((d) => `${d.severity} ${d.code}: ${d.message}`)).toEqual([
+      'info TS-W002: Model "tensorrt_llm_bls" is left out of the pipeline: a Python front-end (BLS) that calls ' +
+        'the models itself; send its requests (text_input, ...) to the ensemble "ensemble", which the pipeline ' +
+        'generates without Python.',
+    ]);
+    // A note, not a warning: the import is complete and the pipeline generates without it.
+    writeFileSync(out, r.pipelineText!);
+    const g = generateRepository({ pipelinePath: out, outDir: join(work, 'generated') });
+    expect(g.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+    expect(existsSync(join(work, 'generated', 'tensorrt_llm_bls'))).toBe(false);
+  });
+
+  it('notes every other model the chosen ensemble does not use (another ensemble, an unused model)', () => {
+    const repo = trtllmRepository(LLAMA_DIR);
+    layOutRepository(repo, {
+      other_ensemble: { fixture: 'ft_gptj_ensemble.pbtxt' },
+      spare_vllm: { fixture: 'vllm_model.pbtxt' },
+    });
+    const r = importRepository(repo, { outFile: join(work, 'p.pipeline.json'), ensemble: 'ensemble' });
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(
+      r.diagnostics.filter((d) => d.message.includes('is left out')).map((d) => `${d.severity} ${d.message}`),
+    ).toEqual([
+      'info Model "other_ensemble" is left out of the pipeline: another ensemble; import it with --ensemble ' +
+        'other_ensemble.',
+      'info Model "spare_vllm" is left out of the pipeline: not used by the ensemble "ensemble".',
+      expect.stringMatching(/^info Model "tensorrt_llm_bls" is left out of the pipeline: a Python front-end/),
+    ]);
+  });
 });
 
 describe('importRepository: FasterTransformer GPT-J layout', () => {
-  function ftRepository(): string {
-    const repo = repository({
-      ensemble: { fixture: 'ft_gptj_ensemble.pbtxt' },
-      preprocessing: { fixture: 'ft_gptj_preprocessing.pbtxt', files: ['model.py'] },
-      fastertransformer: { fixture: 'ft_gptj_fastertransformer.pbtxt' },
-      postprocessing: { fixture: 'ft_gptj_postprocessing.pbtxt', files: ['model.py', 'gpt2-vocab.json'] },
-    });
-    // The preprocessing ships its tokenizer beside its code; the postprocessing only vocab files.
-    cpSync(GPT2_FILE, join(repo, 'preprocessing', '1', 'tokenizer.json'));
-    return repo;
-  }
+  // The preprocessing ships its tokenizer beside its code; the postprocessing only vocab files.
+  const ftRepository = (): string => ftLayout(join(work, 'repo'), GPT2_FILE);
 
   it('recognises a tokenizer.json shipped in the model folder', () => {
     const r = importRepository(ftRepository(), { outFile: join(work, 'codegen.pipeline.json') });
@@ -231,6 +242,34 @@ describe('importRepository: FasterTransformer GPT-J layout', () => {
       'temperature',
     ]);
     expect(p.wires).toContainEqual({ from: 'fastertransformer.sequence_length', to: 'sequence_length' });
+  });
+
+  it('produces a pipeline that validates and generates, its one warning the postprocessing kept in Python', () => {
+    const out = join(work, 'codegen.pipeline.json');
+    const r = importRepository(ftRepository(), { outFile: out });
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.code} ${d.file}`)).toEqual([
+      `warning TS-W002 ${join(work, 'repo', 'postprocessing', 'config.pbtxt')}`,
+    ]);
+    writeFileSync(out, r.pipelineText!);
+    expect(validatePipeline(r.pipelineText!, out).diagnostics.map(formatDiagnostic)).toEqual([]);
+    const generated = join(work, 'generated');
+    const g = generateRepository({ pipelinePath: out, outDir: generated });
+    expect(g.diagnostics.map(formatDiagnostic)).toEqual([]);
+    // A native tokenize step (C++ source and its tokenizer), the model as it was, the Python
+    // postprocessing with its files, and the ensemble wiring them by the repository's own names.
+    expect(existsSync(join(generated, 'preprocessing', 'src', 'step.cc'))).toBe(true);
+    expect(existsSync(join(generated, 'preprocessing', '1', 'tokenizer.json'))).toBe(true);
+    expect(readFileSync(join(generated, 'fastertransformer', 'config.pbtxt'), 'utf8')).toContain(
+      'backend: "fastertransformer"',
+    );
+    expect(readFileSync(join(generated, 'postprocessing', 'config.pbtxt'), 'utf8')).toContain(
+      'backend: "python"',
+    );
+    expect(existsSync(join(generated, 'postprocessing', '1', 'model.py'))).toBe(true);
+    expect(existsSync(join(generated, 'postprocessing', '1', 'gpt2-vocab.json'))).toBe(true);
+    expect(readFileSync(join(generated, 'ensemble', 'config.pbtxt'), 'utf8')).toContain(
+      'value: "_TOKENS_BATCH"',
+    );
   });
 });
 
