@@ -15,6 +15,16 @@ import {
 
 const FIXTURES = resolve(__dirname, '../fixtures/pbtxt');
 const fixtureFiles = readdirSync(FIXTURES).filter((f) => f.endsWith('.pbtxt'));
+/** Every config.pbtxt of the golden repositories (what the generator writes for each sample). */
+const GOLDEN = resolve(__dirname, '../fixtures/repositories/golden');
+const goldenFiles = readdirSync(GOLDEN, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('config.pbtxt'))
+  .sort();
+/** Round-tripped configs: hand-collected real-world ones, then the generator's golden output. */
+const roundTripFiles = [
+  ...fixtureFiles.map((f) => ({ label: f, path: join(FIXTURES, f) })),
+  ...goldenFiles.map((f) => ({ label: `golden/${f}`, path: join(GOLDEN, f) })),
+];
 
 function parseOk(text: string): ModelConfig {
   const r = parsePbtxt(text);
@@ -36,13 +46,29 @@ describe('pbtxt round trip of real-world configs', () => {
     expect(fixtureFiles.length).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(fixtureFiles)('%s: parse → print → parse gives the same config, and printing is stable', (file) => {
-    const first = parseOk(readFileSync(join(FIXTURES, file), 'utf8'));
-    const printed = printPbtxt(first);
-    const second = parseOk(printed);
-    expect(second).toEqual(first);
-    expect(printPbtxt(second)).toBe(printed);
+  it('finds the config.pbtxt files of every golden repository (steps and ensemble)', () => {
+    const samples = new Set(goldenFiles.map((f) => f.split(/[\\/]/)[0]));
+    expect([...samples].sort()).toEqual(readdirSync(GOLDEN).sort());
+    expect(goldenFiles.length).toBeGreaterThanOrEqual(2 * samples.size);
   });
+
+  it.each(goldenFiles)('golden/%s: printing its config gives the file back byte for byte', (file) => {
+    const text = readFileSync(join(GOLDEN, file), 'utf8');
+    const body = text.replace(/^(#.*\n)+\n?/, ''); // the generated-file header
+    expect(body).not.toBe(text);
+    expect(printPbtxt(parseOk(text))).toBe(body);
+  });
+
+  it.each(roundTripFiles)(
+    '$label: parse → print → parse gives the same config, and printing is stable',
+    ({ path }) => {
+      const first = parseOk(readFileSync(path, 'utf8'));
+      const printed = printPbtxt(first);
+      const second = parseOk(printed);
+      expect(second).toEqual(first);
+      expect(printPbtxt(second)).toBe(printed);
+    },
+  );
 
   it('reads every syntax form protobuf text format allows', () => {
     const c = parseOk(readFileSync(join(FIXTURES, 'ft_gptj_fastertransformer.pbtxt'), 'utf8'));
