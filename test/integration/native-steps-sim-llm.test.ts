@@ -1,13 +1,14 @@
 /**
  * sim-llm's latency model and decoupled streaming against the real tritonserver: measured times
  * must match the configured model (it is the known truth the latency test is checked against),
- * and a decoupled model streams one response per generated token.
+ * and a decoupled model streams one response per generated token. Also its text (vLLM) and
+ * encoder-classifier interfaces: exact answers, options, and errors that leave the model serving.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { numericInput, TritonClient } from '../../client/grpc/client.js';
+import { bytesInput, numericInput, TritonClient } from '../../client/grpc/client.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 
@@ -24,7 +25,7 @@ beforeAll(async () => {
   await buildRepository(repo, { stepsBuildDir: join(work, 'steps') });
   server = await startLocalServer({
     modelRepository: repo,
-    loadModels: ['sim_timed', 'sim_stream', 'sim_batched'],
+    loadModels: ['sim_timed', 'sim_stream', 'sim_batched', 'sim_text', 'sim_text_unary', 'sim_classifier'],
   });
   client = new TritonClient(server.grpcUrl);
 });
@@ -141,5 +142,133 @@ describe('decoupled sim-llm (model_transaction_policy decoupled, INT32 interface
     };
     await expect(stream(0)).rejects.toThrow(/empty prompt/);
     expect(await stream(2)).toEqual([4, 2]);
+  });
+});
+
+describe("sim-llm's text interface (vLLM: text_input, stream, sampling_parameters -> text_output)", () => {
+  const prompt = 'one two  three';
+  const pieces = (n: number) => Array.from({ length: n }, (_, i) => ` ${['one', 'two', 'three'][i % 3]}`);
+
+  async function texts(model: string, inputs: Parameters<TritonClient['streamInfer']>[1]) {
+    const out: string[] = [];
+    for await (const r of client.streamInfer(model, inputs)) out.push(...r.strings('text_output'));
+    return out;
+  }
+  const sampling = (json: unknown) => bytesInput('sampling_parameters', [1], [JSON.stringify(json)]);
+
+  it('streams the prompt and then one piece per response, a decode step apart', async () => {
+    const arrivals: number[] = [];
+    const chunks: string[] = [];
+    const start = performance.now();
+    for await (const r of client.streamInfer('sim_text', [
+      bytesInput('text_input', [1], [prompt]),
+      numericInput('stream', 'BOOL', [1], [true]),
+      sampling({ max_tokens: 4 }),
+    ])) {
+      arrivals.push(performance.now() - start);
+      chunks.push(...r.strings('text_output'));
+    }
+    expect(chunks).toEqual([prompt + ' one', ' two', ' three', ' one']);
+    const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] as number));
+    for (const gap of gaps) expect(gap).toBeGreaterThan(6); // 10 ms steps, with timer slack
+  });
+
+  it('answers in one response when not streaming, 16 tokens by default, the prompt left out on request', async () => {
+    expect(await texts('sim_text', [bytesInput('text_input', [1], [prompt])])).toEqual([
+      prompt + pieces(16).join(''),
+    ]);
+    expect(
+      await texts('sim_text', [
+        bytesInput('text_input', [1], [prompt]),
+        numericInput('exclude_input_in_output', 'BOOL', [1], [true]),
+        sampling({ max_tokens: 2 }),
+      ]),
+    ).toEqual([' one two']);
+    // Streamed with max_tokens 0: the prompt alone, in one final response.
+    expect(
+      await texts('sim_text', [
+        bytesInput('text_input', [1], [prompt]),
+        numericInput('stream', 'BOOL', [1], [true]),
+        sampling({ max_tokens: 0 }),
+      ]),
+    ).toEqual([prompt]);
+  });
+
+  it('serves ModelInfer too when the model is not decoupled', async () => {
+    const r = await client.infer('sim_text_unary', [
+      bytesInput('text_input', [1], [prompt]),
+      sampling({ max_tokens: 3 }),
+    ]);
+    expect(r.strings('text_output')).toEqual([prompt + pieces(3).join('')]);
+  });
+
+  it('answers bad requests with an error that says what to change, and keeps serving', async () => {
+    const ask = (inputs: Parameters<TritonClient['streamInfer']>[1]) => texts('sim_text', inputs);
+    await expect(ask([bytesInput('text_input', [1], ['   '])])).rejects.toThrow(/empty prompt/);
+    await expect(
+      ask([bytesInput('text_input', [1], [prompt]), bytesInput('sampling_parameters', [1], ['{'])]),
+    ).rejects.toThrow(/must be a JSON object/);
+    await expect(
+      ask([bytesInput('text_input', [1], [prompt]), sampling({ max_tokens: -1 })]),
+    ).rejects.toThrow(/max_tokens must be between 0 and 4096, got -1/);
+    expect(await ask([bytesInput('text_input', [1], [prompt]), sampling({ max_tokens: 1 })])).toEqual([
+      prompt + ' one',
+    ]);
+  });
+});
+
+describe("sim-llm's classifier interface (input_ids, attention_mask -> logits)", () => {
+  /** logits[k] = (sum over unmasked positions j of id_j * (j + 1 + k)) mod 65521 */
+  const logits = (ids: number[], mask: number[]) =>
+    [0, 1, 2].map((k) => ids.reduce((sum, id, j) => (mask[j] ? (sum + id * (j + 1 + k)) % 65521 : sum), 0));
+
+  it('computes each row from its ids and mask: padding is ignored, order matters', async () => {
+    const rows = [
+      { ids: [101, 2023, 102, 0], mask: [1, 1, 1, 0] },
+      { ids: [101, 102, 2023, 7], mask: [1, 1, 1, 1] },
+    ];
+    const r = await client.infer('sim_classifier', [
+      numericInput(
+        'input_ids',
+        'INT64',
+        [2, 4],
+        rows.flatMap((x) => x.ids),
+      ),
+      numericInput(
+        'attention_mask',
+        'INT64',
+        [2, 4],
+        rows.flatMap((x) => x.mask),
+      ),
+    ]);
+    expect(r.output('logits').datatype).toBe('FP32');
+    expect(r.output('logits').shape).toEqual([2, 3]);
+    expect(r.numbers('logits')).toEqual(rows.flatMap((x) => logits(x.ids, x.mask)));
+    // The same ids without the padding position give the same logits.
+    const unpadded = await client.infer('sim_classifier', [
+      numericInput('input_ids', 'INT64', [1, 3], [101, 2023, 102]),
+      numericInput('attention_mask', 'INT64', [1, 3], [1, 1, 1]),
+    ]);
+    expect(unpadded.numbers('logits')).toEqual(logits([101, 2023, 102], [1, 1, 1]));
+  });
+
+  it('rejects ids and mask of different shapes, and keeps serving', async () => {
+    await expect(
+      client.infer('sim_classifier', [
+        numericInput('input_ids', 'INT64', [1, 3], [1, 2, 3]),
+        numericInput('attention_mask', 'INT64', [1, 2], [1, 1]),
+      ]),
+    ).rejects.toThrow(/must both have shape \[batch, tokens\], got \[1,3\] and \[1,2\]/);
+    const ok = await client.infer('sim_classifier', [
+      numericInput('input_ids', 'INT64', [1, 1], [5]),
+      numericInput('attention_mask', 'INT64', [1, 1], [1]),
+    ]);
+    expect(ok.numbers('logits')).toEqual([5, 10, 15]);
+  });
+
+  it('refuses to load a classifier whose logits are not FP32, saying so', async () => {
+    await expect(client.loadModel('sim_classifier_bad')).rejects.toThrow(
+      /needs an output 'logits' of TYPE_FP32/,
+    );
   });
 });
