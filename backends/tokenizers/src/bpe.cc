@@ -17,7 +17,7 @@ constexpr uint32_t kNone = ~0u;
 
 class Bpe final : public Model {
  public:
-  Bpe(const Json& node, const std::string& path);
+  Bpe(const Json& node, const std::string& path, const TokenizerJson& file);
   void Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const override;
 
  private:
@@ -60,7 +60,7 @@ class Bpe final : public Model {
   mutable std::unordered_map<std::string, std::vector<uint32_t>> cache_;
 };
 
-Bpe::Bpe(const Json& node, const std::string& path) {
+Bpe::Bpe(const Json& node, const std::string& path, const TokenizerJson& file) {
   AllowOnlyKeys(node, path,
                 {"dropout", "unk_token", "continuing_subword_prefix", "end_of_word_suffix", "fuse_unk",
                  "byte_fallback", "ignore_merges", "vocab", "merges"});
@@ -77,47 +77,30 @@ Bpe::Bpe(const Json& node, const std::string& path) {
   byte_fallback_ = GetBool(node, "byte_fallback", path, false);
   ignore_merges_ = GetBool(node, "ignore_merges", path, false);
 
-  const Json* vocab = Find(node, "vocab");
-  if (vocab == nullptr || !vocab->is_object()) FieldError(path + ".vocab", "expected an object {token: id}");
-  for (auto it = vocab->begin(); it != vocab->end(); ++it) {
-    if (!it->is_number_unsigned()) FieldError(path + ".vocab[\"" + it.key() + "\"]", "expected a non-negative id");
-    vocab_.Add(it.key(), it->get<uint32_t>());
-  }
+  LoadVocab(node, path, file, vocab_);
   if (const Json* unk = Find(node, "unk_token")) {
     if (!unk->is_string()) FieldError(path + ".unk_token", "expected a string");
     unk_id_ = vocab_.Find(unk->get<std::string>());
     if (!unk_id_) FieldError(path + ".unk_token", "'" + unk->get<std::string>() + "' is not in the vocabulary");
   }
 
-  const Json* merges = Find(node, "merges");
-  if (merges == nullptr || !merges->is_array()) FieldError(path + ".merges", "expected an array");
-  merges_.Reserve(merges->size());
+  // The reader takes an array-valued model.merges out of the DOM; anything left there is not one.
+  if (!file.merges || node.contains("merges")) FieldError(path + ".merges", "expected an array");
+  const MergeTable& merges = *file.merges;
+  merges_.Reserve(merges.pairs.size());
   std::string merged;
-  for (size_t rank = 0; rank < merges->size(); ++rank) {
-    const Json& m = (*merges)[rank];
-    const std::string where = path + ".merges[" + std::to_string(rank) + "]";
-    std::string a, b;
-    if (m.is_string()) {
-      // Legacy form "a b": split at the first space.
-      const std::string& s = m.get_ref<const std::string&>();
-      const size_t sp = s.find(' ');
-      if (sp == std::string::npos) FieldError(where, "expected \"left right\"");
-      a = s.substr(0, sp);
-      b = s.substr(sp + 1);
-    } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
-      a = m[0].get<std::string>();
-      b = m[1].get<std::string>();
-    } else {
-      FieldError(where, "expected \"left right\" or [\"left\", \"right\"]");
-    }
+  for (size_t rank = 0; rank < merges.pairs.size(); ++rank) {
+    const auto& [a, b] = merges.pairs[rank];
+    const auto where = [&] { return path + ".merges[" + std::to_string(rank) + "]"; };
     const auto ia = vocab_.Find(a), ib = vocab_.Find(b);
-    if (!ia) FieldError(where, "'" + a + "' is not in the vocabulary");
-    if (!ib) FieldError(where, "'" + b + "' is not in the vocabulary");
-    merged = a + b;
+    if (!ia) FieldError(where(), "'" + a + "' is not in the vocabulary");
+    if (!ib) FieldError(where(), "'" + b + "' is not in the vocabulary");
+    merged.assign(a).append(b);
     const auto im = vocab_.Find(merged);
-    if (!im) FieldError(where, "merge result '" + merged + "' is not in the vocabulary");
+    if (!im) FieldError(where(), "merge result '" + merged + "' is not in the vocabulary");
     merges_.Insert(*ia, *ib, {static_cast<uint32_t>(rank), *im});
   }
+  if (merges.bad) FieldError(path + ".merges[" + std::to_string(merges.pairs.size()) + "]", *merges.bad);
 
   char name[8];
   for (int b = 0; b < 256; ++b) {
@@ -269,6 +252,8 @@ void Bpe::Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t
 
 }  // namespace
 
-std::unique_ptr<Model> MakeBpe(const Json& node, const std::string& path) { return std::make_unique<Bpe>(node, path); }
+std::unique_ptr<Model> MakeBpe(const Json& node, const std::string& path, const TokenizerJson& file) {
+  return std::make_unique<Bpe>(node, path, file);
+}
 
 }  // namespace triton_studio::tok

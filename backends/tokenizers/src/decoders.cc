@@ -1,10 +1,25 @@
 #include "decoders.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "byte_level.h"
 #include "utf8.h"
 
 namespace triton_studio::tok {
 namespace {
+
+// Appends every piece to `out` (one resize, then plain copies: pieces are mostly a few bytes).
+void AppendAll(const DecodedPieces& pieces, std::string& out) {
+  size_t size = out.size();
+  for (std::string_view piece : pieces) size += piece.size();
+  size_t at = out.size();
+  out.resize(size);
+  for (std::string_view piece : pieces) {
+    std::memcpy(out.data() + at, piece.data(), piece.size());
+    at += piece.size();
+  }
+}
 
 void ReplaceAll(std::string_view in, std::string_view pattern, std::string_view content, std::string& out) {
   size_t pos = 0;
@@ -36,8 +51,8 @@ class ByteLevelBytesStage final : public TokenLocalStage {
 // incomplete trailing sequence. Output is one string, so downstream stages see chunks.
 class LossyUtf8JoinStage final : public DecoderStage {
  public:
-  void Push(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
-    for (std::string_view bytes : in) st.pending.append(bytes);
+  void Push(StageState& st, DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    AppendAll(in, st.pending);
     const size_t keep = utf8::IncompleteTail(st.pending);
     if (st.pending.size() == keep) return;
     std::string text;
@@ -72,8 +87,8 @@ class FusedReplaceStage final : public DecoderStage {
  public:
   FusedReplaceStage(std::string pattern, std::string content)
       : pattern_(std::move(pattern)), content_(std::move(content)) {}
-  void Push(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
-    for (std::string_view chunk : in) st.pending.append(chunk);
+  void Push(StageState& st, DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    AppendAll(in, st.pending);
     // Complete occurrences are final (later text cannot create an earlier leftmost match).
     std::string r;
     size_t pos = 0;
@@ -110,7 +125,11 @@ class FusedReplaceStage final : public DecoderStage {
 // per byte; so a run is held until a non-byte token (or the end) closes it.
 class ByteFallbackStage final : public DecoderStage {
  public:
-  void Push(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+  void Push(StageState& st, DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    if (st.pending.empty() && std::none_of(in.begin(), in.end(), [](std::string_view t) { return ByteOf(t) >= 0; })) {
+      out.swap(in);  // the common case: no byte tokens at all
+      return;
+    }
     for (std::string_view token : in) {
       const int byte = ByteOf(token);
       if (byte >= 0) {
@@ -149,10 +168,17 @@ class ByteFallbackStage final : public DecoderStage {
   }
 };
 
+// Fuse: one chunk out per call (later stages then work on a few long chunks, not many tokens).
 class FuseStage final : public DecoderStage {
  public:
-  void Push(StageState&, const DecodedPieces& in, DecodedPieces& out, PieceArena&) const override {
-    out.insert(out.end(), in.begin(), in.end());
+  void Push(StageState&, DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    if (in.size() <= 1) {
+      out.swap(in);
+      return;
+    }
+    std::string joined;
+    AppendAll(in, joined);
+    out.push_back(arena.Keep(std::move(joined)));
   }
 };
 
@@ -181,7 +207,7 @@ class FusedStripStage final : public DecoderStage {
  public:
   FusedStripStage(std::string content, uint64_t start, uint64_t stop)
       : content_(std::move(content)), start_(start), stop_(stop) {}
-  void Push(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+  void Push(StageState& st, DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
     const size_t c = content_.size();
     for (std::string_view chunk : in) {
       size_t b = 0;
@@ -425,6 +451,7 @@ void DecoderChain::Precompute(uint32_t id_limit, const std::function<const std::
 void DecoderChain::RunFrom(size_t stage, State& st, DecodedPieces& in, bool finish, std::string& text) const {
   PieceArena arena;
   DecodedPieces out;
+  out.reserve(in.size());
   for (size_t i = stage; i < stages_.size(); ++i) {
     out.clear();
     StageState& state = st.stages[i - local_];
@@ -432,10 +459,7 @@ void DecoderChain::RunFrom(size_t stage, State& st, DecodedPieces& in, bool fini
     if (finish) stages_[i]->Finish(state, out, arena);
     in.swap(out);
   }
-  size_t size = text.size();
-  for (std::string_view piece : in) size += piece.size();
-  text.reserve(size);
-  for (std::string_view piece : in) text.append(piece);
+  AppendAll(in, text);
 }
 
 void DecoderChain::Push(State& st, const uint32_t* ids, size_t n, std::string& text) const {

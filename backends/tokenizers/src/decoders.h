@@ -10,7 +10,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <forward_list>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,18 +33,20 @@ struct StageState {
 using DecodedPieces = std::vector<std::string_view>;
 class PieceArena {
  public:
-  std::string_view Keep(std::string s) { return store_.emplace_back(std::move(s)); }
+  std::string_view Keep(std::string s) { return store_.emplace_front(std::move(s)); }
 
  private:
-  std::deque<std::string> store_;  // a deque never moves its elements, so views stay valid
+  // Nodes never move, so views stay valid; an empty list allocates nothing (most calls keep
+  // nothing or one string).
+  std::forward_list<std::string> store_;
 };
 
 class DecoderStage {
  public:
   virtual ~DecoderStage() = default;
   // `in` holds tokens, or (after a fusing stage) consecutive chunks of one string. Appends the
-  // pieces that became final to `out`.
-  virtual void Push(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const = 0;
+  // pieces that became final to `out` (empty on entry); may take `in`'s contents.
+  virtual void Push(StageState& st, DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const = 0;
   virtual void Finish(StageState& st, DecodedPieces& out, PieceArena& arena) const {
     (void)st;
     (void)out;
@@ -59,7 +61,7 @@ class TokenLocalStage : public DecoderStage {
   virtual std::string MapToken(std::string_view token, bool first) const = 0;
   // Whether MapToken depends on `first` at all.
   virtual bool FirstDiffers() const { return false; }
-  void Push(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const final {
+  void Push(StageState& st, DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const final {
     for (std::string_view token : in) out.push_back(arena.Keep(MapToken(token, st.seen++ == 0)));
   }
 };

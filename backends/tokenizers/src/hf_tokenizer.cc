@@ -47,7 +47,8 @@ Padding ParsePadding(const Json& node) {
 
 }  // namespace
 
-HfTokenizer::HfTokenizer(const Json& root) {
+HfTokenizer::HfTokenizer(const TokenizerJson& file) {
+  const Json& root = file.root;
   if (!root.is_object()) FieldError("(root)", "expected a JSON object");
   AllowOnlyKeys(root, "(root)",
                 {"version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer", "model",
@@ -56,7 +57,7 @@ HfTokenizer::HfTokenizer(const Json& root) {
   if (const Json* p = Find(root, "pre_tokenizer")) pre_tokenizer_ = MakePreTokenizer(*p, "pre_tokenizer");
   const Json* model = Find(root, "model");
   if (model == nullptr) FieldError("model", "missing");
-  model_ = MakeModel(*model, "model");
+  model_ = MakeModel(*model, "model", file);
   byte_level_ = pre_tokenizer_ && pre_tokenizer_->ByteLevelOutput();
   if (byte_level_ && TypeOf(*model, "model") != "BPE")
     FieldError("pre_tokenizer", "ByteLevel pre-tokenization is only supported with a BPE model");
@@ -180,27 +181,26 @@ void HfTokenizer::ThrowUnknownId(uint32_t id) const {
 }
 
 std::string HfTokenizer::Decode(const std::vector<uint32_t>& ids, bool skip_special_tokens) const {
+  // Copy the ids only when some are skipped (decoding with special tokens kept never copies).
   std::vector<uint32_t> read;
-  read.reserve(ids.size());
-  for (uint32_t id : ids)
-    if (Decodes(id, skip_special_tokens)) read.push_back(id);
+  const std::vector<uint32_t>* decoded = &ids;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (Decodes(ids[i], skip_special_tokens)) continue;
+    read.assign(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(i));
+    for (++i; i < ids.size(); ++i)
+      if (Decodes(ids[i], skip_special_tokens)) read.push_back(ids[i]);
+    decoded = &read;
+  }
   DecoderChain::State state = decoder_.NewState();
   std::string text;
-  decoder_.Push(state, read.data(), read.size(), text);
+  decoder_.Push(state, decoded->data(), decoded->size(), text);
   decoder_.Finish(state, text);
   return text;
 }
 
 std::unique_ptr<Tokenizer> Tokenizer::FromJson(std::string_view json) {
-  Json root;
   try {
-    root = Json::parse(json.begin(), json.end());
-  } catch (const nlohmann::json::exception& e) {
-    // parse_error, and out_of_range for numbers beyond double (found by fuzz_load).
-    throw TokenizerError(std::string("tokenizer.json: not valid JSON: ") + e.what());
-  }
-  try {
-    return std::make_unique<HfTokenizer>(root);
+    return std::make_unique<HfTokenizer>(ParseTokenizerJson(json));
   } catch (const nlohmann::json::exception& e) {
     // Type mismatches the field readers did not anticipate still name a cause, never crash.
     throw TokenizerError(std::string("tokenizer.json: ") + e.what());

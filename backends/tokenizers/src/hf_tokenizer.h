@@ -12,6 +12,7 @@
 #include "normalizers.h"
 #include "post_processors.h"
 #include "pre_tokenizers.h"
+#include "tokenizer_json.h"
 #include "triton_studio/tokenizer.h"
 
 namespace triton_studio::tok {
@@ -30,7 +31,7 @@ struct Padding {
 
 class HfTokenizer final : public Tokenizer {
  public:
-  explicit HfTokenizer(const Json& root);
+  explicit HfTokenizer(const TokenizerJson& file);
 
   std::vector<uint32_t> Encode(std::string_view text, bool add_special_tokens) const override;
   std::string Decode(const std::vector<uint32_t>& ids, bool skip_special_tokens) const override;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "json_fields.h"
+#include "tokenizer_json.h"
 #include "vocab.h"
 
 namespace triton_studio::tok {
@@ -25,6 +26,10 @@ class Model {
   Vocab vocab_;
 };
 
-std::unique_ptr<Model> MakeModel(const Json& node, const std::string& path);
+// `file` holds the model's vocabulary and merges, read apart from the DOM (tokenizer_json.h).
+std::unique_ptr<Model> MakeModel(const Json& node, const std::string& path, const TokenizerJson& file);
+
+// Fills `vocab` from model.vocab, with errors naming the field.
+void LoadVocab(const Json& node, const std::string& path, const TokenizerJson& file, Vocab& vocab);
 
 }  // namespace triton_studio::tok

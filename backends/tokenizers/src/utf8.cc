@@ -1,6 +1,22 @@
 #include "utf8.h"
 
+#include <cstring>
+
 namespace triton_studio::tok::utf8 {
+namespace {
+
+// Length of the run of ASCII bytes at s[i], checked 8 bytes at a time (text is mostly ASCII).
+size_t AsciiRun(std::string_view s, size_t i) {
+  const size_t start = i;
+  for (uint64_t word; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&word, s.data() + i, 8);
+    if (word & 0x8080808080808080ULL) break;
+  }
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i - start;
+}
+
+}  // namespace
 
 size_t ValidSequenceLength(std::string_view s, size_t i, size_t* maximal_subpart) {
   const auto b0 = static_cast<unsigned char>(s[i]);
@@ -75,7 +91,7 @@ size_t EncodedLength(char32_t c) { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x1
 bool IsValid(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
     if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
+      i += AsciiRun(s, i);
       continue;
     }
     const size_t n = ValidSequenceLength(s, i);
@@ -89,7 +105,7 @@ void AppendLossy(std::string_view s, std::string& out) {
   size_t run_start = 0;
   for (size_t i = 0; i < s.size();) {
     if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
+      i += AsciiRun(s, i);
       continue;
     }
     size_t bad = 0;

@@ -1,5 +1,7 @@
 #include "vocab.h"
 
+#include <algorithm>
+
 namespace triton_studio::tok {
 
 void Vocab::Add(std::string token, uint32_t id) {
@@ -25,6 +27,20 @@ void Vocab::Add(std::string token, uint32_t id) {
   to_token_[id] = std::move(token);
   has_[id] = true;
   to_id_[to_token_[id]] = id;
+}
+
+void Vocab::Reserve(uint32_t id_limit, size_t tokens) {
+  if (id_limit > to_token_.capacity()) {
+    // Re-key every view if the strings move (Add does the same when it grows the table).
+    to_token_.reserve(id_limit);
+    std::unordered_map<std::string_view, uint32_t> rekeyed;
+    rekeyed.reserve(std::max(tokens, to_id_.size()));
+    for (const auto& kv : to_id_) rekeyed.emplace(to_token_[kv.second], kv.second);
+    to_id_.swap(rekeyed);
+  } else {
+    to_id_.reserve(tokens);
+  }
+  has_.reserve(id_limit);
 }
 
 void PairMap::Reserve(size_t n) {

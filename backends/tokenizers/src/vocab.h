@@ -14,6 +14,8 @@ class Vocab {
  public:
   // Adds or replaces token -> id (later duplicates win, as when HF deserializes a JSON map).
   void Add(std::string token, uint32_t id);
+  // Room for ids below `id_limit` and `tokens` entries (no rehashing or re-keying while adding).
+  void Reserve(uint32_t id_limit, size_t tokens);
   std::optional<uint32_t> Find(std::string_view token) const {
     auto it = to_id_.find(token);
     if (it == to_id_.end()) return std::nullopt;

@@ -9,14 +9,10 @@ namespace {
 
 class WordPiece final : public Model {
  public:
-  WordPiece(const Json& node, const std::string& path) {
+  WordPiece(const Json& node, const std::string& path, const TokenizerJson& file) {
     AllowOnlyKeys(node, path, {"unk_token", "continuing_subword_prefix", "max_input_chars_per_word", "vocab"});
-    const Json* vocab = Find(node, "vocab");
-    if (vocab == nullptr || !vocab->is_object()) FieldError(path + ".vocab", "expected an object {token: id}");
-    for (auto it = vocab->begin(); it != vocab->end(); ++it) {
-      if (!it->is_number_unsigned()) FieldError(path + ".vocab[\"" + it.key() + "\"]", "expected a non-negative id");
-      vocab_.Add(it.key(), it->get<uint32_t>());
-    }
+    if (file.merges) FieldError(path + ".merges", "unsupported option (this library does not implement it)");
+    LoadVocab(node, path, file, vocab_);
     const std::string unk_default = "[UNK]", prefix_default = "##";
     const std::string unk = GetString(node, "unk_token", path, &unk_default);
     const auto unk_id = vocab_.Find(unk);
@@ -76,8 +72,8 @@ class WordPiece final : public Model {
 
 }  // namespace
 
-std::unique_ptr<Model> MakeWordPiece(const Json& node, const std::string& path) {
-  return std::make_unique<WordPiece>(node, path);
+std::unique_ptr<Model> MakeWordPiece(const Json& node, const std::string& path, const TokenizerJson& file) {
+  return std::make_unique<WordPiece>(node, path, file);
 }
 
 }  // namespace triton_studio::tok
