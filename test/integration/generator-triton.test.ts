@@ -3,7 +3,16 @@
  * re-printed form are read by Triton's own parser, and a pipeline with hostile tensor names is
  * generated, compiled, loaded and answers a prompt through those names.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
@@ -27,12 +36,14 @@ const PBTXT = resolve(__dirname, '../fixtures/pbtxt');
 const work = mkdtempSync(join(tmpdir(), 'ts-gen-triton-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Loads each model and returns Triton's error per model ('' when it loaded). */
+/**
+ * Loads each model and returns Triton's error per model ('' when it loaded). A config refused
+ * while Triton polls the repository only answers "failed to poll from model repository"; the
+ * reason is in the server log, so it is appended to that model's error.
+ */
 async function loadAll(repo: string, models: string[]): Promise<Record<string, string>> {
-  const server = await startLocalServer({
-    modelRepository: repo,
-    logFile: join(work, `${models.length}-${Date.now()}.log`),
-  });
+  const logFile = join(work, `${models.length}-${Date.now()}.log`);
+  const server = await startLocalServer({ modelRepository: repo, logFile });
   const client = new TritonClient(server.grpcUrl);
   const out: Record<string, string> = {};
   try {
@@ -47,6 +58,13 @@ async function loadAll(repo: string, models: string[]): Promise<Record<string, s
   } finally {
     client.close();
     await server.stop();
+  }
+  const log = readFileSync(logFile, 'utf8');
+  for (const m of models) {
+    for (const [, reason] of log.matchAll(
+      new RegExp(`Poll failed for model directory '${m}': (.*?)"?$`, 'gm'),
+    ))
+      if (out[m]) out[m] += ` | ${reason}`;
   }
   return out;
 }
@@ -146,9 +164,10 @@ describe('what the validator rejects, Triton rejects', () => {
   /** The gpt2-sim repository, generated and compiled once. */
   async function builtSample(): Promise<string> {
     if (!built) {
-      built = join(work, 'agree-base');
-      generateRepository({ pipelinePath: SAMPLE, outDir: built });
-      await buildRepository(built);
+      const repo = join(work, 'agree-base');
+      generateRepository({ pipelinePath: SAMPLE, outDir: repo });
+      await buildRepository(repo);
+      built = repo; // only once built: a failed build fails every case alike, with its own error
     }
     return built;
   }
@@ -161,14 +180,121 @@ describe('what the validator rejects, Triton rejects', () => {
   }
 
   const simStep = (p: Pipeline) => p.steps.find((s) => s.name === 'sim_llm')!;
+  const ensembleSteps = (c: ModelConfig) => c.ensemble_scheduling!.step;
 
-  // Each case: the same mistake made in the pipeline and in a generated repository.
+  // Each case: the same mistake made in the pipeline and in a generated repository (by editing
+  // the generated configs, as the generator refuses to write it). `model`: whose load Triton
+  // refuses (default: the ensemble). Not here because Triton 2.51 loads them (the validator is
+  // stricter on purpose): dynamic batching or ragged inputs with max_batch_size 0 (TS-E031), and
+  // tensor names with control characters or surrounding spaces (TS-E041).
   const cases: {
     code: string;
     pipeline: (p: Pipeline) => void;
     repository: (repo: string) => void;
     triton: RegExp;
+    model?: string;
   }[] = [
+    {
+      code: 'TS-E014',
+      pipeline: (p) =>
+        p.wires.splice(
+          p.wires.findIndex((w) => w.to === 'sim_llm.input_lengths'),
+          1,
+        ),
+      repository: (r) =>
+        editConfig(r, 'gpt2_sim', (c) => {
+          delete ensembleSteps(c)[1]!.input_map.input_lengths;
+          delete ensembleSteps(c)[0]!.output_map.REQUEST_INPUT_LEN; // unused now: not mapped
+        }),
+      triton: /input input_lengths in model sim_llm is not mapped to any ensemble tensors/,
+    },
+    {
+      code: 'TS-E015',
+      // A second detokenize step also writing text_output.
+      pipeline: (p) => {
+        p.steps.push({ ...p.steps.find((s) => s.name === 'postprocessing')!, name: 'postprocessing2' });
+        p.wires.push(
+          { from: 'sim_llm.output_ids', to: 'postprocessing2.TOKENS_BATCH' },
+          { from: 'sim_llm.sequence_length', to: 'postprocessing2.SEQUENCE_LENGTH' },
+          { from: 'postprocessing2.OUTPUT', to: 'text_output' },
+        );
+      },
+      repository: (r) => {
+        cpSync(join(r, 'postprocessing'), join(r, 'postprocessing2'), { recursive: true });
+        editConfig(r, 'postprocessing2', (c) => (c.name = 'postprocessing2'));
+        editConfig(r, 'gpt2_sim', (c) => {
+          const post = ensembleSteps(c)[2]!;
+          ensembleSteps(c).push({ ...post, model_name: 'postprocessing2' });
+        });
+      },
+      triton: /ensemble tensor 'text_output' can appear in an output map only once/,
+    },
+    {
+      code: 'TS-E017',
+      // preprocessing → sim_llm → postprocessing → loop → preprocessing.
+      pipeline: (p) => {
+        p.steps.push({
+          name: 'loop',
+          kind: 'model',
+          backend: 'x',
+          maxBatchSize: 8,
+          inputs: [{ name: 'I', dataType: 'STRING', dims: [-1] }],
+          outputs: [{ name: 'O', dataType: 'STRING', dims: [1] }],
+        });
+        p.steps.find((s) => s.name === 'preprocessing')!.inputs = [
+          { name: 'EXTRA', dataType: 'STRING', dims: [1], role: 'badWords' },
+        ];
+        p.wires.push(
+          { from: 'postprocessing.OUTPUT', to: 'loop.I' },
+          { from: 'loop.O', to: 'preprocessing.EXTRA' },
+        );
+      },
+      repository: (r) =>
+        editConfig(r, 'gpt2_sim', (c) => {
+          ensembleSteps(c).push({
+            model_name: 'loop',
+            model_version: -1,
+            input_map: { I: 'text_output' },
+            output_map: { O: 'loop_O' },
+          });
+          ensembleSteps(c)[0]!.input_map.EXTRA = 'loop_O';
+        }),
+      triton: /output 'text_output' for ensemble 'gpt2_sim' is not written: .* is not connected/,
+    },
+    {
+      code: 'TS-E018',
+      pipeline: (p) => p.outputs.push({ name: 'tokens', dataType: 'UINT32', dims: [-1] }),
+      repository: (r) =>
+        editConfig(r, 'gpt2_sim', (c) =>
+          c.output!.push({ name: 'tokens', data_type: 'TYPE_UINT32', dims: [-1] }),
+        ),
+      triton: /ensemble output 'tokens' for ensemble gpt2_sim' is not used/,
+    },
+    {
+      code: 'TS-E021',
+      pipeline: (p) => p.inputs.push({ name: 'stream', dataType: 'BOOL', dims: [1], optional: true }),
+      repository: (r) =>
+        editConfig(r, 'gpt2_sim', (c) =>
+          c.input!.push({ name: 'stream', data_type: 'TYPE_BOOL', dims: [1], optional: true }),
+        ),
+      triton: /ensemble input 'stream' for ensemble gpt2_sim' is not used/,
+    },
+    {
+      code: 'TS-E031',
+      pipeline: (p) => (simStep(p).dynamicBatching = { preferredBatchSizes: [4, 16] }),
+      repository: (r) =>
+        editConfig(r, 'sim_llm', (c) => (c.dynamic_batching = { preferred_batch_size: [4, 16] })),
+      triton: /dynamic batching preferred size must be <= max batch size for sim_llm/,
+      model: 'sim_llm',
+    },
+    {
+      code: 'TS-E033',
+      pipeline: (p) => (simStep(p).instanceGroups = [{ count: 1, kind: 'CPU', gpus: [0] }]),
+      repository: (r) =>
+        editConfig(r, 'sim_llm', (c) => (c.instance_group = [{ kind: 'KIND_CPU', count: 1, gpus: [0] }])),
+      triton: /instance group sim_llm_0 of model sim_llm has kind KIND_CPU but specifies one or more GPUs/,
+      model: 'sim_llm',
+    },
     {
       code: 'TS-E012',
       pipeline: (p) => (simStep(p).inputs = [{ name: 'input_ids', dataType: 'INT32', dims: [-1] }]),
@@ -233,6 +359,25 @@ describe('what the validator rejects, Triton rejects', () => {
     c.repository(repo);
     const models = readdirSync(repo).filter((m) => m !== 'gpt2_sim' && !m.endsWith('.json'));
     const errors = await loadAll(repo, [...models, 'gpt2_sim']);
-    expect(errors.gpt2_sim).toMatch(c.triton);
+    expect(errors[c.model ?? 'gpt2_sim']).toMatch(c.triton);
   });
+
+  // TS-W005 is a warning (a GPU server loads the step and gives each GPU an idle instance); on a
+  // server without a GPU, Triton refuses it, as the warning says.
+  it.skipIf(existsSync('/dev/nvidiactl'))(
+    'TS-W005: a server without a GPU refuses a native step with a KIND_GPU instance group',
+    async () => {
+      const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as Pipeline;
+      pipeline.steps.find((s) => s.name === 'postprocessing')!.instanceGroups = [{ count: 1, kind: 'GPU' }];
+      const ours = validatePipeline(JSON.stringify(pipeline, null, 2), SAMPLE).diagnostics;
+      expect(ours.filter((d) => d.severity !== 'info').map((d) => `${d.severity} ${d.code}`)).toEqual([
+        'warning TS-W005',
+      ]);
+      const repo = join(work, 'agree-TS-W005');
+      cpSync(await builtSample(), repo, { recursive: true });
+      editConfig(repo, 'postprocessing', (c) => (c.instance_group = [{ kind: 'KIND_GPU', count: 1 }]));
+      const errors = await loadAll(repo, ['postprocessing']);
+      expect(errors.postprocessing).toMatch(/has kind KIND_GPU but no GPUs are available/);
+    },
+  );
 });
