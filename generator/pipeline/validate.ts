@@ -640,7 +640,7 @@ function checkTensorNames(ports: { name: string; path: JsonPath }[], what: strin
       report(
         pathOfName(p.path),
         'TS-E041',
-        `The name of this ${what} contains a control character (newline, tab…); Triton tensor names cannot carry them. Rename it.`,
+        `The name of this ${what} contains a control character (newline, tab…): Triton loads such a name, but every request, map and log that names it must reproduce it exactly. Rename it.`,
       );
     } else if (p.name.trim() !== p.name) {
       report(
