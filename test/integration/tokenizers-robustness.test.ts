@@ -95,6 +95,48 @@ describe('unsupported configurations are rejected at load, naming the field', ()
       (t) => ((t.model as Record<string, unknown>).merges as unknown[]).push('zzzq qqqz'),
       /model\.merges\[50000\]: 'zzzq' is not in the vocabulary/,
     ],
+    [
+      'a vocabulary that is not an object',
+      'gpt2',
+      (t) => ((t.model as Record<string, unknown>).vocab = [['hello', 1]]),
+      /model\.vocab: expected an object \{token: id\}/,
+    ],
+    [
+      'a vocabulary entry that is not an id',
+      'bert-base-uncased',
+      (t) => (((t.model as Record<string, unknown>).vocab as Record<string, unknown>).hello = [1]),
+      /model\.vocab\["hello"\]: expected a non-negative id/,
+    ],
+    [
+      'a vocabulary id too large to be real',
+      'gpt2',
+      (t) => (((t.model as Record<string, unknown>).vocab as Record<string, unknown>).zzzq = 2 ** 24),
+      /model\.vocab\["zzzq"\]: id 16777216 is too large/,
+    ],
+    [
+      'merges that are not an array',
+      'gpt2',
+      (t) => ((t.model as Record<string, unknown>).merges = 'a b'),
+      /model\.merges: expected an array/,
+    ],
+    [
+      'a merge without a space',
+      'llama-2',
+      (t) => ((t.model as Record<string, unknown>).merges as unknown[]).splice(3, 0, 'ab'),
+      /model\.merges\[3\]: expected "left right"/,
+    ],
+    [
+      'a merge pair of three strings',
+      'gpt2',
+      (t) => ((t.model as Record<string, unknown>).merges as unknown[]).splice(7, 0, ['a', 'b', 'c']),
+      /model\.merges\[7\]: expected "left right" or \["left", "right"\]/,
+    ],
+    [
+      'merges on a WordPiece model',
+      'bert-base-uncased',
+      (t) => ((t.model as Record<string, unknown>).merges = ['a b']),
+      /model\.merges: unsupported option/,
+    ],
   ];
   for (const [what, from, change, message] of cases) {
     it(`rejects ${what}`, () => {
@@ -103,6 +145,29 @@ describe('unsupported configurations are rejected at load, naming the field', ()
       expect(r.stderr).toMatch(message);
     });
   }
+
+  it('reads merges written as ["left", "right"] pairs like the "left right" strings', () => {
+    const pairs = withChange('gpt2', (t) => {
+      const model = t.model as Record<string, unknown>;
+      model.merges = (model.merges as string[]).map((m) => m.split(' '));
+    });
+    expect(cli(['--tokenizer', pairs, 'Hello world, merged']).stdout).toBe(
+      cli(['--tokenizer', files.gpt2, 'Hello world, merged']).stdout,
+    );
+  });
+
+  it('gives an id two tokens share to the greater token, the same way on every load', () => {
+    // HF's own choice here depends on hash order; ours is fixed.
+    const shared = withChange('bert-base-uncased', (t) => {
+      ((t.model as Record<string, unknown>).vocab as Record<string, unknown>).zzzq = 7592; // "hello"'s id
+    });
+    for (let i = 0; i < 2; ++i) {
+      expect(cli(['--tokenizer', shared, '--decode', '7592']).stdout).toBe('zzzq\n');
+      expect(cli(['--tokenizer', shared, '--no-special-tokens', 'hello zzzq']).stdout).toBe(
+        '3109 2080 7592\n',
+      ); // "hello" lost its id: hell ##o
+    }
+  });
 
   it('says which file it cannot open', () => {
     const r = cli(['--tokenizer', path.join(dir, 'missing.json'), 'hello']);
