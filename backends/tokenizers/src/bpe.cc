@@ -14,6 +14,7 @@ namespace triton_studio::tok {
 namespace {
 
 constexpr uint32_t kNone = ~0u;
+constexpr std::string_view kWordStart = "\xE2\x96\x81";  // U+2581 "▁", SentencePiece's word-start mark
 
 class Bpe final : public Model {
  public:
@@ -41,6 +42,8 @@ class Bpe final : public Model {
 
   // Appends the initial symbol(s) for one character (its UTF-8 in `ch`); `unk` holds a pending
   // unknown-token run (fuse_unk) as (id, active).
+  // One word: symbols, merges, cache.
+  void TokenizeWord(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const;
   void AddChar(std::string_view ch, std::vector<Symbol>& symbols, uint32_t& pending_unk) const;
   void MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const;
   bool CacheLookup(std::string_view key, std::vector<uint32_t>& out) const;
@@ -49,6 +52,11 @@ class Bpe final : public Model {
   PairMap merges_;
   std::optional<uint32_t> unk_id_;
   bool fuse_unk_ = false, byte_fallback_ = false, ignore_merges_ = false;
+  // SentencePiece-style vocabularies (Llama, Mistral) have no pre-tokenizer: the whole input is one
+  // BPE word, which the word cache cannot serve. When no merge joins a symbol ending in another
+  // character to one starting with the word-start mark "▁", no merge can cross the position
+  // before a "▁" that follows another character, so the word splits there with the same result.
+  bool split_at_word_starts_ = false;
   int32_t byte_fallback_ids_[256];
   int64_t byte_level_ids_[256];  // vocab id of each byte's GPT-2 character, or -1
 
@@ -101,6 +109,14 @@ Bpe::Bpe(const Json& node, const std::string& path, const TokenizerJson& file) {
     merges_.Insert(*ia, *ib, {static_cast<uint32_t>(rank), *im});
   }
   if (merges.bad) FieldError(path + ".merges[" + std::to_string(merges.pairs.size()) + "]", *merges.bad);
+
+  split_at_word_starts_ = !ignore_merges_ && vocab_.Find(kWordStart).has_value() &&
+                          std::none_of(merges.pairs.begin(), merges.pairs.end(), [](const auto& m) {
+                            const std::string_view a = m.first, b = m.second;
+                            const bool a_ends_with_mark = a.size() >= kWordStart.size() &&
+                                                          a.substr(a.size() - kWordStart.size()) == kWordStart;
+                            return !a_ends_with_mark && b.substr(0, kWordStart.size()) == kWordStart;
+                          });
 
   char name[8];
   for (int b = 0; b < 256; ++b) {
@@ -199,6 +215,18 @@ void Bpe::CacheStore(std::string_view key, const uint32_t* ids, size_t n) const 
 }
 
 void Bpe::Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const {
+  if (!split_at_word_starts_ || byte_level) return TokenizeWord(piece, byte_level, out);
+  const size_t n = kWordStart.size();
+  size_t start = 0;
+  for (size_t pos = piece.find(kWordStart, 1); pos != std::string_view::npos; pos = piece.find(kWordStart, pos + n)) {
+    if (pos >= n && piece.compare(pos - n, n, kWordStart) == 0) continue;  // inside a run of marks
+    TokenizeWord(piece.substr(start, pos - start), byte_level, out);
+    start = pos;
+  }
+  TokenizeWord(piece.substr(start), byte_level, out);
+}
+
+void Bpe::TokenizeWord(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const {
   if (piece.empty()) return;
   if (CacheLookup(piece, out)) return;
   thread_local Scratch scratch;
