@@ -448,10 +448,22 @@ void DecoderChain::Precompute(uint32_t id_limit, const std::function<const std::
   }
 }
 
-void DecoderChain::RunFrom(size_t stage, State& st, DecodedPieces& in, bool finish, std::string& text) const {
+namespace {
+
+// Piece lists are reused per thread: a decode of a short string would otherwise spend much of its
+// time allocating them. Lists grown by a huge decode are released afterwards.
+struct PieceLists {
+  DecodedPieces in, out;
+};
+thread_local PieceLists piece_lists;
+constexpr size_t kKeptPieces = 1 << 16;
+
+}  // namespace
+
+void DecoderChain::RunFrom(size_t stage, State& st, bool finish, std::string& text) const {
+  DecodedPieces& in = piece_lists.in;
+  DecodedPieces& out = piece_lists.out;
   PieceArena arena;
-  DecodedPieces out;
-  out.reserve(in.size());
   for (size_t i = stage; i < stages_.size(); ++i) {
     out.clear();
     StageState& state = st.stages[i - local_];
@@ -460,18 +472,20 @@ void DecoderChain::RunFrom(size_t stage, State& st, DecodedPieces& in, bool fini
     in.swap(out);
   }
   AppendAll(in, text);
+  for (DecodedPieces* list : {&in, &out})
+    if (list->capacity() > kKeptPieces) DecodedPieces().swap(*list);
 }
 
 void DecoderChain::Push(State& st, const uint32_t* ids, size_t n, std::string& text) const {
-  DecodedPieces in;
-  in.reserve(n);
+  DecodedPieces& in = piece_lists.in;
+  in.clear();
   for (size_t i = 0; i < n; ++i) in.push_back(Piece(ids[i], st.tokens++ == 0));
-  RunFrom(local_, st, in, /*finish=*/false, text);
+  RunFrom(local_, st, /*finish=*/false, text);
 }
 
 void DecoderChain::Finish(State& st, std::string& text) const {
-  DecodedPieces in;
-  RunFrom(local_, st, in, /*finish=*/true, text);
+  piece_lists.in.clear();
+  RunFrom(local_, st, /*finish=*/true, text);
 }
 
 }  // namespace triton_studio::tok

@@ -96,7 +96,8 @@ class DecoderChain {
     return first ? std::string_view(pieces_).substr(e.first_offset, e.first_size)
                  : std::string_view(pieces_).substr(e.offset, e.size);
   }
-  void RunFrom(size_t stage, State& st, DecodedPieces& in, bool finish, std::string& text) const;
+  // Runs the stages from `stage` on over the thread's piece list; appends the final text.
+  void RunFrom(size_t stage, State& st, bool finish, std::string& text) const;
 
   std::vector<std::unique_ptr<DecoderStage>> stages_;
   size_t local_ = 0;  // leading stages that are token-local (precomputed)
