@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <mutex>
 #include <queue>
-#include <unordered_map>
 
 #include "byte_level.h"
 #include "models.h"
 #include "utf8.h"
+#include "word_cache.h"
 
 namespace triton_studio::tok {
 namespace {
@@ -46,8 +46,8 @@ class Bpe final : public Model {
   void TokenizeWord(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const;
   void AddChar(std::string_view ch, std::vector<Symbol>& symbols, uint32_t& pending_unk) const;
   void MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const;
-  bool CacheLookup(std::string_view key, std::vector<uint32_t>& out) const;
-  void CacheStore(std::string_view key, const uint32_t* ids, size_t n) const;
+  bool CacheLookup(std::string_view word, uint64_t hash, std::vector<uint32_t>& out) const;
+  void CacheStore(std::string_view word, uint64_t hash, const uint32_t* ids, size_t n) const;
 
   PairMap merges_;
   std::optional<uint32_t> unk_id_;
@@ -62,10 +62,8 @@ class Bpe final : public Model {
 
   // Word -> ids cache (like HF's, bounded; results are identical with or without it). try_lock
   // keeps concurrent Encode calls from ever waiting on each other: a busy cache is just skipped.
-  static constexpr size_t kCacheCapacity = 100000;
-  static constexpr size_t kCacheMaxWord = 256;
   mutable std::mutex cache_mutex_;
-  mutable std::unordered_map<std::string, std::vector<uint32_t>> cache_;
+  mutable WordCache cache_{100000};
 };
 
 Bpe::Bpe(const Json& node, const std::string& path, const TokenizerJson& file) {
@@ -197,21 +195,14 @@ void Bpe::MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const
   }
 }
 
-bool Bpe::CacheLookup(std::string_view key, std::vector<uint32_t>& out) const {
-  if (key.size() >= kCacheMaxWord) return false;
+bool Bpe::CacheLookup(std::string_view word, uint64_t hash, std::vector<uint32_t>& out) const {
   std::unique_lock<std::mutex> lock(cache_mutex_, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
-  auto it = cache_.find(std::string(key));
-  if (it == cache_.end()) return false;
-  out.insert(out.end(), it->second.begin(), it->second.end());
-  return true;
+  return lock.owns_lock() && cache_.Find(word, hash, out);
 }
 
-void Bpe::CacheStore(std::string_view key, const uint32_t* ids, size_t n) const {
-  if (key.size() >= kCacheMaxWord) return;
+void Bpe::CacheStore(std::string_view word, uint64_t hash, const uint32_t* ids, size_t n) const {
   std::unique_lock<std::mutex> lock(cache_mutex_, std::try_to_lock);
-  if (!lock.owns_lock() || cache_.size() >= kCacheCapacity) return;
-  cache_.emplace(std::string(key), std::vector<uint32_t>(ids, ids + n));
+  if (lock.owns_lock()) cache_.Insert(word, hash, ids, n);
 }
 
 void Bpe::Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const {
@@ -228,7 +219,9 @@ void Bpe::Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t
 
 void Bpe::TokenizeWord(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const {
   if (piece.empty()) return;
-  if (CacheLookup(piece, out)) return;
+  const bool cacheable = piece.size() <= WordCache::kMaxWord;
+  const uint64_t hash = cacheable ? WordCache::Hash(piece) : 0;
+  if (cacheable && CacheLookup(piece, hash, out)) return;
   thread_local Scratch scratch;
   std::vector<Symbol>& symbols = scratch.symbols;
   symbols.clear();
@@ -275,7 +268,7 @@ void Bpe::TokenizeWord(std::string_view piece, bool byte_level, std::vector<uint
   const size_t first = out.size();
   for (const Symbol& s : symbols)
     if (!s.removed) out.push_back(s.id);
-  CacheStore(piece, out.data() + first, out.size() - first);
+  if (cacheable) CacheStore(piece, hash, out.data() + first, out.size() - first);
 }
 
 }  // namespace
