@@ -28,6 +28,8 @@ if [[ -f backends/DEPENDENCIES.txt ]]; then
     [[ -z "$pkg" || "$pkg" == \#* ]] || APT_PACKAGES+=("$pkg")
   done < backends/DEPENDENCIES.txt
 fi
+command -v dpkg-query >/dev/null && command -v apt-get >/dev/null \
+  || fail "this script installs Debian packages with apt-get: it needs Debian 12 or Ubuntu (dpkg-query, apt-get not found)"
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

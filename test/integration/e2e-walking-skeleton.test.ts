@@ -79,25 +79,17 @@ describe('gpt2-sim ensemble on the real tritonserver', () => {
     expect(next.text).toBe(await expectedAnswer('still alive', 4));
   });
 
-  it('answers a 1 MB prompt correctly or refuses it clearly, and keeps serving', async () => {
+  it('answers a 1 MB prompt exactly (about 220,000 prompt tokens), and keeps serving', async () => {
+    // The sample has no prompt-length limit: the native steps and sim-llm take the whole prompt.
     const sentence = 'The quick brown fox jumps over the lazy dog. ';
     const prompt = sentence.repeat(Math.ceil(1_000_000 / sentence.length)).slice(0, 1_000_000);
-    let outcome: string;
-    try {
-      const answer = await sendPrompt(client, {
-        model: ensemble,
-        text: prompt,
-        maxTokens: 8,
-        timeoutMs: 120_000,
-      });
-      expect(answer.text).toBe(await expectedAnswer(prompt, 8));
-      outcome = 'answered';
-    } catch (error) {
-      // A refusal must say why (a limit, a size) rather than fail somewhere inside the pipeline.
-      expect(String(error)).toMatch(/too (long|large)|exceeds|limit|maximum/i);
-      outcome = 'refused';
-    }
-    expect(['answered', 'refused']).toContain(outcome);
+    const answer = await sendPrompt(client, {
+      model: ensemble,
+      text: prompt,
+      maxTokens: 8,
+      timeoutMs: 120_000,
+    });
+    expect(answer.text).toBe(await expectedAnswer(prompt, 8));
     const next = await sendPrompt(client, { model: ensemble, text: 'after the big one', maxTokens: 6 });
     expect(next.text).toBe(await expectedAnswer('after the big one', 6));
   });
