@@ -2,17 +2,19 @@
 
   python py_bench.py hf TOKENIZER_JSON CORPUS_JSONL SECONDS
   python py_bench.py tiktoken TOKENIZER_JSON CORPUS_JSONL SECONDS   (GPT-2 byte-level BPE only)
+  python py_bench.py kitoken TOKENIZER_JSON CORPUS_JSONL SECONDS
 
 Prints one JSON object like ts-tokenize-bench. tiktoken cannot download its GPT-2 files here, so
 its Encoding is built from the same tokenizer.json (ranks = ids, GPT-2's split pattern) and its
-ids are checked against HF's on the corpus ("mismatches").
+ids are checked against HF's on the corpus ("mismatches"), as kitoken's are (it reads the same
+tokenizer.json with its own implementation).
 """
 import json
 import os
 import sys
 import time
 
-os.environ.setdefault('RAYON_NUM_THREADS', '1')  # HF tokenizers' batch calls: one thread
+os.environ.setdefault('RAYON_NUM_THREADS', '1')  # HF tokenizers' and kitoken's batch calls: one thread
 os.environ.setdefault('TOKENIZERS_PARALLELISM', 'false')
 
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -72,8 +74,18 @@ def main():
         from tokenizers import Tokenizer
         ref = Tokenizer.from_file(tokenizer_path).encode_batch(texts, add_special_tokens=False)
         out['mismatches'] = sum(1 for a, b in zip(ids, ref) if a != b.ids)
+    elif kind == 'kitoken':
+        import kitoken
+        t0 = time.perf_counter()
+        kt = kitoken.Kitoken.from_tokenizers_file(tokenizer_path)
+        out['load_ms'] = (time.perf_counter() - t0) * 1e3
+        ids, enc_s = timed(lambda: kt.encode_all(texts, False), seconds)
+        decoded, dec_s = timed(lambda: [b.decode('utf-8', errors='replace') for b in kt.decode_all(ids)], seconds)
+        from tokenizers import Tokenizer
+        ref = Tokenizer.from_file(tokenizer_path).encode_batch(texts, add_special_tokens=False)
+        out['mismatches'] = sum(1 for a, b in zip(ids, ref) if list(a) != b.ids)
     else:
-        raise SystemExit(f'unknown peer {kind!r} (hf or tiktoken)')
+        raise SystemExit(f'unknown peer {kind!r} (hf, tiktoken or kitoken)')
 
     ntokens = sum(len(i) for i in ids)
     out.update({

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const havePython = existsSync(venvPython);
   if (!havePython) {
     console.error(
-      `[bench] ${venvPython} missing: Python peers skipped (python3 -m venv .cache/bench-venv && .cache/bench-venv/bin/pip install tokenizers tiktoken)`,
+      `[bench] ${venvPython} missing: Python peers skipped (python3 -m venv .cache/bench-venv && .cache/bench-venv/bin/pip install tokenizers tiktoken kitoken)`,
     );
   }
   const results: Result[] = [];
@@ -96,6 +96,16 @@ async function main(): Promise<void> {
       add(
         'HF tokenizers, PyPI',
         runJson(venvPython, [path.join(__dirname, 'py_bench.py'), 'hf', file, corpusFile, seconds]) as never,
+      );
+      add(
+        'kitoken, PyPI',
+        runJson(venvPython, [
+          path.join(__dirname, 'py_bench.py'),
+          'kitoken',
+          file,
+          corpusFile,
+          seconds,
+        ]) as never,
       );
       if (name === 'gpt2') {
         add(
