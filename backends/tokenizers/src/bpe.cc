@@ -40,10 +40,10 @@ class Bpe final : public Model {
     std::string mapped;
   };
 
-  // Appends the initial symbol(s) for one character (its UTF-8 in `ch`); `unk` holds a pending
-  // unknown-token run (fuse_unk) as (id, active).
   // One word: symbols, merges, cache.
   void TokenizeWord(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const;
+  // Appends the initial symbol(s) for one character (its UTF-8 in `ch`); `unk` holds a pending
+  // unknown-token run (fuse_unk) as (id, active).
   void AddChar(std::string_view ch, std::vector<Symbol>& symbols, uint32_t& pending_unk) const;
   void MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const;
   bool CacheLookup(std::string_view word, uint64_t hash, std::vector<uint32_t>& out) const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <unordered_set>
 
@@ -182,13 +183,11 @@ void HfTokenizer::ThrowUnknownId(uint32_t id) const {
 
 std::string HfTokenizer::Decode(const std::vector<uint32_t>& ids, bool skip_special_tokens) const {
   // Copy the ids only when some are skipped (decoding with special tokens kept never copies).
+  const auto decodes = [&](uint32_t id) { return Decodes(id, skip_special_tokens); };
   std::vector<uint32_t> read;
   const std::vector<uint32_t>* decoded = &ids;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (Decodes(ids[i], skip_special_tokens)) continue;
-    read.assign(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(i));
-    for (++i; i < ids.size(); ++i)
-      if (Decodes(ids[i], skip_special_tokens)) read.push_back(ids[i]);
+  if (!std::all_of(ids.begin(), ids.end(), decodes)) {
+    std::copy_if(ids.begin(), ids.end(), std::back_inserter(read), decodes);
     decoded = &read;
   }
   DecoderChain::State state = decoder_.NewState();
