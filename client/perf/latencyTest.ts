@@ -77,13 +77,20 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
     });
   const startedAt = new Date().toISOString();
   const statsBefore = await optionalStatistics(client);
+  const settled = (after: ModelStatistics[] | undefined, sent: number) =>
+    settledStatistics(
+      client,
+      options.model,
+      after && requestCount(after, options.model) + sent,
+      options.signal,
+    );
   // Warm-up is inside runLoad; take the "before" snapshot after it to exclude it.
   let statsAfterWarmup: ModelStatistics[] | undefined;
   const run = await runLoad<PromptResult>(options.load, send, {
     signal: options.signal,
-    afterWarmup: async () => (statsAfterWarmup = await optionalStatistics(client)),
+    afterWarmup: async () => (statsAfterWarmup = await settled(statsBefore, options.load.warmupRequests)),
   });
-  const statsAfter = await optionalStatistics(client);
+  const statsAfter = await settled(statsAfterWarmup ?? statsBefore, run.outcomes.length);
 
   const latency = new LatencyRecorder();
   const ttft = new LatencyRecorder();
@@ -143,6 +150,38 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
 
 function breakdown(before?: ModelStatistics[], after?: ModelStatistics[]): ServerModelBreakdown[] {
   return before && after ? statisticsDelta(before, after) : [];
+}
+
+/**
+ * Triton counts a request in a model's statistics only after sending its final response, so a
+ * snapshot taken the moment the client has its last answer can miss it (an ensemble was seen
+ * one request short, which moved that request into the next window). Polls until the model has
+ * counted `expected` requests, for at most a second (requests the client gave up on may never
+ * be counted).
+ */
+async function settledStatistics(
+  client: TritonClient,
+  model: string,
+  expected: number | undefined,
+  signal?: AbortSignal,
+): Promise<ModelStatistics[] | undefined> {
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    const stats = await optionalStatistics(client);
+    if (!stats || expected === undefined || signal?.aborted) return stats;
+    if (requestCount(stats, model) >= expected || Date.now() >= deadline) return stats;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Requests the server has counted for a model, successful or not, over all its versions. */
+function requestCount(stats: ModelStatistics[], model: string): number {
+  return stats
+    .filter((s) => s.name === model)
+    .reduce(
+      (n, s) => n + (s.inference_stats?.success?.count ?? 0) + (s.inference_stats?.fail?.count ?? 0),
+      0,
+    );
 }
 
 /** Statistics are a Triton extension; a server without them still gets a client-side report. */

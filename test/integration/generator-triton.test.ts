@@ -77,6 +77,7 @@ describe('Triton reads what the pbtxt writer prints', () => {
       'trtllm_preprocessing',
       'trtllm_postprocessing',
       'trtllm_ensemble',
+      'trtllm_bls',
       'vllm_model',
       'onnx_bert',
     ],
