@@ -25,10 +25,15 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 interface Case {
   sample: string;
+  /** The pipeline file in the sample folder, when not `<sample>.pipeline.json`. */
+  pipeline?: string;
   /** Model steps replaced by sim-llm, with any settings the stand-in needs changed. */
   standIn?: Record<string, { decoupled?: boolean }>;
-  /** What the ensemble answers: text from token ids (LLM), text from text (vLLM), logits (classifier). */
-  answer: 'tokens' | 'text' | 'logits';
+  /**
+   * What the ensemble answers: text from token ids (LLM), text from text (vLLM), logits
+   * (classifier), or text from token ids through FasterTransformer's original ensemble tensors.
+   */
+  answer: 'tokens' | 'text' | 'logits' | 'ft-tensors';
   tokenizer?: string;
   addSpecialTokens?: boolean;
 }
@@ -39,6 +44,15 @@ const CASES: Case[] = [
     sample: 'codegen-fastertransformer',
     standIn: { fastertransformer: {} },
     answer: 'tokens',
+    tokenizer: 'codegen-350M-mono',
+    addSpecialTokens: false,
+  },
+  // The drop-in for existing FasterTransformer clients: INPUT_0..3 -> OUTPUT_0, sequence_length.
+  {
+    sample: 'codegen-fastertransformer',
+    pipeline: 'codegen-ft-dropin',
+    standIn: { fastertransformer: {} },
+    answer: 'ft-tensors',
     tokenizer: 'codegen-350M-mono',
     addSpecialTokens: false,
   },
@@ -71,9 +85,9 @@ const CASES: Case[] = [
 
 /** A copy of the sample folder whose pipeline has the stand-ins swapped in. */
 function prepare(c: Case): string {
-  const dir = join(work, c.sample);
+  const dir = join(work, caseName(c));
   cpSync(join(SAMPLES, c.sample), dir, { recursive: true });
-  const file = join(dir, `${c.sample}.pipeline.json`);
+  const file = join(dir, `${c.pipeline ?? c.sample}.pipeline.json`);
   const pipeline = JSON.parse(readFileSync(file, 'utf8')) as Pipeline;
   for (const step of pipeline.steps) {
     const standIn = c.standIn?.[step.name];
@@ -119,10 +133,14 @@ async function loadError(client: TritonClient, model: string): Promise<string | 
   }
 }
 
-describe.each(CASES)('sample $sample', (c) => {
+function caseName(c: Case): string {
+  return c.pipeline ? `${c.sample}/${c.pipeline}` : c.sample;
+}
+
+describe.each(CASES.map((c) => [caseName(c), c] as const))('sample %s', (name, c) => {
   it('generates, builds, loads and answers on the real tritonserver (model step stand-ins where needed)', async () => {
     const pipelineFile = prepare(c);
-    const repo = join(work, `${c.sample}-repo`);
+    const repo = join(work, `${name.replace('/', '-')}-repo`);
     const generated = generateRepository({ pipelinePath: pipelineFile, outDir: repo });
     expect(generated.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
     await buildRepository(repo);
@@ -139,6 +157,7 @@ describe.each(CASES)('sample $sample', (c) => {
       expect(await loadError(client, ensemble), `ensemble ${ensemble} should load`).toBeUndefined();
       expect(await client.modelReady(ensemble)).toBe(true);
       if (c.answer === 'tokens') await checkTokenAnswer(client, ensemble, hf!, c.addSpecialTokens!);
+      else if (c.answer === 'ft-tensors') await checkFtTensorsAnswer(client, ensemble, hf!);
       else if (c.answer === 'text') await checkTextAnswer(client, ensemble);
       else await checkLogits(client, ensemble, hf!);
     });
@@ -168,6 +187,27 @@ async function checkTokenAnswer(
   if (configs.some((m) => m.model_transaction_policy?.decoupled)) {
     expect(answer.responses).toBeGreaterThanOrEqual(maxTokens);
   }
+}
+
+/**
+ * FasterTransformer's own ensemble tensors, as existing FT clients send them: INPUT_0 the prompt,
+ * INPUT_1 the output length (UINT32), INPUT_2/3 bad and stop words; OUTPUT_0 the text.
+ */
+async function checkFtTensorsAnswer(client: TritonClient, ensemble: string, hf: Tokenizer) {
+  const prompt = 'def hello_world():\n    print("naïve café 🙂")';
+  const ids = (await hf.encode(prompt, null, { addSpecialTokens: false })).getIds();
+  const outputLen = ids.length + 3;
+  const expected = await hf.decode(
+    Array.from({ length: outputLen }, (_, i) => ids[i % ids.length]!),
+    true,
+  );
+  const result = await client.infer(ensemble, [
+    bytesInput('INPUT_0', [1, 1], [prompt]),
+    numericInput('INPUT_1', 'UINT32', [1, 1], [outputLen]),
+    bytesInput('INPUT_2', [1, 1], ['']),
+    bytesInput('INPUT_3', [1, 1], ['']),
+  ]);
+  expect(result.strings('OUTPUT_0')).toEqual([expected]);
 }
 
 /**
