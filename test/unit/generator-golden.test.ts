@@ -1,5 +1,6 @@
 /**
- * Golden files: every sample's generated config.pbtxt files, byte for byte. A change in what the
+ * Golden files: the config.pbtxt files generated from every pipeline in samples/, byte for byte,
+ * in golden/<pipeline file name without .pipeline.json>/. A change in what the
  * generator writes shows up as a diff here to review. `UPDATE_GOLDEN=1 npx vitest run
  * test/unit/generator-golden.test.ts` rewrites them after an intended change.
  */
@@ -26,6 +27,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const samples = readdirSync(SAMPLES, { withFileTypes: true })
   .filter((e) => e.isDirectory() && existsSync(join(SAMPLES, e.name, `${e.name}.pipeline.json`)))
   .map((e) => e.name);
+/** [pipeline name, file] for every pipeline of every sample (a sample may hold variants). */
+const pipelines = samples.flatMap((sample) =>
+  readdirSync(join(SAMPLES, sample))
+    .filter((f) => f.endsWith('.pipeline.json'))
+    .map((f) => [f.replace(/\.pipeline\.json$/, ''), join(SAMPLES, sample, f)] as const),
+);
 
 describe('generated configs match the golden files', () => {
   it('covers every sample', () => {
@@ -39,15 +46,18 @@ describe('generated configs match the golden files', () => {
     ]);
   });
 
-  it.each(samples)('%s', (sample) => {
-    const repo = join(work, sample);
-    const r = generateRepository({
-      pipelinePath: join(SAMPLES, sample, `${sample}.pipeline.json`),
-      outDir: repo,
-    });
+  it('covers every pipeline variant', () => {
+    expect(pipelines.map(([name]) => name).filter((name) => !samples.includes(name))).toEqual([
+      'codegen-ft-dropin',
+    ]);
+  });
+
+  it.each(pipelines)('%s', (name, file) => {
+    const repo = join(work, name);
+    const r = generateRepository({ pipelinePath: file, outDir: repo });
     expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
     const configs = r.files.filter((f) => f.endsWith('config.pbtxt')).sort();
-    const goldenDir = join(GOLDEN, sample);
+    const goldenDir = join(GOLDEN, name);
     if (update) {
       rmSync(goldenDir, { recursive: true, force: true });
       for (const f of configs) {
