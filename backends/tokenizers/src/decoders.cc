@@ -123,9 +123,14 @@ class FusedReplaceStage final : public DecoderStage {
 
 // ByteFallback: runs of <0xXX> tokens become their bytes if those are valid UTF-8, else one U+FFFD
 // per byte; so a run is held until a non-byte token (or the end) closes it.
+// Followed by Fuse (as in every Llama/Mistral file), it fuses itself: one chunk out per call, with
+// no list of per-token pieces in between.
 class ByteFallbackStage final : public DecoderStage {
  public:
+  void FuseOutput() { fuse_ = true; }
+
   void Push(StageState& st, DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    if (fuse_) return PushFused(st, in, out, arena);
     if (st.pending.empty() && std::none_of(in.begin(), in.end(), [](std::string_view t) { return ByteOf(t) >= 0; })) {
       out.swap(in);  // the common case: no byte tokens at all
       return;
@@ -140,9 +145,31 @@ class ByteFallbackStage final : public DecoderStage {
       out.push_back(token);
     }
   }
-  void Finish(StageState& st, DecodedPieces& out, PieceArena& arena) const override { Flush(st, out, arena); }
+  void Finish(StageState& st, DecodedPieces& out, PieceArena& arena) const override {
+    if (!fuse_) return Flush(st, out, arena);
+    std::string chunk;
+    FlushInto(st, chunk);
+    if (!chunk.empty()) out.push_back(arena.Keep(std::move(chunk)));
+  }
 
  private:
+  void PushFused(StageState& st, const DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const {
+    size_t bound = 0;  // a byte token's 6 characters exceed the 3 bytes of a U+FFFD it may become
+    for (std::string_view token : in) bound += token.size();
+    std::string chunk;
+    chunk.reserve(bound);
+    for (std::string_view token : in) {
+      const int byte = ByteOf(token);
+      if (byte >= 0) {
+        st.pending.push_back(static_cast<char>(byte));
+      } else {
+        FlushInto(st, chunk);
+        chunk.append(token);
+      }
+    }
+    if (!chunk.empty()) out.push_back(arena.Keep(std::move(chunk)));
+  }
+
   static int HexDigit(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -157,6 +184,15 @@ class ByteFallbackStage final : public DecoderStage {
     if (hi < 0 || lo < 0) return -1;
     return hi * 16 + lo;
   }
+  static void FlushInto(StageState& st, std::string& chunk) {
+    if (st.pending.empty()) return;
+    if (utf8::IsValid(st.pending)) {
+      chunk.append(st.pending);
+    } else {
+      for (size_t i = 0; i < st.pending.size(); ++i) chunk.append(utf8::kReplacementUtf8);
+    }
+    st.pending.clear();
+  }
   static void Flush(StageState& st, DecodedPieces& out, PieceArena& arena) {
     if (st.pending.empty()) return;
     if (utf8::IsValid(st.pending)) {
@@ -166,6 +202,8 @@ class ByteFallbackStage final : public DecoderStage {
     }
     st.pending.clear();
   }
+
+  bool fuse_ = false;
 };
 
 // Fuse: one chunk out per call (later stages then work on a few long chunks, not many tokens).
@@ -356,7 +394,11 @@ void Build(const Json& node, const std::string& path, bool& fused,
     return;
   }
   if (type == "Fuse") {
-    stages.push_back(std::make_unique<FuseStage>());
+    if (auto* byte_fallback = stages.empty() ? nullptr : dynamic_cast<ByteFallbackStage*>(stages.back().get())) {
+      byte_fallback->FuseOutput();  // the same output, one stage fewer
+    } else {
+      stages.push_back(std::make_unique<FuseStage>());
+    }
     fused = true;
     return;
   }
