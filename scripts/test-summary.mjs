@@ -5,7 +5,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.argv[2] ?? 'out/test-results';
-const stages = ['unit.json', 'integration.json', 'vscode.json'];
+const stages = ['unit.json', 'integration.json', 'vscode.json', 'vscode-no-pipeline.json'];
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -8,6 +8,8 @@
  * 3. Calls `@vscode/test-electron`'s `runTests` with VS Code's executable replaced by the
  *    code-server + Chromium launcher (see launcher.ts); the mocha suite in out/test/suite runs
  *    inside the extension host and the exit code is the suite's.
+ * 4. Runs it once more in a workspace without any pipeline file, where only the suite checking
+ *    activation by the command runs (its counts go to the results file's `-no-pipeline` twin).
  *
  * Options: --keep (keep the work folder), --screenshots DIR (screenshots and UI requests;
  * default out/test-results/vscode),
@@ -102,14 +104,24 @@ async function serveSample(workDir: string): Promise<{ server: LocalServer; ense
   return { server, ensemble: generated.ensembleName };
 }
 
-/** A folder VS Code opens: a pipeline file (activation) and the settings the extension reads. */
-function prepareWorkspace(workDir: string, server: LocalServer, ensemble: string): string {
-  const workspace = join(workDir, 'workspace');
+/**
+ * A folder VS Code opens: the settings the extension reads and, unless `withPipeline` is false,
+ * a pipeline file (activation by workspaceContains).
+ */
+function prepareWorkspace(
+  workDir: string,
+  server: LocalServer,
+  ensemble: string,
+  withPipeline = true,
+): string {
+  const workspace = join(workDir, withPipeline ? 'workspace' : 'workspace-without-pipeline');
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
-  // The sample's "$schema" is relative to its own folder; here the contributed schema must apply.
-  const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as Record<string, unknown>;
-  delete pipeline.$schema;
-  writeFileSync(join(workspace, 'gpt2-sim.pipeline.json'), `${JSON.stringify(pipeline, null, 2)}\n`);
+  if (withPipeline) {
+    // The sample's "$schema" is relative to its own folder; here the contributed schema must apply.
+    const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as Record<string, unknown>;
+    delete pipeline.$schema;
+    writeFileSync(join(workspace, 'gpt2-sim.pipeline.json'), `${JSON.stringify(pipeline, null, 2)}\n`);
+  }
   const settings = {
     'tritonStudio.serverUrl': server.grpcUrl,
     'tritonStudio.model': ensemble,
@@ -128,20 +140,21 @@ async function main(): Promise<number> {
     const served = await serveSample(workDir);
     const { grpcUrl } = (server = served.server);
     step(`tritonserver ${server.pid}: gRPC ${grpcUrl}, ensemble ${served.ensemble}`);
-    const workspace = prepareWorkspace(workDir, server, served.ensemble);
     const screenshots = resolve(options.screenshots!);
     const results = resolve(options.results!);
+    const noPipelineResults = results.replace(/(\.json)?$/, '-no-pipeline.json');
     rmSync(screenshots, { recursive: true, force: true });
     rmSync(results, { force: true });
-    await timed('ran the extension-host suite in code-server', () =>
+    rmSync(noPipelineResults, { force: true });
+    const run = (workspace: string, profile: string, env: Record<string, string>) =>
       runTests({
         vscodeExecutablePath: LAUNCHER,
         extensionDevelopmentPath: ROOT,
         extensionTestsPath: join(ROOT, 'out/test/suite'),
         launchArgs: [
           workspace,
-          `--user-data-dir=${join(workDir, 'user-data')}`,
-          `--extensions-dir=${join(workDir, 'extensions')}`,
+          `--user-data-dir=${join(workDir, `user-data-${profile}`)}`,
+          `--extensions-dir=${join(workDir, `extensions-${profile}`)}`,
         ],
         extensionTestsEnv: {
           [TEST_ENV.serverUrl]: grpcUrl,
@@ -149,9 +162,19 @@ async function main(): Promise<number> {
           [TEST_ENV.maxTokens]: String(MAX_TOKENS),
           [TEST_ENV.referenceTokenizer]: REFERENCE_TOKENIZER,
           ...(options.grep ? { [TEST_ENV.grep]: options.grep } : {}),
-          [WORKBENCH_DIR_ENV]: screenshots,
-          [TEST_ENV.results]: results,
+          ...env,
         },
+      });
+    await timed('ran the extension-host suite in code-server', () =>
+      run(prepareWorkspace(workDir, server!, served.ensemble), 'main', {
+        [WORKBENCH_DIR_ENV]: screenshots,
+        [TEST_ENV.results]: results,
+      }),
+    );
+    await timed('ran the activation-by-command suite in a workspace without a pipeline file', () =>
+      run(prepareWorkspace(workDir, server!, served.ensemble, false), 'no-pipeline', {
+        [TEST_ENV.noPipelineWorkspace]: '1',
+        [TEST_ENV.results]: noPipelineResults,
       }),
     );
     passed = true;

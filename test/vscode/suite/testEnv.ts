@@ -12,9 +12,19 @@ export const TEST_ENV = {
   grep: 'TRITON_STUDIO_TEST_GREP',
   /** Optional: where the suite writes its counts (vitest's JSON field names) for the test summary. */
   results: 'TRITON_STUDIO_TEST_RESULTS',
+  /**
+   * Set (to "1") for the run in a workspace without any pipeline file: only the suite that checks
+   * activation by the command runs there, and only there.
+   */
+  noPipelineWorkspace: 'TRITON_STUDIO_TEST_NO_PIPELINE_WORKSPACE',
 } as const;
 
-export function testEnv(name: Exclude<keyof typeof TEST_ENV, 'grep' | 'results'>): string {
+/** The one suite file for the workspace without a pipeline file. */
+export const NO_PIPELINE_SUITE = 'commandActivation.test.js';
+
+export function testEnv(
+  name: Exclude<keyof typeof TEST_ENV, 'grep' | 'results' | 'noPipelineWorkspace'>,
+): string {
   const value = process.env[TEST_ENV[name]];
   if (!value) {
     throw new Error(`${TEST_ENV[name]} is not set: run the suite through \`npm run test:vscode\``);
