@@ -1,6 +1,6 @@
 // Tokenizer benchmark: single-thread encode and decode throughput on the project corpus, native
-// library vs Hugging Face tokenizers (npm binding and PyPI) and tiktoken (GPT-2), same corpus,
-// same run. Usage: npm run bench:tokenizers [-- --seconds 3 --tokenizers gpt2,llama-2]
+// library vs Hugging Face tokenizers (npm binding and PyPI), kitoken (PyPI) and tiktoken (GPT-2),
+// same corpus, same run; each implementation's fastest pass. Usage: npm run bench:tokenizers [-- --seconds 3 --tokenizers gpt2,llama-2]
 // Results: a Markdown table on stdout and JSON in .cache/bench/tokenizers.json.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
