@@ -146,6 +146,31 @@ describe('unsupported configurations are rejected at load, naming the field', ()
     });
   }
 
+  // Each stage's error lists the types its factory table registers: every one listed must be
+  // accepted as a type (it may still want more fields), so the message never promises too much.
+  const stages: [string, string, (t: Record<string, unknown>, type: string) => void][] = [
+    ['normalizer', 'normalizer', (t, type) => (t.normalizer = { type })],
+    ['pre-tokenizer', 'pre_tokenizer', (t, type) => (t.pre_tokenizer = { type })],
+    ['model', 'model', (t, type) => ((t.model as Record<string, unknown>).type = type)],
+    ['post-processor', 'post_processor', (t, type) => (t.post_processor = { type })],
+    ['decoder', 'decoder', (t, type) => (t.decoder = { type })],
+  ];
+  for (const [stage, field, setType] of stages) {
+    it(`lists in its ${stage} error exactly the ${stage} types it accepts`, () => {
+      const r = cli(['--tokenizer', withChange('gpt2', (t) => setType(t, 'NoSuchType')), 'hi']);
+      const listed = new RegExp(
+        `${field}\\.type: unsupported ${stage} 'NoSuchType' \\(supported: ([^)]*)\\)`,
+      ).exec(r.stderr);
+      expect(listed, r.stderr).not.toBeNull();
+      const types = listed![1].split(', ');
+      expect(types.length).toBeGreaterThan(1);
+      for (const type of types) {
+        const err = cli(['--tokenizer', withChange('gpt2', (t) => setType(t, type)), 'hi']).stderr;
+        expect(err).not.toMatch(`unsupported ${stage} '${type}'`);
+      }
+    });
+  }
+
   it('reads merges written as ["left", "right"] pairs like the "left right" strings', () => {
     const pairs = withChange('gpt2', (t) => {
       const model = t.model as Record<string, unknown>;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "byte_level.h"
+#include "component_table.h"
 #include "utf8.h"
 
 namespace triton_studio::tok {
@@ -350,94 +351,104 @@ class JoinWithSpacesStage final : public TokenLocalStage {
   }
 };
 
+// Builds the stages of one decoder (and of its children, for a Sequence) onto `stages`. `fused`
+// says whether an earlier stage already joined the tokens into one text.
+void Build(const Json& node, const std::string& path, bool& fused,
+           std::vector<std::unique_ptr<DecoderStage>>& stages);
+
+using DecoderFactory = void (*)(const Json&, const std::string&, bool& fused,
+                                std::vector<std::unique_ptr<DecoderStage>>& stages);
+
+// Decoders that map tokens one by one cannot follow a stage that joined them into one text.
+void RequireTokens(bool fused, const std::string& path, const char* name) {
+  if (fused) FieldError(path, std::string(name) + " after a fusing decoder (Fuse, ByteLevel) is not supported");
+}
+
+const ComponentEntry<DecoderFactory> kDecoders[] = {
+    {"ByteLevel",
+     [](const Json& node, const std::string& path, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {
+       AllowOnlyKeys(node, path, {"add_prefix_space", "trim_offsets", "use_regex"});
+       RequireTokens(fused, path, "ByteLevel");
+       stages.push_back(std::make_unique<ByteLevelBytesStage>());
+       stages.push_back(std::make_unique<LossyUtf8JoinStage>());
+       fused = true;
+     }},
+    {"Replace",
+     [](const Json& node, const std::string& path, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {
+       AllowOnlyKeys(node, path, {"pattern", "content"});
+       const Json* pattern = Find(node, "pattern");
+       if (pattern == nullptr || !pattern->is_object()) FieldError(path + ".pattern", "missing pattern object");
+       if (pattern->contains("Regex"))
+         FieldError(path + ".pattern.Regex", "unsupported: only literal {\"String\": ...} patterns are implemented");
+       const std::string p = GetString(*pattern, "String", path + ".pattern");
+       if (p.empty()) FieldError(path + ".pattern.String", "an empty pattern is not supported");
+       std::string content = GetString(node, "content", path);
+       if (fused) {
+         stages.push_back(std::make_unique<FusedReplaceStage>(p, std::move(content)));
+       } else {
+         stages.push_back(std::make_unique<ReplaceStage>(p, std::move(content)));
+       }
+     }},
+    {"ByteFallback",
+     [](const Json&, const std::string& path, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {
+       RequireTokens(fused, path, "ByteFallback");
+       stages.push_back(std::make_unique<ByteFallbackStage>());
+     }},
+    {"Fuse",
+     [](const Json&, const std::string&, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {
+       if (auto* byte_fallback =
+               stages.empty() ? nullptr : dynamic_cast<ByteFallbackStage*>(stages.back().get())) {
+         byte_fallback->FuseOutput();  // the same output, one stage fewer
+       } else {
+         stages.push_back(std::make_unique<FuseStage>());
+       }
+       fused = true;
+     }},
+    {"Strip",
+     [](const Json& node, const std::string& path, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {
+       AllowOnlyKeys(node, path, {"content", "start", "stop"});
+       std::string content = GetString(node, "content", path);
+       if (utf8::ToCodePoints(content).size() != 1) FieldError(path + ".content", "expected exactly one character");
+       const uint64_t start = GetUint(node, "start", path, 0), stop = GetUint(node, "stop", path, 0);
+       if (fused) {
+         stages.push_back(std::make_unique<FusedStripStage>(std::move(content), start, stop));
+       } else {
+         stages.push_back(std::make_unique<StripStage>(std::move(content), start, stop));
+       }
+     }},
+    {"Metaspace",
+     [](const Json& node, const std::string& path, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {
+       AllowOnlyKeys(node, path, {"replacement", "prepend_scheme", "add_prefix_space", "split", "str_rep"});
+       bool strip_first = GetBool(node, "add_prefix_space", path, true);
+       if (const Json* s = Find(node, "prepend_scheme")) {
+         if (!s->is_string()) FieldError(path + ".prepend_scheme", "expected a string");
+         const auto v = s->get<std::string>();
+         if (v != "always" && v != "first" && v != "never")
+           FieldError(path + ".prepend_scheme", "unsupported value '" + v + "'");
+         strip_first = v != "never";
+       }
+       stages.push_back(std::make_unique<MetaspaceStage>(GetString(node, "replacement", path), strip_first, fused));
+     }},
+    {"WordPiece",
+     [](const Json& node, const std::string& path, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {
+       AllowOnlyKeys(node, path, {"prefix", "cleanup"});
+       RequireTokens(fused, path, "WordPiece");
+       const std::string prefix_default = "##";
+       stages.push_back(std::make_unique<WordPieceStage>(GetString(node, "prefix", path, &prefix_default),
+                                                         GetBool(node, "cleanup", path, true)));
+     }},
+    {"Sequence",
+     [](const Json& node, const std::string& path, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {
+       const Json* list = Find(node, "decoders");
+       if (list == nullptr || !list->is_array()) FieldError(path + ".decoders", "expected an array");
+       for (size_t i = 0; i < list->size(); ++i)
+         Build((*list)[i], path + ".decoders[" + std::to_string(i) + "]", fused, stages);
+     }},
+};
+
 void Build(const Json& node, const std::string& path, bool& fused,
            std::vector<std::unique_ptr<DecoderStage>>& stages) {
-  const std::string type = TypeOf(node, path);
-  const auto need_tokens = [&](const char* name) {
-    if (fused)
-      FieldError(path, std::string(name) + " after a fusing decoder (Fuse, ByteLevel) is not supported");
-  };
-  if (type == "Sequence") {
-    const Json* list = Find(node, "decoders");
-    if (list == nullptr || !list->is_array()) FieldError(path + ".decoders", "expected an array");
-    for (size_t i = 0; i < list->size(); ++i)
-      Build((*list)[i], path + ".decoders[" + std::to_string(i) + "]", fused, stages);
-    return;
-  }
-  if (type == "ByteLevel") {
-    AllowOnlyKeys(node, path, {"add_prefix_space", "trim_offsets", "use_regex"});
-    need_tokens("ByteLevel");
-    stages.push_back(std::make_unique<ByteLevelBytesStage>());
-    stages.push_back(std::make_unique<LossyUtf8JoinStage>());
-    fused = true;
-    return;
-  }
-  if (type == "Replace") {
-    AllowOnlyKeys(node, path, {"pattern", "content"});
-    const Json* pattern = Find(node, "pattern");
-    if (pattern == nullptr || !pattern->is_object()) FieldError(path + ".pattern", "missing pattern object");
-    if (pattern->contains("Regex"))
-      FieldError(path + ".pattern.Regex", "unsupported: only literal {\"String\": ...} patterns are implemented");
-    const std::string p = GetString(*pattern, "String", path + ".pattern");
-    if (p.empty()) FieldError(path + ".pattern.String", "an empty pattern is not supported");
-    std::string content = GetString(node, "content", path);
-    if (fused) {
-      stages.push_back(std::make_unique<FusedReplaceStage>(p, std::move(content)));
-    } else {
-      stages.push_back(std::make_unique<ReplaceStage>(p, std::move(content)));
-    }
-    return;
-  }
-  if (type == "ByteFallback") {
-    need_tokens("ByteFallback");
-    stages.push_back(std::make_unique<ByteFallbackStage>());
-    return;
-  }
-  if (type == "Fuse") {
-    if (auto* byte_fallback = stages.empty() ? nullptr : dynamic_cast<ByteFallbackStage*>(stages.back().get())) {
-      byte_fallback->FuseOutput();  // the same output, one stage fewer
-    } else {
-      stages.push_back(std::make_unique<FuseStage>());
-    }
-    fused = true;
-    return;
-  }
-  if (type == "Strip") {
-    AllowOnlyKeys(node, path, {"content", "start", "stop"});
-    std::string content = GetString(node, "content", path);
-    if (utf8::ToCodePoints(content).size() != 1) FieldError(path + ".content", "expected exactly one character");
-    const uint64_t start = GetUint(node, "start", path, 0), stop = GetUint(node, "stop", path, 0);
-    if (fused) {
-      stages.push_back(std::make_unique<FusedStripStage>(std::move(content), start, stop));
-    } else {
-      stages.push_back(std::make_unique<StripStage>(std::move(content), start, stop));
-    }
-    return;
-  }
-  if (type == "Metaspace") {
-    AllowOnlyKeys(node, path, {"replacement", "prepend_scheme", "add_prefix_space", "split", "str_rep"});
-    bool strip_first = GetBool(node, "add_prefix_space", path, true);
-    if (const Json* s = Find(node, "prepend_scheme")) {
-      if (!s->is_string()) FieldError(path + ".prepend_scheme", "expected a string");
-      const auto v = s->get<std::string>();
-      if (v != "always" && v != "first" && v != "never")
-        FieldError(path + ".prepend_scheme", "unsupported value '" + v + "'");
-      strip_first = v != "never";
-    }
-    stages.push_back(std::make_unique<MetaspaceStage>(GetString(node, "replacement", path), strip_first, fused));
-    return;
-  }
-  if (type == "WordPiece") {
-    AllowOnlyKeys(node, path, {"prefix", "cleanup"});
-    need_tokens("WordPiece");
-    const std::string prefix_default = "##";
-    stages.push_back(std::make_unique<WordPieceStage>(GetString(node, "prefix", path, &prefix_default),
-                                                      GetBool(node, "cleanup", path, true)));
-    return;
-  }
-  FieldError(path + ".type", "unsupported decoder '" + type +
-                                 "' (supported: ByteLevel, Replace, ByteFallback, Fuse, Strip, Metaspace, "
-                                 "WordPiece, Sequence)");
+  FindComponent(kDecoders, node, path, "decoder")(node, path, fused, stages);
 }
 
 }  // namespace

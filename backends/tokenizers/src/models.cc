@@ -2,17 +2,21 @@
 
 #include <map>
 
+#include "component_table.h"
+
 namespace triton_studio::tok {
 
 // bpe.cc, wordpiece.cc
 std::unique_ptr<Model> MakeBpe(const Json& node, const std::string& path, const TokenizerJson& file);
 std::unique_ptr<Model> MakeWordPiece(const Json& node, const std::string& path, const TokenizerJson& file);
 
+namespace {
+using ModelFactory = std::unique_ptr<Model> (*)(const Json&, const std::string&, const TokenizerJson&);
+const ComponentEntry<ModelFactory> kModels[] = {{"BPE", MakeBpe}, {"WordPiece", MakeWordPiece}};
+}  // namespace
+
 std::unique_ptr<Model> MakeModel(const Json& node, const std::string& path, const TokenizerJson& file) {
-  const std::string type = TypeOf(node, path);
-  if (type == "BPE") return MakeBpe(node, path, file);
-  if (type == "WordPiece") return MakeWordPiece(node, path, file);
-  FieldError(path + ".type", "unsupported model '" + type + "' (supported: BPE, WordPiece)");
+  return FindComponent(kModels, node, path, "model")(node, path, file);
 }
 
 void LoadVocab(const Json& node, const std::string& path, const TokenizerJson& file, Vocab& vocab) {

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "component_table.h"
 #include "unicode.h"
 #include "utf8.h"
 
@@ -166,46 +167,66 @@ std::string StringPattern(const Json& node, const std::string& path) {
   return GetString(*pattern, "String", path + ".pattern");
 }
 
+using NormalizerFactory = std::unique_ptr<Normalizer> (*)(const Json&, const std::string&);
+
+const ComponentEntry<NormalizerFactory> kNormalizers[] = {
+    {"BertNormalizer",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {
+       AllowOnlyKeys(node, path, {"clean_text", "handle_chinese_chars", "strip_accents", "lowercase"});
+       const bool lowercase = GetBool(node, "lowercase", path, true);
+       return std::make_unique<BertNormalizer>(GetBool(node, "clean_text", path, true),
+                                               GetBool(node, "handle_chinese_chars", path, true),
+                                               GetBool(node, "strip_accents", path, lowercase), lowercase);
+     }},
+    {"Lowercase", [](const Json&, const std::string&) -> std::unique_ptr<Normalizer> {
+       return std::make_unique<Lowercase>();
+     }},
+    {"StripAccents", [](const Json&, const std::string&) -> std::unique_ptr<Normalizer> {
+       return std::make_unique<StripAccents>();
+     }},
+    {"NFD", [](const Json&, const std::string&) -> std::unique_ptr<Normalizer> {
+       return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfd);
+     }},
+    {"NFKD", [](const Json&, const std::string&) -> std::unique_ptr<Normalizer> {
+       return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfkd);
+     }},
+    {"NFC", [](const Json&, const std::string&) -> std::unique_ptr<Normalizer> {
+       return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfc);
+     }},
+    {"NFKC", [](const Json&, const std::string&) -> std::unique_ptr<Normalizer> {
+       return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfkc);
+     }},
+    {"Replace",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {
+       AllowOnlyKeys(node, path, {"pattern", "content"});
+       return std::make_unique<Replace>(StringPattern(node, path), GetString(node, "content", path));
+     }},
+    {"Prepend",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {
+       AllowOnlyKeys(node, path, {"prepend"});
+       return std::make_unique<Prepend>(GetString(node, "prepend", path));
+     }},
+    {"Strip",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {
+       AllowOnlyKeys(node, path, {"strip_left", "strip_right"});
+       return std::make_unique<Strip>(GetBool(node, "strip_left", path, true),
+                                      GetBool(node, "strip_right", path, true));
+     }},
+    {"Sequence",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {
+       const Json* list = Find(node, "normalizers");
+       if (list == nullptr || !list->is_array()) FieldError(path + ".normalizers", "expected an array");
+       std::vector<std::unique_ptr<Normalizer>> parts;
+       for (size_t i = 0; i < list->size(); ++i)
+         parts.push_back(MakeNormalizer((*list)[i], path + ".normalizers[" + std::to_string(i) + "]"));
+       return std::make_unique<Sequence>(std::move(parts));
+     }},
+};
+
 }  // namespace
 
 std::unique_ptr<Normalizer> MakeNormalizer(const Json& node, const std::string& path) {
-  const std::string type = TypeOf(node, path);
-  if (type == "BertNormalizer") {
-    AllowOnlyKeys(node, path, {"clean_text", "handle_chinese_chars", "strip_accents", "lowercase"});
-    const bool lowercase = GetBool(node, "lowercase", path, true);
-    return std::make_unique<BertNormalizer>(GetBool(node, "clean_text", path, true),
-                                            GetBool(node, "handle_chinese_chars", path, true),
-                                            GetBool(node, "strip_accents", path, lowercase), lowercase);
-  }
-  if (type == "Lowercase") return std::make_unique<Lowercase>();
-  if (type == "StripAccents") return std::make_unique<StripAccents>();
-  if (type == "NFD") return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfd);
-  if (type == "NFKD") return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfkd);
-  if (type == "NFC") return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfc);
-  if (type == "NFKC") return std::make_unique<UnicodeForm>(unicode::NormalForm::kNfkc);
-  if (type == "Replace") {
-    AllowOnlyKeys(node, path, {"pattern", "content"});
-    return std::make_unique<Replace>(StringPattern(node, path), GetString(node, "content", path));
-  }
-  if (type == "Prepend") {
-    AllowOnlyKeys(node, path, {"prepend"});
-    return std::make_unique<Prepend>(GetString(node, "prepend", path));
-  }
-  if (type == "Strip") {
-    AllowOnlyKeys(node, path, {"strip_left", "strip_right"});
-    return std::make_unique<Strip>(GetBool(node, "strip_left", path, true), GetBool(node, "strip_right", path, true));
-  }
-  if (type == "Sequence") {
-    const Json* list = Find(node, "normalizers");
-    if (list == nullptr || !list->is_array()) FieldError(path + ".normalizers", "expected an array");
-    std::vector<std::unique_ptr<Normalizer>> parts;
-    for (size_t i = 0; i < list->size(); ++i)
-      parts.push_back(MakeNormalizer((*list)[i], path + ".normalizers[" + std::to_string(i) + "]"));
-    return std::make_unique<Sequence>(std::move(parts));
-  }
-  FieldError(path + ".type", "unsupported normalizer '" + type +
-                                 "' (supported: BertNormalizer, Lowercase, StripAccents, NFD, NFKD, NFC, NFKC, "
-                                 "Replace, Prepend, Strip, Sequence)");
+  return FindComponent(kNormalizers, node, path, "normalizer")(node, path);
 }
 
 }  // namespace triton_studio::tok

@@ -1,5 +1,7 @@
 #include "post_processors.h"
 
+#include "component_table.h"
+
 namespace triton_studio::tok {
 namespace {
 
@@ -78,27 +80,36 @@ std::unique_ptr<PostProcessor> MakeTemplate(const Json& node, const std::string&
   return std::make_unique<Wrap>(std::move(before), std::move(after));
 }
 
+using PostProcessorFactory = std::unique_ptr<PostProcessor> (*)(const Json&, const std::string&);
+
+std::unique_ptr<PostProcessor> MakeClsSep(const Json& node, const std::string& path) {
+  return std::make_unique<Wrap>(std::vector<uint32_t>{PairId(node, "cls", path)},
+                                std::vector<uint32_t>{PairId(node, "sep", path)});
+}
+
+const ComponentEntry<PostProcessorFactory> kPostProcessors[] = {
+    {"TemplateProcessing", MakeTemplate},
+    {"BertProcessing", MakeClsSep},
+    {"RobertaProcessing", MakeClsSep},
+    // Byte-level offsets only matter for offset mapping, which this library does not return.
+    {"ByteLevel", [](const Json&, const std::string&) -> std::unique_ptr<PostProcessor> {
+       return std::make_unique<PassThrough>();
+     }},
+    {"Sequence",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<PostProcessor> {
+       const Json* list = Find(node, "processors");
+       if (list == nullptr || !list->is_array()) FieldError(path + ".processors", "expected an array");
+       std::vector<std::unique_ptr<PostProcessor>> parts;
+       for (size_t i = 0; i < list->size(); ++i)
+         parts.push_back(MakePostProcessor((*list)[i], path + ".processors[" + std::to_string(i) + "]"));
+       return std::make_unique<Sequence>(std::move(parts));
+     }},
+};
+
 }  // namespace
 
 std::unique_ptr<PostProcessor> MakePostProcessor(const Json& node, const std::string& path) {
-  const std::string type = TypeOf(node, path);
-  if (type == "ByteLevel") return std::make_unique<PassThrough>();
-  if (type == "TemplateProcessing") return MakeTemplate(node, path);
-  if (type == "BertProcessing" || type == "RobertaProcessing") {
-    return std::make_unique<Wrap>(std::vector<uint32_t>{PairId(node, "cls", path)},
-                                  std::vector<uint32_t>{PairId(node, "sep", path)});
-  }
-  if (type == "Sequence") {
-    const Json* list = Find(node, "processors");
-    if (list == nullptr || !list->is_array()) FieldError(path + ".processors", "expected an array");
-    std::vector<std::unique_ptr<PostProcessor>> parts;
-    for (size_t i = 0; i < list->size(); ++i)
-      parts.push_back(MakePostProcessor((*list)[i], path + ".processors[" + std::to_string(i) + "]"));
-    return std::make_unique<Sequence>(std::move(parts));
-  }
-  FieldError(path + ".type", "unsupported post-processor '" + type +
-                                 "' (supported: TemplateProcessing, BertProcessing, RobertaProcessing, "
-                                 "ByteLevel, Sequence)");
+  return FindComponent(kPostProcessors, node, path, "post-processor")(node, path);
 }
 
 }  // namespace triton_studio::tok

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "byte_level.h"
+#include "component_table.h"
 #include "unicode.h"
 #include "utf8.h"
 
@@ -287,56 +288,70 @@ char32_t SingleChar(const std::string& s, const std::string& path) {
   return cps[0];
 }
 
+using PreTokenizerFactory = std::unique_ptr<PreTokenizer> (*)(const Json&, const std::string&);
+
+const ComponentEntry<PreTokenizerFactory> kPreTokenizers[] = {
+    {"ByteLevel",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
+       AllowOnlyKeys(node, path, {"add_prefix_space", "trim_offsets", "use_regex"});
+       return std::make_unique<ByteLevel>(GetBool(node, "add_prefix_space", path, true),
+                                          GetBool(node, "use_regex", path, true));
+     }},
+    {"BertPreTokenizer", [](const Json&, const std::string&) -> std::unique_ptr<PreTokenizer> {
+       return std::make_unique<BertPreTokenizer>();
+     }},
+    {"WhitespaceSplit", [](const Json&, const std::string&) -> std::unique_ptr<PreTokenizer> {
+       return std::make_unique<WhitespaceSplit>();
+     }},
+    {"Punctuation",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
+       AllowOnlyKeys(node, path, {"behavior"});
+       return std::make_unique<Punctuation>(Find(node, "behavior") ? ParseBehavior(node, path)
+                                                                   : Behavior::kIsolated);
+     }},
+    {"Digits",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
+       AllowOnlyKeys(node, path, {"individual_digits"});
+       return std::make_unique<Digits>(GetBool(node, "individual_digits", path, false));
+     }},
+    {"Metaspace",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
+       AllowOnlyKeys(node, path, {"replacement", "prepend_scheme", "add_prefix_space", "split", "str_rep"});
+       const std::string rep = GetString(node, "replacement", path);
+       return std::make_unique<Metaspace>(SingleChar(rep, path + ".replacement"), ParsePrependScheme(node, path),
+                                          GetBool(node, "split", path, true));
+     }},
+    // Only literal string patterns: a "Regex" pattern is refused at its field below.
+    {"Split",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
+       AllowOnlyKeys(node, path, {"pattern", "behavior", "invert"});
+       const Json* pattern = Find(node, "pattern");
+       if (pattern == nullptr || !pattern->is_object()) FieldError(path + ".pattern", "missing pattern object");
+       if (pattern->contains("Regex"))
+         FieldError(path + ".pattern.Regex",
+                    "unsupported: only literal {\"String\": ...} split patterns are implemented");
+       return std::make_unique<SplitString>(GetString(*pattern, "String", path + ".pattern"),
+                                            ParseBehavior(node, path), GetBool(node, "invert", path, false));
+     }},
+    {"Sequence",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
+       const Json* list = Find(node, "pretokenizers");
+       if (list == nullptr || !list->is_array()) FieldError(path + ".pretokenizers", "expected an array");
+       std::vector<std::unique_ptr<PreTokenizer>> parts;
+       for (size_t i = 0; i < list->size(); ++i) {
+         const std::string p = path + ".pretokenizers[" + std::to_string(i) + "]";
+         parts.push_back(MakePreTokenizer((*list)[i], p));
+         if (parts.back()->ByteLevelOutput() && i + 1 != list->size())
+           FieldError(p, "ByteLevel must be the last pre-tokenizer of a Sequence in this library");
+       }
+       return std::make_unique<Sequence>(std::move(parts));
+     }},
+};
+
 }  // namespace
 
 std::unique_ptr<PreTokenizer> MakePreTokenizer(const Json& node, const std::string& path) {
-  const std::string type = TypeOf(node, path);
-  if (type == "ByteLevel") {
-    AllowOnlyKeys(node, path, {"add_prefix_space", "trim_offsets", "use_regex"});
-    return std::make_unique<ByteLevel>(GetBool(node, "add_prefix_space", path, true),
-                                       GetBool(node, "use_regex", path, true));
-  }
-  if (type == "BertPreTokenizer") return std::make_unique<BertPreTokenizer>();
-  if (type == "WhitespaceSplit") return std::make_unique<WhitespaceSplit>();
-  if (type == "Punctuation") {
-    AllowOnlyKeys(node, path, {"behavior"});
-    return std::make_unique<Punctuation>(Find(node, "behavior") ? ParseBehavior(node, path) : Behavior::kIsolated);
-  }
-  if (type == "Digits") {
-    AllowOnlyKeys(node, path, {"individual_digits"});
-    return std::make_unique<Digits>(GetBool(node, "individual_digits", path, false));
-  }
-  if (type == "Metaspace") {
-    AllowOnlyKeys(node, path, {"replacement", "prepend_scheme", "add_prefix_space", "split", "str_rep"});
-    const std::string rep = GetString(node, "replacement", path);
-    return std::make_unique<Metaspace>(SingleChar(rep, path + ".replacement"), ParsePrependScheme(node, path),
-                                       GetBool(node, "split", path, true));
-  }
-  if (type == "Split") {
-    AllowOnlyKeys(node, path, {"pattern", "behavior", "invert"});
-    const Json* pattern = Find(node, "pattern");
-    if (pattern == nullptr || !pattern->is_object()) FieldError(path + ".pattern", "missing pattern object");
-    if (pattern->contains("Regex"))
-      FieldError(path + ".pattern.Regex",
-                 "unsupported: only literal {\"String\": ...} split patterns are implemented");
-    return std::make_unique<SplitString>(GetString(*pattern, "String", path + ".pattern"),
-                                         ParseBehavior(node, path), GetBool(node, "invert", path, false));
-  }
-  if (type == "Sequence") {
-    const Json* list = Find(node, "pretokenizers");
-    if (list == nullptr || !list->is_array()) FieldError(path + ".pretokenizers", "expected an array");
-    std::vector<std::unique_ptr<PreTokenizer>> parts;
-    for (size_t i = 0; i < list->size(); ++i) {
-      const std::string p = path + ".pretokenizers[" + std::to_string(i) + "]";
-      parts.push_back(MakePreTokenizer((*list)[i], p));
-      if (parts.back()->ByteLevelOutput() && i + 1 != list->size())
-        FieldError(p, "ByteLevel must be the last pre-tokenizer of a Sequence in this library");
-    }
-    return std::make_unique<Sequence>(std::move(parts));
-  }
-  FieldError(path + ".type", "unsupported pre-tokenizer '" + type +
-                                 "' (supported: ByteLevel, BertPreTokenizer, WhitespaceSplit, Punctuation, "
-                                 "Digits, Metaspace, Split with a string pattern, Sequence)");
+  return FindComponent(kPreTokenizers, node, path, "pre-tokenizer")(node, path);
 }
 
 }  // namespace triton_studio::tok
