@@ -3,50 +3,33 @@
  * flattened, row-major, little-endian; BYTES elements as a 4-byte little-endian length followed
  * by the bytes (no terminator).
  */
+import {
+  DATA_TYPES,
+  dataType,
+  dataTypeFromConfig,
+  isProtocolDataType,
+  type ProtocolDataType,
+} from '../../generator/model/dataTypes.js';
 
-export type TensorDataType =
-  | 'BOOL'
-  | 'UINT8'
-  | 'UINT16'
-  | 'UINT32'
-  | 'UINT64'
-  | 'INT8'
-  | 'INT16'
-  | 'INT32'
-  | 'INT64'
-  | 'FP16'
-  | 'FP32'
-  | 'FP64'
-  | 'BF16'
-  | 'BYTES';
+/** Protocol data type names (`BYTES` where config.pbtxt says `STRING`). */
+export type TensorDataType = ProtocolDataType;
 
 /** Bytes per element for fixed-size types; BYTES is variable. */
-const ELEMENT_SIZE: Record<Exclude<TensorDataType, 'BYTES'>, number> = {
-  BOOL: 1,
-  UINT8: 1,
-  INT8: 1,
-  UINT16: 2,
-  INT16: 2,
-  FP16: 2,
-  BF16: 2,
-  UINT32: 4,
-  INT32: 4,
-  FP32: 4,
-  UINT64: 8,
-  INT64: 8,
-  FP64: 8,
-};
+const ELEMENT_SIZE = Object.fromEntries(
+  DATA_TYPES.filter((t) => t.byteSize > 0).map((t) => [t.protocolName, t.byteSize]),
+) as Record<Exclude<TensorDataType, 'BYTES'>, number>;
 
 export function isTensorDataType(value: string): value is TensorDataType {
-  return value === 'BYTES' || value in ELEMENT_SIZE;
+  return isProtocolDataType(value);
 }
 
 /** Config-file type name (`TYPE_STRING`, `TYPE_INT32`) → protocol type name (`BYTES`, `INT32`). */
 export function protocolDataType(configType: string): TensorDataType {
+  const name = dataTypeFromConfig(configType);
+  if (name !== undefined) return dataType(name).protocolName;
   const bare = configType.replace(/^TYPE_/, '');
-  const name = bare === 'STRING' ? 'BYTES' : bare;
-  if (!isTensorDataType(name)) throw new Error(`unknown tensor data type '${configType}'`);
-  return name;
+  if (isProtocolDataType(bare)) return bare;
+  throw new Error(`unknown tensor data type '${configType}'`);
 }
 
 /** Bytes per element, or undefined for BYTES (variable length). */

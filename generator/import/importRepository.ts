@@ -18,6 +18,7 @@ import {
   type InstanceGroup,
   type Pipeline,
   type Port,
+  type PortRole,
   type Step,
   type TritonDataType,
   type Wire,
@@ -423,13 +424,13 @@ function nativeCandidate(
   const dropped: string[] = [];
   const withRoles = (
     ports: Port[],
-    table: Record<string, string>,
+    table: Map<string, PortRole>,
     side: 'input' | 'output',
   ): Port[] | string => {
     const out: Port[] = [];
     for (const p of ports) {
-      const role = table[p.name];
-      if (role) out.push({ ...p, role: role as Port['role'] });
+      const role = table.get(p.name);
+      if (role) out.push({ ...p, role });
       else if (side === 'input' && p.optional) dropped.push(p.name);
       else if (side === 'output') dropped.push(p.name);
       else return p.name;

@@ -4,39 +4,21 @@
  * explains every field. Field names are camelCase in the file; the generator maps them onto
  * Triton's ModelConfig.
  */
-import type { TritonDataType } from '../codegen/nativeStep.js';
+import type { TritonDataType } from '../model/dataTypes.js';
+import type { PortRole } from '../model/portRoles.js';
 
 export type { TritonDataType };
+export type {
+  DetokenizeInputRole,
+  DetokenizeOutputRole,
+  PortRole,
+  TokenizeInputRole,
+  TokenizeOutputRole,
+} from '../model/portRoles.js';
 
 export const PIPELINE_FORMAT_VERSION = 1;
 
 export type StepKind = 'tokenize' | 'detokenize' | 'model' | 'custom';
-
-/** What a port means to a native step; only tokenize/detokenize ports carry a role. */
-export type TokenizeInputRole =
-  | 'text'
-  | 'requestOutputLen'
-  | 'badWords'
-  | 'stopWords'
-  /** The client's end/pad id, passed through to the output of the same role (else the tokenizer's). */
-  | 'endId'
-  | 'padId'
-  | 'embeddingBiasWords'
-  | 'embeddingBiasWeights';
-export type TokenizeOutputRole =
-  | 'inputIds'
-  | 'inputLength'
-  | 'requestOutputLen'
-  | 'badWordsIds'
-  | 'stopWordsIds'
-  | 'endId'
-  | 'padId'
-  /** TensorRT-LLM EMBEDDING_BIAS: per row, the words' weights summed at their token ids (vocab size). */
-  | 'embeddingBias'
-  | 'attentionMask';
-export type DetokenizeInputRole = 'tokens' | 'sequenceLength';
-export type DetokenizeOutputRole = 'text';
-export type PortRole = TokenizeInputRole | TokenizeOutputRole | DetokenizeInputRole | DetokenizeOutputRole;
 
 export interface Port {
   name: string;

@@ -17,7 +17,8 @@ import {
 } from './resolve.js';
 import type { JsonPath, SourceText } from './source.js';
 import { defaultTokenizerSearchDirs, isTokenizerPath, resolveTokenizer } from './tokenizers.js';
-import type { Pipeline, PortRole, StepKind } from './types.js';
+import { isNativeStepKind, portRoles } from '../model/portRoles.js';
+import type { Pipeline, StepKind } from './types.js';
 
 export interface AnalyzeOptions {
   /** Extra folders searched for tokenizers by name, before the project's `.cache/tokenizers`. */
@@ -46,42 +47,6 @@ export interface AnalyzeResult {
   /** Present when there are no errors. */
   graph?: PipelineGraph;
 }
-
-/** Roles each native step kind understands, by direction; `true` = the step needs it. */
-const ROLES: Partial<
-  Record<
-    StepKind,
-    { inputs: Partial<Record<PortRole, boolean>>; outputs: Partial<Record<PortRole, boolean>> }
-  >
-> = {
-  tokenize: {
-    inputs: {
-      text: true,
-      requestOutputLen: false,
-      badWords: false,
-      stopWords: false,
-      endId: false,
-      padId: false,
-      embeddingBiasWords: false,
-      embeddingBiasWeights: false,
-    },
-    outputs: {
-      inputIds: true,
-      inputLength: false,
-      requestOutputLen: false,
-      badWordsIds: false,
-      stopWordsIds: false,
-      endId: false,
-      padId: false,
-      attentionMask: false,
-      embeddingBias: false,
-    },
-  },
-  detokenize: {
-    inputs: { tokens: true, sequenceLength: false },
-    outputs: { text: true },
-  },
-};
 
 /** Control characters (newline, tab, NUL…): no Triton name or generated file can carry them safely. */
 function hasControlChars(s: string): boolean {
@@ -709,10 +674,10 @@ function checkRemovedParameters(
 }
 
 function checkRoles(step: ResolvedStep, report: Report): void {
-  const spec = ROLES[step.kind];
+  const native = isNativeStepKind(step.kind) ? step.kind : undefined;
   for (const side of ['inputs', 'outputs'] as const) {
     const ports = step[side];
-    if (!spec) {
+    if (!native) {
       for (const p of ports) {
         if (p.role !== undefined) {
           report(
@@ -724,7 +689,7 @@ function checkRoles(step: ResolvedStep, report: Report): void {
       }
       continue;
     }
-    const allowed = spec[side];
+    const allowed = Object.fromEntries(portRoles(native, side).map((r) => [r.role, r.required]));
     const seen = new Map<string, string>();
     let misassigned = false;
     for (const p of ports) {

@@ -10,6 +10,7 @@ import type {
   TokenizeStepModel,
   NativeStepModel,
 } from '../codegen/nativeStep.js';
+import { portRoles, type NativeStepKind, type PortSide } from '../model/portRoles.js';
 import { modelConfigFromJson } from '../pbtxt/json.js';
 import type { ModelConfig, ModelTensor, PbMessage } from '../pbtxt/types.js';
 import type { ResolvedPort, ResolvedStep } from '../pipeline/resolve.js';
@@ -162,7 +163,7 @@ function stepModel(
   let nativeStep: NativeStepModel | undefined;
   if (native) {
     versionFiles.unshift({ source: graph.tokenizerFiles.get(step.name)!, name: TOKENIZER_FILE });
-    nativeStep = step.kind === 'tokenize' ? tokenizeModel(step, merged) : detokenizeModel(step, merged);
+    nativeStep = nativeStepModel(step, merged);
   }
   return { name: step.name, kind: step.kind, config: merged, nativeStep, versionFiles };
 }
@@ -184,60 +185,37 @@ function binding(p: ResolvedPort): TensorBinding {
   return b;
 }
 
-function byRole(ports: ResolvedPort[], role: string): TensorBinding | undefined {
-  const p = ports.find((q) => q.role === role);
-  return p ? binding(p) : undefined;
+/** The step's ports bound by role, as the table lists the roles of its kind and side. */
+function bindings(step: ResolvedStep, side: PortSide): Record<string, TensorBinding> {
+  const out: Record<string, TensorBinding> = {};
+  for (const { role } of portRoles(step.kind as NativeStepKind, side)) {
+    const p = step[side].find((q) => q.role === role);
+    if (p) out[role] = binding(p);
+  }
+  return out;
 }
 
-function tokenizeModel(step: ResolvedStep, config: ModelConfig): TokenizeStepModel {
-  const i = step.inputs;
-  const o = step.outputs;
-  return {
-    kind: 'tokenize',
+function nativeStepModel(step: ResolvedStep, config: ModelConfig): NativeStepModel {
+  // Validation guarantees every required role is bound, so the casts only restate it.
+  const common = {
     modelName: step.name,
     maxBatchSize: config.max_batch_size ?? step.maxBatchSize,
     tokenizerFile: TOKENIZER_FILE,
-    addSpecialTokens: step.addSpecialTokens,
-    inputs: stripUndefined({
-      text: byRole(i, 'text')!,
-      requestOutputLen: byRole(i, 'requestOutputLen'),
-      badWords: byRole(i, 'badWords'),
-      stopWords: byRole(i, 'stopWords'),
-      endId: byRole(i, 'endId'),
-      padId: byRole(i, 'padId'),
-      embeddingBiasWords: byRole(i, 'embeddingBiasWords'),
-      embeddingBiasWeights: byRole(i, 'embeddingBiasWeights'),
-    }),
-    outputs: stripUndefined({
-      inputIds: byRole(o, 'inputIds')!,
-      inputLength: byRole(o, 'inputLength'),
-      requestOutputLen: byRole(o, 'requestOutputLen'),
-      badWordsIds: byRole(o, 'badWordsIds'),
-      stopWordsIds: byRole(o, 'stopWordsIds'),
-      endId: byRole(o, 'endId'),
-      padId: byRole(o, 'padId'),
-      attentionMask: byRole(o, 'attentionMask'),
-      embeddingBias: byRole(o, 'embeddingBias'),
-    }),
   };
-}
-
-function detokenizeModel(step: ResolvedStep, config: ModelConfig): DetokenizeStepModel {
+  if (step.kind === 'tokenize') {
+    return {
+      kind: 'tokenize',
+      ...common,
+      addSpecialTokens: step.addSpecialTokens,
+      inputs: bindings(step, 'inputs') as TokenizeStepModel['inputs'],
+      outputs: bindings(step, 'outputs') as TokenizeStepModel['outputs'],
+    };
+  }
   return {
     kind: 'detokenize',
-    modelName: step.name,
-    maxBatchSize: config.max_batch_size ?? step.maxBatchSize,
-    tokenizerFile: TOKENIZER_FILE,
+    ...common,
     skipSpecialTokens: step.skipSpecialTokens,
-    inputs: stripUndefined({
-      tokens: byRole(step.inputs, 'tokens')!,
-      sequenceLength: byRole(step.inputs, 'sequenceLength'),
-    }),
-    outputs: { text: byRole(step.outputs, 'text')! },
+    inputs: bindings(step, 'inputs') as DetokenizeStepModel['inputs'],
+    outputs: bindings(step, 'outputs') as DetokenizeStepModel['outputs'],
   };
-}
-
-function stripUndefined<T extends object>(o: T): T {
-  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
-  return o;
 }

@@ -8,7 +8,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
-import type { NativeStepModel, TensorBinding, TritonDataType } from '../nativeStep.js';
+import { dataType, hasDataTypeClass, isTritonDataType, type DataTypeClass } from '../../model/dataTypes.js';
+import { portRoles } from '../../model/portRoles.js';
+import type {
+  DetokenizeStepModel,
+  NativeStepModel,
+  TensorBinding,
+  TokenizeStepModel,
+  TritonDataType,
+} from '../nativeStep.js';
 import { cmakeQuotedArgument, cppStringLiteral } from './escape.js';
 
 export { cmakeQuotedArgument, cppStringLiteral } from './escape.js';
@@ -31,7 +39,7 @@ export class NativeStepCodegenError extends Error {
 
 export function renderNativeStep(model: NativeStepModel): RenderedNativeStep {
   validateCommon(model);
-  const view = model.kind === 'tokenize' ? tokenizeView(model) : detokenizeView(model);
+  const view = stepView(model);
   const templates = loadTemplates();
   return {
     'step.cc': templates.step(view),
@@ -58,77 +66,61 @@ interface StepView {
   fields: Field[];
 }
 
-function tokenizeView(model: Extract<NativeStepModel, { kind: 'tokenize' }>): StepView {
-  const { inputs, outputs } = model;
-  requireType('inputs.text', inputs.text, 'string');
-  requireType('outputs.inputIds', outputs.inputIds, 'integer');
-  const optionalChecks: [string, TensorBinding | undefined, TypeClass][] = [
-    ['inputs.requestOutputLen', inputs.requestOutputLen, 'integer'],
-    ['inputs.badWords', inputs.badWords, 'string'],
-    ['inputs.stopWords', inputs.stopWords, 'string'],
-    ['inputs.endId', inputs.endId, 'integer'],
-    ['inputs.padId', inputs.padId, 'integer'],
-    ['inputs.embeddingBiasWords', inputs.embeddingBiasWords, 'string'],
-    ['inputs.embeddingBiasWeights', inputs.embeddingBiasWeights, 'float'],
-    ['outputs.inputLength', outputs.inputLength, 'integer'],
-    ['outputs.requestOutputLen', outputs.requestOutputLen, 'integer'],
-    ['outputs.badWordsIds', outputs.badWordsIds, 'integer'],
-    ['outputs.stopWordsIds', outputs.stopWordsIds, 'integer'],
-    ['outputs.endId', outputs.endId, 'integer'],
-    ['outputs.padId', outputs.padId, 'integer'],
-    ['outputs.attentionMask', outputs.attentionMask, 'integer'],
-    ['outputs.embeddingBias', outputs.embeddingBias, 'float'],
-  ];
-  for (const [path, binding, kind] of optionalChecks) if (binding) requireType(path, binding, kind);
+const SPEC = {
+  tokenize: { specType: 'TokenizeSpec', registerMacro: 'TS_TOKENIZE_STEP', option: 'add_special_tokens' },
+  detokenize: {
+    specType: 'DetokenizeSpec',
+    registerMacro: 'TS_DETOKENIZE_STEP',
+    option: 'skip_special_tokens',
+  },
+} as const;
+
+/** The spec's fields: common ones, the step's option, then one per bound role in table order. */
+function stepView(model: NativeStepModel): StepView {
+  const bound = portRoles(model.kind).map((role) => ({
+    role,
+    path: `${role.side}.${role.role}`,
+    binding: (model[role.side] as Partial<Record<string, TensorBinding>>)[role.role],
+  }));
+  // Required roles first, so a step missing its prompt or ids says that before anything else.
+  for (const { role, path, binding } of [
+    ...bound.filter((b) => b.role.required),
+    ...bound.filter((b) => !b.role.required),
+  ]) {
+    if (binding) requireType(path, binding, role.dtypeClass);
+    else if (role.required) throw new NativeStepCodegenError(path, 'is required: bind a tensor to it');
+  }
+  if (model.kind === 'tokenize') checkTokenize(model);
+  else checkDetokenize(model);
+  const option = model.kind === 'tokenize' ? model.addSpecialTokens : model.skipSpecialTokens;
+  const fields: Field[] = [...commonFields(model), { field: SPEC[model.kind].option, value: String(option) }];
+  for (const { role, path, binding } of bound) {
+    if (binding) fields.push(tensorField(role.cppField, binding, path));
+  }
+  return {
+    kind: model.kind,
+    specType: SPEC[model.kind].specType,
+    registerMacro: SPEC[model.kind].registerMacro,
+    fields,
+  };
+}
+
+function checkTokenize({ inputs, outputs }: TokenizeStepModel): void {
   if (outputs.requestOutputLen && !inputs.requestOutputLen) {
     throw new NativeStepCodegenError(
       'outputs.requestOutputLen',
       'is a pass-through of inputs.requestOutputLen, which the step does not have; add that input or drop the output',
     );
   }
-  const fields: Field[] = [
-    ...commonFields(model),
-    { field: 'add_special_tokens', value: String(model.addSpecialTokens) },
-    tensorField('text', inputs.text, 'inputs.text'),
-  ];
-  pushOptional(fields, 'request_output_len_in', inputs.requestOutputLen, 'inputs.requestOutputLen');
-  pushOptional(fields, 'bad_words', inputs.badWords, 'inputs.badWords');
-  pushOptional(fields, 'stop_words', inputs.stopWords, 'inputs.stopWords');
-  pushOptional(fields, 'end_id_in', inputs.endId, 'inputs.endId');
-  pushOptional(fields, 'pad_id_in', inputs.padId, 'inputs.padId');
-  pushOptional(fields, 'embedding_bias_words', inputs.embeddingBiasWords, 'inputs.embeddingBiasWords');
-  pushOptional(fields, 'embedding_bias_weights', inputs.embeddingBiasWeights, 'inputs.embeddingBiasWeights');
-  fields.push(tensorField('input_ids', outputs.inputIds, 'outputs.inputIds'));
-  pushOptional(fields, 'input_length', outputs.inputLength, 'outputs.inputLength');
-  pushOptional(fields, 'request_output_len_out', outputs.requestOutputLen, 'outputs.requestOutputLen');
-  pushOptional(fields, 'bad_words_ids', outputs.badWordsIds, 'outputs.badWordsIds');
-  pushOptional(fields, 'stop_words_ids', outputs.stopWordsIds, 'outputs.stopWordsIds');
-  pushOptional(fields, 'end_id', outputs.endId, 'outputs.endId');
-  pushOptional(fields, 'pad_id', outputs.padId, 'outputs.padId');
-  pushOptional(fields, 'attention_mask', outputs.attentionMask, 'outputs.attentionMask');
-  pushOptional(fields, 'embedding_bias', outputs.embeddingBias, 'outputs.embeddingBias');
-  return { kind: 'tokenize', specType: 'TokenizeSpec', registerMacro: 'TS_TOKENIZE_STEP', fields };
 }
 
-function detokenizeView(model: Extract<NativeStepModel, { kind: 'detokenize' }>): StepView {
-  const { inputs, outputs } = model;
-  requireType('inputs.tokens', inputs.tokens, 'integer');
+function checkDetokenize({ inputs }: DetokenizeStepModel): void {
   if (inputs.tokens.dims.length !== 1 && inputs.tokens.dims.length !== 2) {
     throw new NativeStepCodegenError(
       'inputs.tokens.dims',
       `must be [-1] (sequence) or [-1, -1] (beam, sequence), got [${inputs.tokens.dims.join(', ')}]`,
     );
   }
-  if (inputs.sequenceLength) requireType('inputs.sequenceLength', inputs.sequenceLength, 'integer');
-  requireType('outputs.text', outputs.text, 'string');
-  const fields: Field[] = [
-    ...commonFields(model),
-    { field: 'skip_special_tokens', value: String(model.skipSpecialTokens) },
-    tensorField('tokens', inputs.tokens, 'inputs.tokens'),
-  ];
-  pushOptional(fields, 'sequence_length', inputs.sequenceLength, 'inputs.sequenceLength');
-  fields.push(tensorField('text', outputs.text, 'outputs.text'));
-  return { kind: 'detokenize', specType: 'DetokenizeSpec', registerMacro: 'TS_DETOKENIZE_STEP', fields };
 }
 
 function commonFields(model: NativeStepModel): Field[] {
@@ -139,15 +131,6 @@ function commonFields(model: NativeStepModel): Field[] {
   ];
 }
 
-function pushOptional(
-  fields: Field[],
-  field: string,
-  binding: TensorBinding | undefined,
-  path: string,
-): void {
-  if (binding) fields.push(tensorField(field, binding, path));
-}
-
 function tensorField(field: string, binding: TensorBinding, path: string): Field {
   validateTensor(binding, path);
   const dims = binding.dims.map((d) => String(d)).join(', ');
@@ -155,38 +138,11 @@ function tensorField(field: string, binding: TensorBinding, path: string): Field
   return { field, value };
 }
 
-function cppDataType(dataType: TritonDataType): string {
-  return `TRITONSERVER_TYPE_${dataType === 'STRING' ? 'BYTES' : dataType}`;
+function cppDataType(name: TritonDataType): string {
+  return dataType(name).cppEnum;
 }
 
 // --- validation --------------------------------------------------------------------------------
-
-const DATA_TYPES: ReadonlySet<string> = new Set<TritonDataType>([
-  'BOOL',
-  'UINT8',
-  'UINT16',
-  'UINT32',
-  'UINT64',
-  'INT8',
-  'INT16',
-  'INT32',
-  'INT64',
-  'FP16',
-  'FP32',
-  'FP64',
-  'STRING',
-  'BF16',
-]);
-const INTEGER_TYPES: ReadonlySet<string> = new Set([
-  'UINT8',
-  'UINT16',
-  'UINT32',
-  'UINT64',
-  'INT8',
-  'INT16',
-  'INT32',
-  'INT64',
-]);
 
 function validateCommon(model: NativeStepModel): void {
   const name = model.modelName;
@@ -228,7 +184,7 @@ function validateTensor(binding: TensorBinding, path: string): void {
   if (typeof binding.name !== 'string' || binding.name.length === 0 || binding.name.includes('\0')) {
     throw new NativeStepCodegenError(`${path}.name`, 'must be a non-empty tensor name');
   }
-  if (!DATA_TYPES.has(binding.dataType)) {
+  if (!isTritonDataType(binding.dataType)) {
     throw new NativeStepCodegenError(
       `${path}.dataType`,
       `unknown Triton data type ${JSON.stringify(binding.dataType)}`,
@@ -247,24 +203,21 @@ function validateTensor(binding: TensorBinding, path: string): void {
   });
 }
 
-type TypeClass = 'string' | 'integer' | 'float';
+const WANTED: Record<DataTypeClass, string> = {
+  string: 'STRING',
+  float: 'FP32 or FP64',
+  integer: 'an integer type (INT32, UINT32, INT64, ...)',
+  bool: 'BOOL',
+};
 
-function requireType(path: string, binding: TensorBinding, kind: TypeClass): void {
+function requireType(path: string, binding: TensorBinding, cls: DataTypeClass): void {
+  // The runtime reads floats as FP32 or FP64 only (no half precision).
   const ok =
-    kind === 'string'
-      ? binding.dataType === 'STRING'
-      : kind === 'float'
-        ? binding.dataType === 'FP32' || binding.dataType === 'FP64'
-        : INTEGER_TYPES.has(binding.dataType);
-  if (!ok) {
-    const wanted =
-      kind === 'string'
-        ? 'STRING'
-        : kind === 'float'
-          ? 'FP32 or FP64'
-          : 'an integer type (INT32, UINT32, INT64, ...)';
-    throw new NativeStepCodegenError(`${path}.dataType`, `must be ${wanted}, got ${binding.dataType}`);
-  }
+    cls === 'float'
+      ? binding.dataType === 'FP32' || binding.dataType === 'FP64'
+      : hasDataTypeClass(binding.dataType, cls);
+  if (!ok)
+    throw new NativeStepCodegenError(`${path}.dataType`, `must be ${WANTED[cls]}, got ${binding.dataType}`);
 }
 
 // --- templates --------------------------------------------------------------------------------
