@@ -43,4 +43,4 @@ export { formatPerfReport, writePerfReport } from './perf/report.js';
 export { runLoad } from './perf/loadGenerator.js';
 export type { ConcurrencyLoad, RequestRateLoad, LoadSpec } from './perf/loadSpec.js';
 export type { LatencySummary } from './perf/summary.js';
-export type { ServerModelBreakdown } from './perf/serverStats.js';
+export { statisticsDelta, type ServerModelBreakdown } from './perf/serverStats.js';

@@ -1,25 +1,21 @@
 /**
- * Triton Studio's VS Code extension: thin glue over `generator/` and `client/`. Activation wires
- * the commands to one output channel and a shared set of server connections, and validates open
+ * Triton Studio's VS Code extension: thin glue over `generator/` and `client/`. Activation builds
+ * the one shared Ctx (output channel, connections, secrets, local server), registers every
+ * command over it (commands/index.ts, with the Workspace Trust gate), and validates open
  * pipeline files into the Problems panel.
  */
 import * as vscode from 'vscode';
-import { registerSendPrompt } from './commands/sendPrompt.js';
-import { ServerConnections } from './connection.js';
+import { registerCommands } from './commands/index.js';
+import { Ctx } from './context.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
-import { OUTPUT_CHANNEL_NAME, PromptOutput } from './views/promptOutput.js';
 
-export function activate(context: vscode.ExtensionContext): void {
-  const output = new PromptOutput(vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME));
-  const connections = new ServerConnections();
-  context.subscriptions.push(
-    output,
-    connections,
-    registerSendPrompt(connections, output),
-    registerPipelineDiagnostics(),
-  );
+export function activate(context: vscode.ExtensionContext): Ctx {
+  const ctx = new Ctx(context);
+  context.subscriptions.push(ctx, ...registerCommands(ctx), registerPipelineDiagnostics());
+  // Returned as the extension's API: tests and other extensions reach the shared state.
+  return ctx;
 }
 
 export function deactivate(): void {
-  // Everything is in context.subscriptions, which VS Code disposes.
+  // Everything is in context.subscriptions, which VS Code disposes (the local server stops with it).
 }

@@ -41,6 +41,13 @@ export {
 export { MANIFEST_FILE, GENERATED_MARKER, type Manifest } from './repository/manifest.js';
 export { RepositoryWriteError } from './repository/writeTree.js';
 export { importRepository, type ImportOptions, type ImportResult } from './import/importRepository.js';
+export {
+  buildRepository,
+  BuildError,
+  type BuildRepositoryOptions,
+  type BuiltModel,
+  type RepositoryBuild,
+} from './build/index.js';
 
 /** Package-relative path of the pipeline JSON Schema (what `contributes.jsonValidation` names). */
 export const PIPELINE_SCHEMA_PATH = 'generator/schema/pipeline.schema.json';

@@ -31,6 +31,8 @@ export interface TritonClientOptions {
   timeoutMs?: number;
   /** Deadline for model loads; default 10 min (loading can compile or download). */
   loadTimeoutMs?: number;
+  /** TLS (PEM contents); without it the channel is plaintext. Client certificate and key go together. */
+  tls?: { rootCertificate?: Buffer; clientCertificate?: Buffer; clientKey?: Buffer };
 }
 
 /** One input tensor: raw protocol bytes plus what they mean. */
@@ -158,7 +160,15 @@ export class TritonClient {
     this.url = normalizeUrl(url);
     const Service = inferenceServiceClient();
     // Model uploads carry whole shared libraries: lift gRPC's 4 MiB receive default both ways.
-    this.client = new Service(this.url, credentials.createInsecure(), {
+    const tls = options.tls;
+    const channelCredentials = tls
+      ? credentials.createSsl(
+          tls.rootCertificate ?? null,
+          tls.clientKey ?? null,
+          tls.clientCertificate ?? null,
+        )
+      : credentials.createInsecure();
+    this.client = new Service(this.url, channelCredentials, {
       'grpc.max_receive_message_length': -1,
       'grpc.max_send_message_length': -1,
     });

@@ -1,73 +1,167 @@
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { sendPrompt, type PromptResult } from '../../client/prompt.js';
-import type { ServerConnections } from '../connection.js';
+import { sendPrompt, type PromptResult } from '../../client/index.js';
+import type { Ctx } from '../context.js';
 import { readPromptSettings, type PromptSettings } from '../settings.js';
-import type { PromptOutput, PromptRecord } from '../views/promptOutput.js';
+import type { AnswerSession } from '../views/answerPanel.js';
+import type { PromptRecord } from '../views/promptOutput.js';
 import { describePromptFailure } from './promptFailure.js';
+import { showError, startLocalServerAction, openSetting, type ErrorAction } from './ui.js';
 
 export const SEND_PROMPT_COMMAND = 'tritonStudio.sendPrompt';
+
+/** A prompt with its own settings (a `.prompt` file block); each one left out comes from the settings. */
+export interface PromptRequest {
+  text: string;
+  serverUrl?: string;
+  model?: string;
+  maxTokens?: number;
+  /** The answer is cut before the first of these, and the request stopped there. */
+  stop?: string[];
+  /** The document whose folder settings apply. */
+  uri?: vscode.Uri;
+}
 
 /**
  * What the command resolves to, so callers (tests, other extensions, keybindings with args) can
  * use the answer. `undefined` when the user dismissed the prompt input.
  */
 export type SendPromptOutcome =
-  | ({ ok: true } & PromptRecord & Pick<PromptResult, 'text' | 'latencyMs' | 'ttftMs' | 'responses'>)
+  | ({ ok: true; stoppedAt?: string } & PromptRecord &
+      Pick<PromptResult, 'text' | 'latencyMs' | 'ttftMs' | 'responses'>)
   | { ok: false; error: string; setting?: string; cancelled: boolean };
 
 /**
- * "Triton Studio: Send Prompt": sends the given text, else the editor selection, else what the
- * user types, to the configured model, and shows the answer in the output channel.
+ * "Triton Studio: Send Prompt": sends the given text (or PromptRequest), else the editor
+ * selection, else what the user types, to the configured model; the answer streams into the
+ * answer panel and is logged to the output channel.
  */
-export function registerSendPrompt(connections: ServerConnections, output: PromptOutput): vscode.Disposable {
-  return vscode.commands.registerCommand(SEND_PROMPT_COMMAND, (text?: unknown) =>
-    sendPromptCommand(connections, output, typeof text === 'string' ? text : undefined),
-  );
-}
-
-async function sendPromptCommand(
-  connections: ServerConnections,
-  output: PromptOutput,
-  givenText: string | undefined,
-): Promise<SendPromptOutcome | undefined> {
+export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<SendPromptOutcome | undefined> {
   const editor = vscode.window.activeTextEditor;
-  const prompt = givenText ?? selectedText(editor) ?? (await askForPrompt());
-  if (prompt === undefined) return undefined;
+  const request: PromptRequest | undefined =
+    typeof given === 'string'
+      ? { text: given }
+      : isPromptRequest(given)
+        ? given
+        : await (async () => {
+            const text = selectedText(editor) ?? (await askForPrompt());
+            return text === undefined ? undefined : { text };
+          })();
+  if (request === undefined) return undefined;
+  const prompt = request.text;
 
   let settings: PromptSettings | undefined;
   let record: PromptRecord | undefined;
-  // Cancelling the progress notification aborts the request; the client then throws.
+  // Cancelling the progress notification, or Stop in the answer panel, aborts the request.
   const abort = new AbortController();
+  let stoppedAt: string | undefined;
+  let session: AnswerSession | undefined;
   try {
-    settings = readPromptSettings(editor?.document.uri);
+    const scope = request.uri ?? editor?.document.uri;
+    const target = await ctx.server(scope, request.serverUrl);
+    settings = readPromptSettings(scope, target.url);
+    if (request.model) settings.model = request.model;
+    if (request.maxTokens) settings.maxTokens = request.maxTokens;
     record = { ...settings, prompt };
-    const { serverUrl, model, maxTokens } = settings;
+    const { model, maxTokens } = settings;
+    session = ctx.answers.begin({ prompt, model, serverUrl: target.url, maxTokens }, () => abort.abort());
+    let answer = '';
+    const started = performance.now();
+    let firstAt: number | undefined;
     const result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
         title: `Triton Studio: ${model} is answering…`,
         cancellable: true,
       },
-      (_progress, token) => {
+      async (_progress, token) => {
         token.onCancellationRequested(() => abort.abort());
-        return sendPrompt(connections.client(serverUrl), {
-          model,
-          text: prompt,
-          maxTokens,
-          signal: abort.signal,
-        });
+        try {
+          return await sendPrompt(target.client, {
+            model,
+            text: prompt,
+            maxTokens,
+            stream: true,
+            signal: abort.signal,
+            onText: (chunk) => {
+              if (stoppedAt !== undefined) return;
+              firstAt ??= performance.now();
+              const before = answer.length;
+              answer += chunk;
+              const hit = firstStop(answer, request.stop);
+              if (hit) {
+                stoppedAt = hit.word;
+                answer = answer.slice(0, hit.index);
+                if (answer.length > before) session!.chunk(answer.slice(before));
+                abort.abort();
+                return;
+              }
+              session!.chunk(chunk);
+            },
+          });
+        } catch (error) {
+          if (stoppedAt === undefined) throw error;
+          // Stopped at a stop word: the answer so far is the answer.
+          return undefined;
+        }
       },
     );
-    output.showAnswer(record, result);
-    const { text, latencyMs, ttftMs, responses } = result;
-    return { ok: true, ...record, text, latencyMs, ttftMs, responses };
+    const now = performance.now();
+    const final: PromptResult =
+      stoppedAt === undefined && result
+        ? result
+        : {
+            text: answer,
+            chunks: [answer],
+            responses: result?.responses ?? 0,
+            ttftMs: (firstAt ?? now) - started,
+            latencyMs: now - started,
+          };
+    session.done(final);
+    ctx.prompts.showAnswer(record, final);
+    const { text, latencyMs, ttftMs, responses } = final;
+    return {
+      ok: true,
+      ...record,
+      text,
+      latencyMs,
+      ttftMs,
+      responses,
+      ...(stoppedAt !== undefined ? { stoppedAt } : {}),
+    };
   } catch (error) {
     const failure = describePromptFailure(error, settings, abort.signal.aborted);
-    if (failure.unreachable && settings) connections.forget(settings.serverUrl);
-    output.showError(failure.message, record);
-    if (!failure.cancelled) void notify(failure.message, failure.setting);
+    if (failure.unreachable && settings) ctx.connections.forget(settings.serverUrl);
+    ctx.prompts.showError(failure.message, record);
+    session?.fail(failure.message, failure.cancelled);
+    if (!failure.cancelled) {
+      const actions: ErrorAction[] = [];
+      if (failure.setting) actions.push(openSetting(failure.setting));
+      // Offered only when there is a generated repository for a local server to serve.
+      if (failure.unreachable && !ctx.localServer.running && ctx.lastRepository)
+        actions.push(startLocalServerAction);
+      void showError(ctx, failure.message, ...actions);
+    }
     return { ok: false, error: failure.message, setting: failure.setting, cancelled: failure.cancelled };
   }
+}
+
+function isPromptRequest(value: unknown): value is PromptRequest {
+  return typeof value === 'object' && value !== null && typeof (value as PromptRequest).text === 'string';
+}
+
+/** Where the first stop word starts in `text`, if any. */
+export function firstStop(
+  text: string,
+  stop: string[] | undefined,
+): { word: string; index: number } | undefined {
+  let best: { word: string; index: number } | undefined;
+  for (const word of stop ?? []) {
+    if (word === '') continue;
+    const index = text.indexOf(word);
+    if (index >= 0 && (!best || index < best.index)) best = { word, index };
+  }
+  return best;
 }
 
 /** The selections' text (several selections joined by newlines); undefined when nothing is selected. */
@@ -85,14 +179,4 @@ async function askForPrompt(): Promise<string | undefined> {
     validateInput: (value) =>
       value.trim() === '' ? 'Type a prompt: the model needs at least one token.' : undefined,
   });
-}
-
-/** An error notification; when a setting fixes it, a button opens that setting. */
-async function notify(message: string, setting: string | undefined): Promise<void> {
-  const OPEN = 'Open Setting';
-  const choice = setting
-    ? await vscode.window.showErrorMessage(message, OPEN)
-    : await vscode.window.showErrorMessage(message);
-  if (choice === OPEN && setting)
-    await vscode.commands.executeCommand('workbench.action.openSettings', setting);
 }

@@ -28,6 +28,8 @@ export interface BuildRepositoryOptions extends BuildBackendsOptions {
   stepsBuildDir?: string;
   /** Only these model folders; default every model in the repository. */
   models?: string[];
+  /** CMAKE_BUILD_TYPE of the native steps (the shared backends stay Release); default Release. */
+  buildType?: 'Release' | 'RelWithDebInfo' | 'Debug';
 }
 
 export interface BuiltModel {
@@ -132,7 +134,7 @@ async function buildStep(
         sources,
         '-B',
         buildDir,
-        '-DCMAKE_BUILD_TYPE=Release',
+        `-DCMAKE_BUILD_TYPE=${opts.buildType ?? 'Release'}`,
         `-DTRITON_STUDIO_BACKENDS_DIR=${backends.sourceDir}`,
         `-DTRITON_STUDIO_BACKENDS_BUILD=${backends.buildDir}`,
       ],
