@@ -12,7 +12,7 @@ export {
   type Position,
   type Range,
   type Severity,
-} from './pipeline/diagnostics.js';
+} from './model/diagnostics.js';
 export { loadPipeline, parsePipeline, type ParseResult } from './pipeline/parse.js';
 export { validatePipeline, type ValidateOptions, type ValidateResult } from './pipeline/validatePipeline.js';
 export { analyzePipeline, type AnalyzeOptions, type PipelineGraph } from './pipeline/validate.js';

@@ -11,7 +11,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { modelConfigToJson } from '../pbtxt/json.js';
 import { parsePbtxt } from '../pbtxt/parse.js';
 import type { ModelConfig, ModelTensor, PbMessage } from '../pbtxt/types.js';
-import { ZERO_RANGE, type Diagnostic, type DiagnosticCode, type Severity } from '../pipeline/diagnostics.js';
+import { ZERO_RANGE, type Diagnostic, type DiagnosticCode, type Severity } from '../model/diagnostics.js';
 import {
   PIPELINE_FORMAT_VERSION,
   type DynamicBatching,

@@ -5,7 +5,7 @@
  * several times, `#` comments, adjacent string concatenation, C escapes) and, like Triton,
  * rejects unknown fields. Errors carry 0-based line/column.
  */
-import type { Diagnostic } from '../pipeline/diagnostics.js';
+import type { Diagnostic } from '../model/diagnostics.js';
 import {
   ENUMS,
   messageDescriptor,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseTree, printParseErrorCode, getNodeValue, type ParseError } from 'jsonc-parser';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import schema from '../schema/pipeline.schema.json';
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from '../model/diagnostics.js';
 import { SourceText, type JsonPath } from './source.js';
 import type { Pipeline } from './types.js';
 

@@ -3,7 +3,7 @@
  * at the exact property or value it is about.
  */
 import { findNodeAtLocation, type Node as JsonNode } from 'jsonc-parser';
-import type { Position, Range } from './diagnostics.js';
+import type { Position, Range } from '../model/diagnostics.js';
 
 export type JsonPath = (string | number)[];
 

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { ModelConfigJsonError, modelConfigFromJson } from '../pbtxt/json.js';
-import type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';
+import type { Diagnostic, DiagnosticCode, Severity } from '../model/diagnostics.js';
 import {
   resolveEnsemblePorts,
   resolveSteps,

@@ -2,7 +2,7 @@
  * One call for editors and the CLI: text → every diagnostic (syntax, schema, semantics), sorted.
  * Fast enough to run on each keystroke (see bench/generator).
  */
-import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
+import { sortDiagnostics, type Diagnostic } from '../model/diagnostics.js';
 import { parsePipeline } from './parse.js';
 import { analyzePipeline, type AnalyzeOptions, type PipelineGraph } from './validate.js';
 import type { Pipeline } from './types.js';

@@ -7,7 +7,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { cppStringLiteral, NativeStepCodegenError, renderNativeStep } from '../codegen/cpp/index.js';
 import type { NativeStepModel, TensorBinding } from '../codegen/nativeStep.js';
 import { printPbtxt } from '../pbtxt/print.js';
-import { hasErrors, sortDiagnostics, type Diagnostic } from '../pipeline/diagnostics.js';
+import { hasErrors, sortDiagnostics, type Diagnostic } from '../model/diagnostics.js';
 import { loadPipeline, parsePipeline } from '../pipeline/parse.js';
 import { analyzePipeline } from '../pipeline/validate.js';
 import { GENERATED_MARKER, MANIFEST_FILE, sha256, type Manifest } from './manifest.js';

@@ -162,7 +162,7 @@ describe('unsupported configurations are rejected at load, naming the field', ()
         `${field}\\.type: unsupported ${stage} 'NoSuchType' \\(supported: ([^)]*)\\)`,
       ).exec(r.stderr);
       expect(listed, r.stderr).not.toBeNull();
-      const types = listed![1].split(', ');
+      const types = listed![1]!.split(', ');
       expect(types.length).toBeGreaterThan(1);
       for (const type of types) {
         const err = cli(['--tokenizer', withChange('gpt2', (t) => setType(t, type)), 'hi']).stderr;

@@ -29,16 +29,7 @@ function structBody(source: string, name: string): string {
 }
 
 describe('data types', () => {
-  it('numbers match the DataType enum of model_config.proto and the pbtxt descriptor', () => {
-    const proto = read('client/proto/model_config.proto');
-    const body = /enum DataType \{([\s\S]*?)\}/.exec(proto)![1]!;
-    const values = Object.fromEntries(
-      [...body.matchAll(/TYPE_(\w+) = (\d+);/g)].map((m) => [m[1], Number(m[2])]),
-    );
-    expect(values).toEqual({
-      INVALID: 0,
-      ...Object.fromEntries(DATA_TYPES.map((t) => [t.name, t.protoEnum])),
-    });
+  it('numbers match the DataType enum of the model_config.proto description', () => {
     for (const t of DATA_TYPES) expect(ENUMS.DataType![t.protoEnum]).toBe(`TYPE_${t.name}`);
     expect(ENUMS.DataType).toHaveLength(DATA_TYPES.length + 1);
   });
