@@ -1,11 +1,11 @@
 // Adds up the results every test stage wrote under out/test-results/ and prints one closing line
-// ("N passed, N failed, N skipped"). A stage that wrote no results counts as a failure, so a
+// ("N passed, N failed, N skipped"): vitest's JSON reports and ctest's JUnit XML. A stage that wrote no results counts as a failure, so a
 // suite that silently ran nothing cannot look green.
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.argv[2] ?? 'out/test-results';
-const stages = ['unit.json', 'integration.json', 'vscode.json', 'vscode-no-pipeline.json'];
+const stages = ['ctest.xml', 'unit.json', 'integration.json', 'vscode.json', 'vscode-no-pipeline.json'];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -17,10 +17,23 @@ for (const name of stages) {
     missing++;
     continue;
   }
-  const r = JSON.parse(readFileSync(file, 'utf8'));
+  const r = name.endsWith('.xml') ? junitCounts(readFileSync(file, 'utf8')) : JSON.parse(readFileSync(file, 'utf8'));
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
 }
 console.log(`\n${passed} passed, ${failed + missing} failed, ${skipped} skipped`);
 process.exit(failed + missing > 0 || passed === 0 ? 1 : 0);
+
+// ctest --output-junit: one <testsuite tests= failures= skipped= disabled=> for the whole run.
+function junitCounts(xml) {
+  const suite = /<testsuite\b([^>]*)>/.exec(xml);
+  if (!suite) return { numPassedTests: 0, numFailedTests: 1 };
+  const attr = (key) => Number(new RegExp(`\\b${key}="(\\d+)"`).exec(suite[1])?.[1] ?? 0);
+  const skipped = attr('skipped') + attr('disabled');
+  return {
+    numPassedTests: attr('tests') - attr('failures') - skipped,
+    numFailedTests: attr('failures'),
+    numPendingTests: skipped,
+  };
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: setup (idempotent), lint + typecheck, bundle, unit tests,
-# integration tests against the real tritonserver and real compiled backends, and the
+# The whole test suite, as CI runs it: setup (idempotent), lint + typecheck, bundle, C++ unit
+# tests (GoogleTest under ctest), unit tests, integration tests against the real tritonserver and real compiled backends, and the
 # extension-host tests in real VS Code (code-server + Chromium). Ends with one summary line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,9 @@ step "bundle"
 npm run -s compile
 
 status=0
+step "C++ unit tests (GoogleTest under ctest)"
+bash scripts/test-native.sh "$RESULTS" || status=1
+
 step "unit tests"
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$RESULTS/unit.json" || status=1
 
