@@ -17,7 +17,9 @@ for (const name of stages) {
     missing++;
     continue;
   }
-  const r = name.endsWith('.xml') ? junitCounts(readFileSync(file, 'utf8')) : JSON.parse(readFileSync(file, 'utf8'));
+  const r = name.endsWith('.xml')
+    ? junitCounts(readFileSync(file, 'utf8'))
+    : JSON.parse(readFileSync(file, 'utf8'));
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
