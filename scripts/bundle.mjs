@@ -7,7 +7,7 @@
 // The extension and CLI bundles carry their npm dependencies (an installed extension has no
 // node_modules); test bundles leave packages external and load them from the checkout.
 // Files that bundled code reads next to itself at run time are copied beside the bundle; files it
-// finds from the package root (client/proto, generator/schema, backends/) stay where they are.
+// finds from the package root (client/proto, generator/pbtxt/*.proto, generator/schema, backends/) stay where they are.
 //
 // Usage: node scripts/bundle.mjs [--watch]
 import { chmodSync, copyFileSync, readdirSync } from 'node:fs';
@@ -21,6 +21,7 @@ const watch = process.argv.includes('--watch');
 /** Modules that read files from their own folder (`__dirname`): those files follow the bundle. */
 const ASSETS_BESIDE_MODULE = [
   { module: 'generator/codegen/cpp/index.ts', dir: 'generator/codegen/cpp', ext: '.hbs' },
+  { module: 'generator/pbtxt/descriptor.ts', dir: 'generator/pbtxt', ext: '.proto' },
 ];
 
 const common = {

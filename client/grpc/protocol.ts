@@ -3,9 +3,16 @@ import { loadSync } from '@grpc/proto-loader';
 import { existsSync } from 'node:fs';
 import { fromPackageRoot } from '../paths.js';
 
-/** The project's .proto files ship with the package under client/proto/. */
+/**
+ * The project's .proto files ship with the package: the service under client/proto/, the model
+ * configuration it imports beside the pbtxt reader that shares it (generator/pbtxt/).
+ */
 export function protoDirectory(): string {
   return fromPackageRoot('client', 'proto');
+}
+
+export function modelConfigProtoDirectory(): string {
+  return fromPackageRoot('generator', 'pbtxt');
 }
 
 type ClientConstructor = new (
@@ -28,7 +35,7 @@ export function inferenceServiceClient(): ClientConstructor {
     throw new Error(`Triton Studio's protocol files are missing from ${dir}: reinstall the package`);
   }
   const definition = loadSync('grpc_service.proto', {
-    includeDirs: [dir],
+    includeDirs: [dir, modelConfigProtoDirectory()],
     keepCase: true,
     longs: Number,
     enums: String,

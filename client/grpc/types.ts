@@ -1,6 +1,7 @@
 /**
  * TypeScript shapes of the protocol messages the client reads, as @grpc/proto-loader decodes them
- * (snake_case fields, enums as names, 64-bit integers as numbers). See client/proto/.
+ * (snake_case fields, enums as names, 64-bit integers as numbers). See client/proto/ and
+ * generator/pbtxt/model_config.proto.
  */
 
 export interface ServerMetadata {
@@ -27,6 +28,9 @@ export interface ModelTensorConfig {
   name: string;
   data_type: string;
   dims: number[];
+}
+
+export interface ModelInputConfig extends ModelTensorConfig {
   optional?: boolean;
 }
 
@@ -37,13 +41,16 @@ export interface ModelEnsembleStep {
   output_map: Record<string, string>;
 }
 
-/** The subset of Triton's ModelConfig the client reads (the .proto declares a few more fields). */
+/**
+ * The subset of Triton's ModelConfig the client reads, as proto-loader decodes it; every field is
+ * checked against generator/pbtxt/model_config.proto by test/unit/model-config-proto.test.ts.
+ */
 export interface ModelConfig {
   name: string;
   platform: string;
   backend: string;
   max_batch_size: number;
-  input: ModelTensorConfig[];
+  input: ModelInputConfig[];
   output: ModelTensorConfig[];
   instance_group: { name: string; kind: string; count: number }[];
   dynamic_batching: { preferred_batch_size: number[]; max_queue_delay_microseconds: number } | null;
