@@ -23,6 +23,7 @@ import {
   type TritonDataType,
   type Wire,
 } from '../pipeline/types.js';
+import { fillTemplate } from './fillTemplate.js';
 import { roleTables, tokenizerStepKind } from './roles.js';
 
 export interface ImportOptions {
@@ -30,6 +31,8 @@ export interface ImportOptions {
   outFile?: string;
   /** Which ensemble to import when the repository has several. */
   ensemble?: string;
+  /** Template placeholders to fill in every config.pbtxt first, as fill_template.py does. */
+  set?: Record<string, string>;
 }
 
 export interface ImportResult {
@@ -85,11 +88,13 @@ export function importRepository(repoDir: string, options: ImportOptions = {}): 
 
   // Every model folder with a config.pbtxt.
   const models = new Map<string, LoadedModel>();
+  const filled = new Set<string>();
   for (const entry of readdirSync(repo, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const configFile = join(repo, entry.name, 'config.pbtxt');
     if (!existsSync(configFile)) continue;
-    const parsed = parsePbtxt(readFileSync(configFile, 'utf8'), configFile);
+    const text = fillTemplate(readFileSync(configFile, 'utf8'), options.set ?? {}, filled);
+    const parsed = parsePbtxt(text, configFile);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.config) {
       models.set(entry.name, {
@@ -99,6 +104,15 @@ export function importRepository(repoDir: string, options: ImportOptions = {}): 
         config: parsed.config,
       });
     }
+  }
+  for (const name of Object.keys(options.set ?? {})) {
+    if (!filled.has(name))
+      note(
+        repo,
+        'TS-W007',
+        `--set ${name}: no config.pbtxt in ${repo} has a placeholder \${${name}}.`,
+        'warning',
+      );
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   if (models.size === 0) {

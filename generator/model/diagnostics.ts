@@ -63,6 +63,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-E061': 'the repository could not be written',
   'TS-E070': 'config.pbtxt syntax error or a field Triton does not know',
   'TS-E071': 'a repository cannot be imported as written',
+  'TS-E072': 'a config.pbtxt holds an unfilled template placeholder `${name}`',
   'TS-W001': 'a step output is used by nothing (allowed; noted for clarity)',
   'TS-W002':
     'an imported step is kept as it is (not turned into a native step), or a model the ensemble does not use is left out',
@@ -70,6 +71,8 @@ export const DIAGNOSTIC_CODES = {
   'TS-W004': 'a detokenize step that decodes streamed responses has more than one instance',
   'TS-W005': 'a native tokenize/detokenize step given GPU instances (it runs on the CPU only)',
   'TS-W006': 'a step parameter set to null (remove) that its preset does not set',
+  'TS-W007': 'an `import --set NAME=VALUE` whose NAME is a placeholder in no config.pbtxt',
+  'TS-W008': 'import dropped or changed an ensemble input, output or parameter, or a step parameter (says which and why)',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

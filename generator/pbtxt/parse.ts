@@ -16,7 +16,8 @@ import {
 import type { ModelConfig, PbMessage, PbValue } from './types.js';
 
 interface Token {
-  kind: 'ident' | 'number' | 'string' | 'punct' | 'eof';
+  /** `placeholder`: an unfilled `${name}` of a template (fill_template.py's syntax). */
+  kind: 'ident' | 'number' | 'string' | 'punct' | 'eof' | 'placeholder';
   text: string;
   /** Decoded value of a string token. */
   value?: string;
@@ -83,6 +84,11 @@ class Lexer {
       return { kind: 'punct', text: c, ...start };
     }
     if (c === '"' || c === "'") return this.scanString(c, start);
+    const placeholder = /^\$\{[^}\s]*\}/.exec(t.slice(this.pos, this.pos + 256));
+    if (placeholder) {
+      this.advance(placeholder[0].length);
+      return { kind: 'placeholder', text: placeholder[0], ...start };
+    }
     const word =
       /^-?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?|[A-Za-z_][A-Za-z0-9_]*)/.exec(
         t.slice(this.pos, this.pos + 256),
@@ -175,6 +181,9 @@ const INT_RANGES: Record<string, [bigint, bigint]> = {
 };
 
 class Parser {
+  /** Unfilled placeholders met where a value belongs: reported together, each in its place. */
+  readonly placeholders: Token[] = [];
+
   constructor(private readonly lex: Lexer) {}
 
   fail(t: Token, message: string): never {
@@ -278,6 +287,11 @@ class Parser {
         this.fail(open, `expected "{" to start "${field.name}" but found ${describe(open)}`);
       }
       return this.parseMessage(messageDescriptor(field.type.message), open.text === '{' ? '}' : '>');
+    }
+    const t = this.lex.peek();
+    if (t.kind === 'placeholder') {
+      this.placeholders.push(this.lex.next());
+      return defaultValue(field);
     }
     if ('enum' in field.type) return this.parseEnum(field.type.enum, field.name);
     return this.parseScalar(field.type.scalar, field.name);
@@ -417,22 +431,22 @@ export function parsePbtxt(
   file = 'config.pbtxt',
   messageName = 'ModelConfig',
 ): PbtxtParseResult {
+  const parser = new Parser(new Lexer(text));
+  const at = (line: number, column: number, length: number) => ({
+    start: { line, column },
+    end: { line, column: column + length },
+  });
   try {
-    const config = new Parser(new Lexer(text)).parseMessage(
-      messageDescriptor(messageName),
-      '',
-    ) as ModelConfig;
-    return { config, diagnostics: [] };
+    const config = parser.parseMessage(messageDescriptor(messageName), '') as ModelConfig;
+    if (parser.placeholders.length === 0) return { config, diagnostics: [] };
   } catch (e) {
     if (!(e instanceof PbtxtSyntaxError)) throw e;
     return {
       diagnostics: [
+        ...parser.placeholders.map((t) => placeholderDiagnostic(file, t, at)),
         {
           file,
-          range: {
-            start: { line: e.line, column: e.column },
-            end: { line: e.line, column: e.column + e.length },
-          },
+          range: at(e.line, e.column, e.length),
           severity: 'error',
           code: 'TS-E070',
           message: `${e.message}.`,
@@ -440,4 +454,22 @@ export function parsePbtxt(
       ],
     };
   }
+  return { diagnostics: parser.placeholders.map((t) => placeholderDiagnostic(file, t, at)) };
+}
+
+function placeholderDiagnostic(
+  file: string,
+  t: Token,
+  at: (line: number, column: number, length: number) => Diagnostic['range'],
+): Diagnostic {
+  const name = t.text.slice(2, -1);
+  return {
+    file,
+    range: at(t.line, t.column, t.text.length),
+    severity: 'error',
+    code: 'TS-E072',
+    message:
+      `${t.text} is an unfilled template placeholder: Triton cannot read it. Fill it as fill_template.py ` +
+      `does (triton-studio import --set ${name || 'NAME'}=VALUE), or write the value in place.`,
+  };
 }

@@ -209,6 +209,41 @@ describe('pbtxt syntax errors carry line and column', () => {
   });
 });
 
+describe('unfilled template placeholders (fill_template.py syntax)', () => {
+  const template = [
+    'name: "tensorrt_llm"',
+    'dynamic_batching {',
+    '  preferred_batch_size: [ ${triton_max_batch_size} ]',
+    '  max_queue_delay_microseconds: ${max_queue_delay_microseconds}',
+    '  default_queue_policy: { max_queue_size: ${max_queue_size} }',
+    '}',
+    'parameters: { key: "gpt_model_path" value: { string_value: "${engine_dir}" } }',
+  ].join('\n');
+
+  it('each gets its own TS-E072 naming it, at its place; placeholders inside strings are values', () => {
+    const r = parsePbtxt(template);
+    expect(r.config).toBeUndefined();
+    expect(
+      r.diagnostics.map((d) => [
+        d.code,
+        d.range.start.line + 1,
+        d.range.start.column + 1,
+        d.message.split(':')[0],
+      ]),
+    ).toEqual([
+      ['TS-E072', 3, 27, '${triton_max_batch_size} is an unfilled template placeholder'],
+      ['TS-E072', 4, 33, '${max_queue_delay_microseconds} is an unfilled template placeholder'],
+      ['TS-E072', 5, 43, '${max_queue_size} is an unfilled template placeholder'],
+    ]);
+    expect(r.diagnostics[2]!.message).toContain('triton-studio import --set max_queue_size=VALUE');
+  });
+
+  it('a syntax error after a placeholder is reported too', () => {
+    const r = parsePbtxt('max_batch_size: ${n}\nbackend "x"');
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['TS-E072', 'TS-E070']);
+  });
+});
+
 describe('protobuf JSON (the repository API `config` parameter)', () => {
   it.each(fixtureFiles)('%s: pbtxt → JSON → pbtxt keeps the config', (file) => {
     const config = parseOk(readFileSync(join(FIXTURES, file), 'utf8'));
