@@ -72,7 +72,8 @@ export const DIAGNOSTIC_CODES = {
   'TS-W005': 'a native tokenize/detokenize step given GPU instances (it runs on the CPU only)',
   'TS-W006': 'a step parameter set to null (remove) that its preset does not set',
   'TS-W007': 'an `import --set NAME=VALUE` whose NAME is a placeholder in no config.pbtxt',
-  'TS-W008': 'import dropped or changed an ensemble input, output or parameter, or a step parameter (says which and why)',
+  'TS-W008':
+    'import dropped or changed an ensemble input, output or parameter, or a step parameter (says which and why)',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
