@@ -42,5 +42,23 @@ export { runLatencyTest, type LatencyTestOptions, type PerfReport } from './perf
 export { formatPerfReport, writePerfReport } from './perf/report.js';
 export { runLoad } from './perf/loadGenerator.js';
 export type { ConcurrencyLoad, RequestRateLoad, LoadSpec } from './perf/loadSpec.js';
+export {
+  METRICS,
+  METRIC_ALIASES,
+  metric,
+  parseSlos,
+  computeMetrics,
+  isDistribution,
+  type Metric,
+  type RecordMetric,
+  type RunMetric,
+  type MetricUnit,
+  type MetricContext,
+  type MetricResult,
+  type MetricResults,
+  type DistributionResult,
+  type RequestRecord,
+} from './perf/metrics.js';
+export { ARRIVAL_DISTRIBUTIONS, seededRandom, type ArrivalDistribution } from './perf/schedule.js';
 export type { LatencySummary } from './perf/summary.js';
 export { statisticsDelta, type ServerModelBreakdown } from './perf/serverStats.js';

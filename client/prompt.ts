@@ -28,6 +28,8 @@ export interface PromptResult {
   text: string;
   /** Each non-empty `text_output` chunk as it arrived. */
   chunks: string[];
+  /** When each chunk arrived, ms after the request was sent. */
+  chunkMs: number[];
   /** Responses received (a streaming step sends about one per token). */
   responses: number;
   /** Time to the first non-empty `text_output`, ms. */
@@ -45,8 +47,8 @@ export async function sendPrompt(client: TritonClient, options: PromptOptions): 
   const config = options.config ?? (await client.modelConfig(options.model));
   const inputs = promptInputs(config, options);
   const chunks: string[] = [];
+  const chunkMs: number[] = [];
   let responses = 0;
-  let ttftMs: number | undefined;
   const start = performance.now();
   for await (const result of client.streamInfer(options.model, inputs, {
     outputs: [TEXT_OUTPUT],
@@ -57,12 +59,12 @@ export async function sendPrompt(client: TritonClient, options: PromptOptions): 
     if (!result.outputs.has(TEXT_OUTPUT)) continue;
     const chunk = result.strings(TEXT_OUTPUT).join('');
     if (chunk === '') continue;
-    ttftMs ??= performance.now() - start;
+    chunkMs.push(performance.now() - start);
     chunks.push(chunk);
     options.onText?.(chunk);
   }
   const latencyMs = performance.now() - start;
-  return { text: chunks.join(''), chunks, responses, ttftMs: ttftMs ?? latencyMs, latencyMs };
+  return { text: chunks.join(''), chunks, chunkMs, responses, ttftMs: chunkMs[0] ?? latencyMs, latencyMs };
 }
 
 /** Builds the request tensors from the model's own config: names it has, dtypes and shapes it declares. */

@@ -1,7 +1,13 @@
-import { Command, Option } from 'commander';
-import { runLatencyTest } from '../../client/perf/latencyTest.js';
-import type { LoadSpec } from '../../client/perf/loadSpec.js';
-import { formatPerfReport, writePerfReport } from '../../client/perf/report.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import {
+  ARRIVAL_DISTRIBUTIONS,
+  formatPerfReport,
+  parseSlos,
+  runLatencyTest,
+  writePerfReport,
+  type ArrivalDistribution,
+  type LoadSpec,
+} from '../../client/index.js';
 import { action } from '../action.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { CliError } from '../io.js';
@@ -11,7 +17,9 @@ export interface PerfCliOptions {
   model: string;
   concurrency?: number;
   requestRate?: number;
-  distribution: 'constant' | 'poisson';
+  distribution: ArrivalDistribution;
+  seed?: number;
+  goodput?: Record<string, number>;
   requests?: number;
   duration?: number;
   warmup: number;
@@ -32,9 +40,11 @@ export function perfCommand(): Command {
     .option('--request-rate <r>', 'send R requests/s on a schedule instead (open loop)', positiveNumber)
     .addOption(
       new Option('--distribution <kind>', 'gaps between scheduled sends')
-        .choices(['constant', 'poisson'])
+        .choices([...ARRIVAL_DISTRIBUTIONS])
         .default('constant'),
     )
+    .option('--seed <n>', 'seed for random send gaps: the same seed, the same schedule', wholeNumber(0))
+    .option('--goodput <slos>', 'count requests meeting SLOs, e.g. ttft:50,itl:5 (ms)', slos)
     .option('--requests <n>', 'measured requests (default 100 unless --duration)', wholeNumber(1))
     .option('--duration <seconds>', 'measure for this long instead of a request count', seconds)
     .option('--warmup <n>', 'unmeasured requests first', wholeNumber(0), 5)
@@ -62,7 +72,13 @@ export function perfCommand(): Command {
         };
         const load: LoadSpec =
           opts.requestRate !== undefined
-            ? { mode: 'request-rate', rate: opts.requestRate, distribution: opts.distribution, ...amount }
+            ? {
+                mode: 'request-rate',
+                rate: opts.requestRate,
+                distribution: opts.distribution,
+                seed: opts.seed,
+                ...amount,
+              }
             : { mode: 'concurrency', concurrency: opts.concurrency ?? 1, ...amount };
         const client = connect(opts);
         try {
@@ -72,6 +88,7 @@ export function perfCommand(): Command {
             prompt: opts.prompt,
             maxTokens: opts.maxTokens,
             stream: opts.stream,
+            slos: opts.goodput,
             load,
           });
           if (opts.export) writePerfReport(opts.export, report);
@@ -84,4 +101,12 @@ export function perfCommand(): Command {
         }
       }),
     );
+}
+
+function slos(text: string): Record<string, number> {
+  try {
+    return parseSlos(text);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -1,9 +1,16 @@
 import type { TritonClient } from '../grpc/client.js';
 import type { ModelStatistics } from '../grpc/types.js';
 import { sendPrompt, type PromptResult } from '../prompt.js';
-import { runLoad, type LoadSpec } from './loadGenerator.js';
+import { runLoad, type LoadSpec, type RequestOutcome } from './loadGenerator.js';
+import {
+  computeMetrics,
+  isDistribution,
+  type MetricContext,
+  type MetricResults,
+  type RequestRecord,
+} from './metrics.js';
 import { statisticsDelta, type ServerModelBreakdown } from './serverStats.js';
-import { LatencyRecorder, type LatencySummary } from './summary.js';
+import { latencySummary, type LatencySummary } from './summary.js';
 
 export interface LatencyTestOptions {
   model: string;
@@ -15,13 +22,20 @@ export interface LatencyTestOptions {
   load: LoadSpec;
   /** Per-request deadline; default none. */
   timeoutMs?: number;
+  /** Goodput's service-level objectives: metric tag → bound in ms (see `parseSlos`). */
+  slos?: Record<string, number>;
+  /** Keep every request's record in the report (`records`). */
+  keepRecords?: boolean;
+  /** Each measured request as it completes (live progress). */
+  onRecord?: (record: RequestRecord) => void;
   signal?: AbortSignal;
 }
 
 /** The JSON a latency test exports (`triton-studio perf --export FILE`). */
 export interface PerfReport {
   kind: 'triton-studio.perf';
-  formatVersion: 1;
+  /** 2 added `metrics` and `records`; every version-1 field keeps its meaning. */
+  formatVersion: 2;
   model: string;
   server: string;
   startedAt: string;
@@ -54,6 +68,10 @@ export interface PerfReport {
     /** Mean responses per request (≈ tokens per request for streaming steps). */
     responsesPerRequest: number;
   };
+  /** Every metric of the metric table that applies, in GenAI-Perf / AIPerf's export shape. */
+  metrics: MetricResults;
+  /** Per-request records, when asked for (`keepRecords`). */
+  records?: RequestRecord[];
   /** The server's own per-model breakdown (queue, compute, batch sizes) over the measured run. */
   serverBreakdown: ServerModelBreakdown[];
 }
@@ -89,63 +107,69 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
   const run = await runLoad<PromptResult>(options.load, send, {
     signal: options.signal,
     afterWarmup: async () => (statsAfterWarmup = await settled(statsBefore, options.load.warmupRequests)),
+    onOutcome: options.onRecord && ((outcome) => options.onRecord!(promptRecord(outcome))),
   });
   const statsAfter = await settled(statsAfterWarmup ?? statsBefore, run.outcomes.length);
 
-  const latency = new LatencyRecorder();
-  const ttft = new LatencyRecorder();
-  const itl = new LatencyRecorder();
-  const lag = new LatencyRecorder();
-  let chunks = 0;
-  const errorMessages = new Set<string>();
-  let errors = 0;
-  let responses = 0;
-  for (const outcome of run.outcomes) {
-    if (outcome.lagMs !== undefined) lag.record(outcome.lagMs);
-    if (outcome.error || !outcome.value) {
-      errors++;
-      if (errorMessages.size < 5) errorMessages.add(outcome.error?.message ?? 'no result');
-      continue;
-    }
-    latency.record(outcome.latencyMs);
-    ttft.record(outcome.value.ttftMs);
-    responses += outcome.value.responses;
-    chunks += outcome.value.chunks.length;
-    if (outcome.value.chunks.length > 1) {
-      itl.record((outcome.value.latencyMs - outcome.value.ttftMs) / (outcome.value.chunks.length - 1));
-    }
-  }
-  const ok = latency.count;
-  const report: PerfReport = {
+  const stream = options.stream ?? false;
+  const records = run.outcomes.map(promptRecord);
+  const context: MetricContext = {
+    stream,
+    openLoop: options.load.mode === 'request-rate',
+    // Without a tokenizer only streamed chunks are counted, one token each.
+    outputTokens: stream,
+    inputTokens: false,
+    slos: options.slos,
+  };
+  const metrics = computeMetrics({ records, durationS: run.durationS, context });
+  const summary = (tag: string) => {
+    const result = metrics[tag];
+    return result && isDistribution(result) ? latencySummary(result) : undefined;
+  };
+  const errorMessages = [...new Set(records.flatMap((r) => (r.error ? [r.error] : [])))].slice(0, 5);
+  const succeeded = run.outcomes.filter((o) => o.value && !o.error);
+  const responses = succeeded.reduce((n, o) => n + o.value!.responses, 0);
+  return {
     kind: 'triton-studio.perf',
-    formatVersion: 1,
+    formatVersion: 2,
     model: options.model,
     server: client.url,
     startedAt,
     load: options.load,
-    stream: options.stream ?? false,
+    stream,
     maxTokens: options.maxTokens,
     prompt: options.prompt,
     results: {
-      requests: run.outcomes.length,
-      errors,
-      errorMessages: [...errorMessages],
+      requests: records.length,
+      errors: metrics.error_request_count!.avg,
+      errorMessages,
       durationS: round3(run.durationS),
-      requestsPerSecond: run.durationS > 0 ? round3(ok / run.durationS) : 0,
-      latency: latency.summary(),
-      ttft: options.stream ? ttft.summary() : undefined,
-      itl: options.stream ? itl.summary() : undefined,
-      sendLag: options.load.mode === 'request-rate' ? lag.summary() : undefined,
-      outputChunksPerSecond: options.stream && run.durationS > 0 ? round3(chunks / run.durationS) : undefined,
-      responsesPerRequest: ok > 0 ? round3(responses / ok) : 0,
+      requestsPerSecond: metrics.request_throughput!.avg,
+      latency: summary('request_latency')!,
+      ttft: summary('time_to_first_token'),
+      itl: summary('inter_token_latency'),
+      sendLag: summary('send_lag'),
+      outputChunksPerSecond: stream ? metrics.output_token_throughput!.avg : undefined,
+      responsesPerRequest: succeeded.length > 0 ? round3(responses / succeeded.length) : 0,
     },
+    metrics,
+    records: options.keepRecords ? records : undefined,
     serverBreakdown: breakdown(statsAfterWarmup ?? statsBefore, statsAfter),
   };
-  latency.destroy();
-  ttft.destroy();
-  itl.destroy();
-  lag.destroy();
-  return report;
+}
+
+/** A prompt's outcome as the metrics see it: each non-empty text chunk one response carrying output. */
+function promptRecord(outcome: RequestOutcome<PromptResult>): RequestRecord {
+  const record: RequestRecord = {
+    startMs: outcome.startMs,
+    // The prompt's own clock starts at the send, after the inputs are built (as perf_analyzer's).
+    latencyMs: outcome.value?.latencyMs ?? outcome.latencyMs,
+    responseMs: outcome.value?.chunkMs ?? [],
+    responseTokens: outcome.value?.chunks.map(() => 1) ?? [],
+  };
+  if (outcome.lagMs !== undefined) record.lagMs = outcome.lagMs;
+  if (outcome.error || !outcome.value) record.error = outcome.error?.message ?? 'no result';
+  return record;
 }
 
 function breakdown(before?: ModelStatistics[], after?: ModelStatistics[]): ServerModelBreakdown[] {

@@ -5,8 +5,8 @@ import {
   type LoadHooks,
   type LoadRun,
   type LoadSpec,
-  type RequestOutcome,
 } from './loadSpec.js';
+import { OutcomeRecorder } from './outcomeRecorder.js';
 import { runRequestRateLoad } from './requestRate.js';
 
 export type {
@@ -26,27 +26,28 @@ export type {
 export async function runConcurrencyLoad<T>(
   load: ConcurrencyLoad,
   send: () => Promise<T>,
-  hooks: LoadHooks = {},
+  hooks: LoadHooks<T> = {},
 ): Promise<LoadRun<T>> {
   validate(load);
   const signal = hooks.signal;
-  await runWorkers(load.concurrency, load.warmupRequests, undefined, send, undefined, signal);
+  const warmup = new OutcomeRecorder<T>(performance.now(), false);
+  await runWorkers(load.concurrency, load.warmupRequests, undefined, send, warmup, signal);
   await hooks.afterWarmup?.();
 
-  const outcomes: RequestOutcome<T>[] = [];
-  const start = performance.now();
+  const recorder = new OutcomeRecorder<T>(performance.now(), true, hooks.onOutcome);
   const deadline =
-    load.requests === undefined && load.durationS !== undefined ? start + load.durationS * 1000 : undefined;
-  await runWorkers(load.concurrency, load.requests, deadline, send, (o) => outcomes.push(o), signal, start);
-  const end = outcomes.reduce((last, o) => Math.max(last, o.startMs + o.latencyMs), 0);
-  return { outcomes, durationS: end / 1000 };
+    load.requests === undefined && load.durationS !== undefined
+      ? recorder.origin + load.durationS * 1000
+      : undefined;
+  await runWorkers(load.concurrency, load.requests, deadline, send, recorder, signal);
+  return recorder.run();
 }
 
 /** Runs a load of either mode. */
 export function runLoad<T>(
   load: LoadSpec,
   send: () => Promise<T>,
-  hooks: LoadHooks = {},
+  hooks: LoadHooks<T> = {},
 ): Promise<LoadRun<T>> {
   return load.mode === 'concurrency'
     ? runConcurrencyLoad(load, send, hooks)
@@ -65,9 +66,8 @@ async function runWorkers<T>(
   total: number | undefined,
   deadline: number | undefined,
   send: () => Promise<T>,
-  record: ((o: RequestOutcome<T>) => void) | undefined,
+  recorder: OutcomeRecorder<T>,
   signal: AbortSignal | undefined,
-  origin = performance.now(),
 ): Promise<void> {
   if (total === 0) return;
   let issued = 0;
@@ -78,17 +78,7 @@ async function runWorkers<T>(
   const worker = async () => {
     while (more()) {
       issued++;
-      const begin = performance.now();
-      try {
-        const value = await send();
-        record?.({ startMs: begin - origin, latencyMs: performance.now() - begin, value });
-      } catch (error) {
-        record?.({
-          startMs: begin - origin,
-          latencyMs: performance.now() - begin,
-          error: error instanceof Error ? error : new Error(String(error)),
-        });
-      }
+      await recorder.measure(send);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

@@ -1,4 +1,5 @@
 /** How a latency test applies load, and what it records per request. */
+import type { ArrivalDistribution } from './schedule.js';
 
 /** Closed loop: a fixed number of requests in flight (perf_analyzer's concurrency mode). */
 export interface ConcurrencyLoad {
@@ -18,8 +19,12 @@ export interface RequestRateLoad {
   mode: 'request-rate';
   /** Requests per second offered. */
   rate: number;
-  /** Gaps between sends: all equal, or exponential (a Poisson arrival process). */
-  distribution: 'constant' | 'poisson';
+  /** Gaps between sends: all equal, exponential (a Poisson arrival process) or gamma. */
+  distribution: ArrivalDistribution;
+  /** Seeds the gaps of random distributions: the same seed sends on the same schedule. */
+  seed?: number;
+  /** Gamma distribution's shape (1 = Poisson; below 1 burstier). */
+  gammaShape?: number;
   requests?: number;
   durationS?: number;
   warmupRequests: number;
@@ -27,10 +32,12 @@ export interface RequestRateLoad {
 
 export type LoadSpec = ConcurrencyLoad | RequestRateLoad;
 
-export interface LoadHooks {
+export interface LoadHooks<T = unknown> {
   signal?: AbortSignal;
   /** Runs between warm-up and measurement (e.g. a statistics snapshot). */
   afterWarmup?: () => Promise<unknown>;
+  /** Each measured outcome as it completes (live progress). */
+  onOutcome?: (outcome: RequestOutcome<T>) => void;
 }
 
 export interface RequestOutcome<T> {

@@ -23,6 +23,8 @@ export function formatPerfReport(report: PerfReport): string {
     lines.push(`  output  ${r.outputChunksPerSecond} chunks (≈ tokens)/s`);
   if (r.sendLag)
     lines.push(`  send lag p99 ${r.sendLag.p99Ms} ms, max ${r.sendLag.maxMs} ms (behind schedule)`);
+  const goodput = report.metrics.goodput;
+  if (goodput) lines.push(`  goodput ${goodput.avg} req/s meeting the SLOs`);
   for (const message of r.errorMessages) lines.push(`  error: ${message}`);
   if (report.serverBreakdown.length > 0) {
     lines.push('  server (per request, ms):  queue  input  infer  output  batch');

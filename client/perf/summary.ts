@@ -1,4 +1,8 @@
 import { build, type Histogram } from 'hdr-histogram-js';
+import type { MetricResult } from './metrics.js';
+
+/** A distribution's statistics in the recorded unit (GenAI-Perf / AIPerf's fields). */
+export type DistributionStats = Required<Omit<MetricResult, 'tag' | 'header' | 'unit'>>;
 
 /** Latency distribution in milliseconds, as perf_analyzer / GenAI-Perf report it. */
 export interface LatencySummary {
@@ -14,7 +18,8 @@ export interface LatencySummary {
 
 /**
  * Records durations in an HDR histogram at microsecond resolution with 3 significant digits
- * (percentiles exact to 0.1%), so memory stays constant however long a test runs.
+ * (percentiles exact to 0.1%), so memory stays constant however long a test runs. Any other
+ * non-negative quantity (tokens, tokens/s) records the same way at a resolution of 0.001.
  */
 export class LatencyRecorder {
   private readonly histogram: Histogram = build({
@@ -22,6 +27,7 @@ export class LatencyRecorder {
     numberOfSignificantValueDigits: 3,
   });
   private sumUs = 0;
+  private sumSquaresUs = 0;
   // Exact extremes: the histogram reports bucket bounds, which can lie slightly off the values.
   private minUs = Infinity;
   private maxUs = 0;
@@ -31,6 +37,7 @@ export class LatencyRecorder {
     const us = Math.max(1, Math.round(durationMs * 1000));
     this.histogram.recordValue(us);
     this.sumUs += us;
+    this.sumSquaresUs += us * us;
     this.minUs = Math.min(this.minUs, us);
     this.maxUs = Math.max(this.maxUs, us);
   }
@@ -40,25 +47,36 @@ export class LatencyRecorder {
   }
 
   summary(): LatencySummary {
+    return latencySummary(this.stats());
+  }
+
+  /** Every statistic GenAI-Perf / AIPerf export, in the recorded unit. */
+  stats(): DistributionStats {
     const h = this.histogram;
     const count = h.totalCount;
-    if (count === 0)
-      return { count: 0, avgMs: 0, minMs: 0, maxMs: 0, p50Ms: 0, p90Ms: 0, p95Ms: 0, p99Ms: 0 };
-    const ms = (us: number) => round3(us / 1000);
+    const scale = (us: number) => round3(us / 1000);
     // A percentile is its bucket's highest equivalent value (within 0.1%), which can lie a little
     // above the largest value recorded: keep every percentile within the exact extremes.
     const at = (percentile: number) =>
-      ms(Math.min(Math.max(h.getValueAtPercentile(percentile), this.minUs), this.maxUs));
+      count === 0 ? 0 : scale(Math.min(Math.max(h.getValueAtPercentile(percentile), this.minUs), this.maxUs));
+    // The mean and deviation from exact sums, not the bucketed histogram's.
+    const mean = count > 0 ? this.sumUs / count : 0;
+    const variance = count > 0 ? Math.max(0, this.sumSquaresUs / count - mean * mean) : 0;
     return {
       count,
-      // The mean from the exact sum, not the bucketed histogram mean.
-      avgMs: ms(this.sumUs / count),
-      minMs: ms(this.minUs),
-      maxMs: ms(this.maxUs),
-      p50Ms: at(50),
-      p90Ms: at(90),
-      p95Ms: at(95),
-      p99Ms: at(99),
+      avg: scale(mean),
+      min: count > 0 ? scale(this.minUs) : 0,
+      max: scale(this.maxUs),
+      std: scale(Math.sqrt(variance)),
+      p1: at(1),
+      p5: at(5),
+      p10: at(10),
+      p25: at(25),
+      p50: at(50),
+      p75: at(75),
+      p90: at(90),
+      p95: at(95),
+      p99: at(99),
     };
   }
 
@@ -66,6 +84,20 @@ export class LatencyRecorder {
   destroy(): void {
     this.histogram.destroy();
   }
+}
+
+/** The latency fields of a distribution, in ms. */
+export function latencySummary(s: DistributionStats): LatencySummary {
+  return {
+    count: s.count,
+    avgMs: s.avg,
+    minMs: s.min,
+    maxMs: s.max,
+    p50Ms: s.p50,
+    p90Ms: s.p90,
+    p95Ms: s.p95,
+    p99Ms: s.p99,
+  };
 }
 
 function round3(value: number): number {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runConcurrencyLoad, runLoad } from '../../client/perf/loadGenerator.js';
+import { OutcomeRecorder } from '../../client/perf/outcomeRecorder.js';
+import { sendSchedule } from '../../client/perf/requestRate.js';
+import { gapSampler, seededRandom, waitUntil } from '../../client/perf/schedule.js';
 import { statisticsDelta } from '../../client/perf/serverStats.js';
 import { LatencyRecorder } from '../../client/perf/summary.js';
 import type { ModelStatistics } from '../../client/grpc/types.js';
@@ -147,6 +150,49 @@ describe('request-rate load (open loop, sends on a schedule)', () => {
     expect(run.outcomes.length).toBeLessThan(280);
   });
 
+  it('sends on the same schedule for the same --seed, and on another for another seed', () => {
+    const load = {
+      mode: 'request-rate',
+      rate: 100,
+      distribution: 'poisson',
+      requests: 50,
+      warmupRequests: 0,
+    } as const;
+    const a = sendSchedule({ ...load, seed: 7 }, 50);
+    expect(sendSchedule({ ...load, seed: 7 }, 50)).toEqual(a);
+    expect(sendSchedule({ ...load, seed: 8 }, 50)).not.toEqual(a);
+    expect(sendSchedule({ ...load, distribution: 'gamma', gammaShape: 0.5, seed: 7 }, 50)).toEqual(
+      sendSchedule({ ...load, distribution: 'gamma', gammaShape: 0.5, seed: 7 }, 50),
+    );
+  });
+
+  it('draws gaps with mean 1/rate; gamma burstier below shape 1, more regular above', () => {
+    const cv = (gaps: number[]) => {
+      const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+      const sd = Math.sqrt(gaps.reduce((a, g) => a + (g - mean) ** 2, 0) / gaps.length);
+      return { mean, cv: sd / mean };
+    };
+    const draw = (d: 'constant' | 'poisson' | 'gamma', shape?: number) => {
+      const next = gapSampler(d, 50, seededRandom(1), shape);
+      return cv(Array.from({ length: 20000 }, next));
+    };
+    expect(draw('constant')).toEqual({ mean: 20, cv: 0 });
+    const poisson = draw('poisson');
+    expect(poisson.mean).toBeCloseTo(20, 0);
+    expect(poisson.cv).toBeCloseTo(1, 1); // exponential: sd = mean
+    expect(draw('gamma', 0.25).cv).toBeCloseTo(2, 1); // cv = 1/√shape
+    expect(draw('gamma', 4).cv).toBeCloseTo(0.5, 1);
+    expect(draw('gamma', 4).mean).toBeCloseTo(20, 0);
+  });
+
+  it('never sends before the scheduled time (lateness is measured in bench/perf, the box is too noisy here)', async () => {
+    for (let i = 0; i < 20; i++) {
+      const deadline = performance.now() + (i % 5) * 0.7;
+      await waitUntil(deadline, () => performance.now());
+      expect(performance.now()).toBeGreaterThanOrEqual(deadline);
+    }
+  });
+
   it('explains an invalid rate', async () => {
     await expect(
       runLoad(
@@ -154,6 +200,32 @@ describe('request-rate load (open loop, sends on a schedule)', () => {
         async () => 1,
       ),
     ).rejects.toThrow('request rate must be more than 0 requests/s (got 0)');
+  });
+});
+
+describe('OutcomeRecorder (shared by both load modes)', () => {
+  it('times each request from the measurement origin, keeps failures and lateness against the schedule', async () => {
+    const seen: unknown[] = [];
+    const recorder = new OutcomeRecorder<string>(performance.now() - 100, true, (o) => seen.push(o.value));
+    await recorder.measure(async () => {
+      await sleep(5);
+      return 'a';
+    }, 90);
+    await recorder.measure(() => Promise.reject(new Error('refused')));
+    const [first, second] = recorder.outcomes;
+    expect(first!.startMs).toBeGreaterThanOrEqual(100);
+    expect(first!.lagMs).toBeCloseTo(first!.startMs - 90, 5);
+    expect(first!.latencyMs).toBeGreaterThanOrEqual(4);
+    expect(second!.error?.message).toBe('refused');
+    expect(second!.lagMs).toBeUndefined();
+    expect(seen).toEqual(['a', undefined]);
+    expect(recorder.run().durationS).toBeCloseTo((second!.startMs + second!.latencyMs) / 1000, 6);
+  });
+
+  it('keeps nothing for warm-up', async () => {
+    const recorder = new OutcomeRecorder(performance.now(), false);
+    await recorder.measure(async () => 1);
+    expect(recorder.run()).toEqual({ outcomes: [], durationS: 0 });
   });
 });
 
