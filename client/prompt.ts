@@ -28,8 +28,8 @@ export interface PromptResult {
   text: string;
   /** Each non-empty `text_output` chunk as it arrived. */
   chunks: string[];
-  /** When each chunk arrived, ms after the request was sent. */
-  chunkMs: number[];
+  /** When each chunk arrived, ms after the request was sent (set by `sendPrompt`). */
+  chunkMs?: number[];
   /** Responses received (a streaming step sends about one per token). */
   responses: number;
   /** Time to the first non-empty `text_output`, ms. */
