@@ -12,6 +12,8 @@ export default tseslint.config(
       '.cache/**',
       'build/**',
       '**/*.generated.*',
+      // Programs for the TS → C++ compiler: checked by its own type checker and subset rules.
+      'test/tscompile/corpus/**',
     ],
   },
   js.configs.recommended,

@@ -48,6 +48,15 @@ export {
   type BuiltModel,
   type RepositoryBuild,
 } from './build/index.js';
+export {
+  compileModule,
+  compileModules,
+  type CompiledModule,
+  type FunctionInfo,
+  type ModuleSource,
+  type StructField,
+  type TsType,
+} from './tscompile/index.js';
 
 /** Package-relative path of the pipeline JSON Schema (what `contributes.jsonValidation` names). */
 export const PIPELINE_SCHEMA_PATH = 'generator/schema/pipeline.schema.json';

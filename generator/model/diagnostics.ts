@@ -64,6 +64,8 @@ export const DIAGNOSTIC_CODES = {
   'TS-E070': 'config.pbtxt syntax error or a field Triton does not know',
   'TS-E071': 'a repository cannot be imported as written',
   'TS-E072': 'a config.pbtxt holds an unfilled template placeholder `${name}`',
+  'TS-E080': 'a TypeScript step or hook uses something outside the compiled subset (docs/HOOKS.md)',
+  'TS-E081': 'a TypeScript step or hook does not type-check',
   'TS-W001': 'a step output is used by nothing (allowed; noted for clarity)',
   'TS-W002':
     'an imported step is kept as it is (not turned into a native step), or a model the ensemble does not use is left out',

@@ -1,0 +1,274 @@
+/**
+ * The TypeScript → C++ compiler for hooks and custom steps: ts-morph and the TypeScript checker
+ * read the module, `Emitter` translates the subset documented in docs/HOOKS.md, everything else
+ * becomes a diagnostic at its exact range saying what to write instead.
+ */
+import { Node, Project, ts, type SourceFile } from 'ts-morph';
+import type { Diagnostic } from '../model/diagnostics.js';
+import { cppName } from './cppText.js';
+import { Emitter, Unsupported } from './emit.js';
+import { cppType, type StructField, type TsType } from './types.js';
+
+export interface ModuleSource {
+  /** The path diagnostics name (as the user wrote it, e.g. relative to the pipeline file). */
+  fileName: string;
+  text: string;
+}
+
+export interface FunctionInfo {
+  name: string;
+  /** The C++ name inside the module's namespace. */
+  cppName: string;
+  params: Array<{ name: string; type: TsType }>;
+  returns: TsType;
+  exported: boolean;
+}
+
+export interface CompiledModule {
+  fileName: string;
+  /** C++ namespace holding the module's structs and functions. */
+  namespace: string;
+  diagnostics: Diagnostic[];
+  /** The module as C++ (includes ts_runtime.h); empty when there are errors. */
+  cpp: string;
+  functions: Map<string, FunctionInfo>;
+  /** Interfaces and object type aliases, fields in declaration order. */
+  structs: Map<string, StructField[]>;
+}
+
+const COMPILER_OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  lib: ['lib.es2022.d.ts'],
+  noEmit: true,
+  noImplicitReturns: true,
+  noFallthroughCasesInSwitch: false,
+  types: [],
+};
+
+/** Compiles several modules with one type checker (the differential harness compiles 30+). */
+export function compileModules(sources: ModuleSource[], namespaces?: string[]): CompiledModule[] {
+  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: COMPILER_OPTIONS });
+  const files = sources.map((s, i) => project.createSourceFile(`/m${i}/${baseName(s.fileName)}`, s.text));
+  return sources.map((s, i) =>
+    compileFile(files[i]!, s.fileName, namespaces?.[i] ?? `ts_${sanitize(baseName(s.fileName))}`),
+  );
+}
+
+export function compileModule(source: ModuleSource, namespace?: string): CompiledModule {
+  return compileModules([source], namespace ? [namespace] : undefined)[0]!;
+}
+
+function baseName(p: string): string {
+  return p.split(/[\\/]/).pop() || 'module.ts';
+}
+
+function sanitize(name: string): string {
+  return name.replace(/\.ts$/, '').replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+function compileFile(sf: SourceFile, fileName: string, namespace: string): CompiledModule {
+  const diagnostics: Diagnostic[] = [];
+  const report = (
+    node: Node,
+    message: string,
+    code: 'TS-E080' | 'TS-E081' = 'TS-E080',
+    start?: number,
+    end?: number,
+  ): void => {
+    const s = start ?? node.getStart();
+    const e = end ?? node.getEnd();
+    const a = sf.compilerNode.getLineAndCharacterOfPosition(s);
+    const b = sf.compilerNode.getLineAndCharacterOfPosition(e);
+    diagnostics.push({
+      file: fileName,
+      range: { start: { line: a.line, column: a.character }, end: { line: b.line, column: b.character } },
+      severity: 'error',
+      code,
+      message,
+    });
+  };
+  for (const d of sf.getPreEmitDiagnostics()) {
+    if (d.getCategory() !== ts.DiagnosticCategory.Error) continue;
+    const start = d.getStart() ?? 0;
+    report(
+      sf,
+      `TypeScript: ${ts.flattenDiagnosticMessageText(d.compilerObject.messageText, '\n')}`,
+      'TS-E081',
+      start,
+      start + (d.getLength() ?? 0),
+    );
+  }
+
+  const structs = new Map<string, StructField[]>();
+  const functionDecls = sf.getFunctions();
+  const moduleFunctions = new Set(functionDecls.map((f) => f.getName() ?? ''));
+  const constants = new Set<string>();
+  const emitter = new Emitter(sf.getFilePath(), structs, moduleFunctions, constants);
+  const onError = (e: Unsupported): void => report(e.node, e.message);
+  const guard = (f: () => void): void => {
+    try {
+      f();
+    } catch (e) {
+      if (e instanceof Unsupported) onError(e);
+      else throw e;
+    }
+  };
+
+  const constantLines: string[] = [];
+  const functions = new Map<string, FunctionInfo>();
+  const prototypes: string[] = [];
+  const bodies: string[] = [];
+
+  // Types first: object literals anywhere match the module's interfaces by shape.
+  const statements = [...sf.getStatements()].sort(
+    (a, b) => Number(isTypeDeclaration(b)) - Number(isTypeDeclaration(a)),
+  );
+  for (const st of statements) {
+    if (Node.isInterfaceDeclaration(st) || Node.isTypeAliasDeclaration(st)) {
+      guard(() => {
+        if (st.getTypeParameters().length > 0)
+          throw new Unsupported(st.getNameNode(), 'generic types are not in the subset');
+        const t = emitter.tsType(st.getType(), st.getNameNode(), st.getName());
+        if (Node.isTypeAliasDeclaration(st) && t.kind === 'struct' && t.name !== st.getName()) {
+          throw new Unsupported(
+            st.getNameNode(),
+            'an alias of another interface is not in the subset: use the interface',
+          );
+        }
+      });
+      continue;
+    }
+    if (Node.isFunctionDeclaration(st)) {
+      if (!st.getBody()) continue; // an overload signature: reported by signature()
+      guard(() => {
+        const sig = emitter.signature(st);
+        prototypes.push(`${emitter.prototype(sig)};`);
+        functions.set(sig.name, {
+          name: sig.name,
+          cppName: cppName(sig.name),
+          params: sig.params.map((p) => ({ name: p.name, type: p.type })),
+          returns: sig.ret,
+          exported: st.isExported(),
+        });
+        bodies.push(emitter.function(st, onError));
+      });
+      continue;
+    }
+    if (Node.isVariableStatement(st)) {
+      guard(() => {
+        if (st.getDeclarationKind() !== 'const') {
+          throw new Unsupported(
+            st,
+            'module-level let/var would be state shared by every request: use const, or keep state in the stream state a hook receives',
+          );
+        }
+        for (const d of st.getDeclarations()) {
+          const name = d.getNameNode();
+          if (!Node.isIdentifier(name)) throw new Unsupported(name, 'destructuring is not in the subset');
+          const t = emitter.tsType(d.getType(), d, d.getName());
+          const mutable = (x: TsType): boolean =>
+            (x.kind === 'array' && (!x.readonly || mutable(x.element))) ||
+            x.kind === 'typed' ||
+            x.kind === 'map' ||
+            x.kind === 'set' ||
+            x.kind === 'struct';
+          if (mutable(t)) {
+            throw new Unsupported(
+              d,
+              'a module-level constant must be a string, number, boolean or readonly array of them (requests must not share mutable values): annotate it `readonly string[]`, or build the value inside the function',
+            );
+          }
+          const init = d.getInitializer();
+          if (!init) throw new Unsupported(d, 'a constant needs a value');
+          constants.add(d.getName());
+          constantLines.push(
+            `static const ${cppType(t)} ${cppName(d.getName())} = ${emitter.expr(init).code};`,
+          );
+        }
+      });
+      continue;
+    }
+    if (Node.isImportDeclaration(st)) {
+      report(st, 'imports are not in the subset: a step or hook is one self-contained module');
+      continue;
+    }
+    if (Node.isExportDeclaration(st) || Node.isExportAssignment(st)) {
+      report(st, 'export the declarations themselves (export function f…)');
+      continue;
+    }
+    if (Node.isClassDeclaration(st)) {
+      report(
+        st.getNameNode() ?? st,
+        'classes are not in the subset: use an interface for the data and functions for the behaviour',
+      );
+      continue;
+    }
+    if (Node.isEnumDeclaration(st)) {
+      report(st.getNameNode(), 'enums are not in the subset: use a union of string literals');
+      continue;
+    }
+    report(
+      st,
+      'only functions, interfaces, type aliases and constants are in the subset at the top level of a module',
+    );
+  }
+
+  const structLines: string[] = [];
+  for (const name of structs.keys()) structLines.push(`struct ${name};`);
+  for (const [name, fields] of structs) {
+    structLines.push(`struct ${name} {`);
+    for (const f of fields) structLines.push(`  ${cppType(f.type)} ${cppName(f.name)};`);
+    structLines.push('};');
+  }
+  const jsonLines: string[] = [];
+  for (const [name, fields] of structs) {
+    jsonLines.push(`inline void jsonWriteObject(tsrt::Str& out, const ${name}& o) {`);
+    jsonLines.push(`  out += u"{";`);
+    fields.forEach((f, i) => {
+      const key = JSON.stringify(f.name);
+      jsonLines.push(`  out += ${cppU16(`${i ? ',' : ''}${key}:`)};`);
+      jsonLines.push(`  tsrt::jsonWrite(out, o.${cppName(f.name)});`);
+    });
+    jsonLines.push(`  out += u"}";`);
+    jsonLines.push('}');
+  }
+
+  // A module that does not type-check gets its type errors only: the subset check of code the
+  // checker rejected would repeat them in other words.
+  if (diagnostics.some((d) => d.code === 'TS-E081')) {
+    diagnostics.splice(0, diagnostics.length, ...diagnostics.filter((d) => d.code === 'TS-E081'));
+  }
+  const ok = !diagnostics.some((d) => d.severity === 'error');
+  const cpp = ok
+    ? [
+        `// Generated by Triton Studio from ${fileName.replace(/[\r\n]/g, ' ')}: do not edit (edit the .ts file).`,
+        '#pragma once',
+        '#include "triton_studio/ts_runtime.h"',
+        '',
+        `namespace ${namespace} {`,
+        '',
+        ...structLines,
+        ...jsonLines.map((l) => l),
+        '',
+        ...prototypes,
+        '',
+        ...constantLines,
+        '',
+        ...bodies,
+        `}  // namespace ${namespace}`,
+        '',
+      ].join('\n')
+    : '';
+  return { fileName, namespace, diagnostics, cpp, functions, structs };
+}
+
+function isTypeDeclaration(n: Node): boolean {
+  return Node.isInterfaceDeclaration(n) || Node.isTypeAliasDeclaration(n);
+}
+
+function cppU16(s: string): string {
+  // Field names are identifiers the checker accepted; JSON.stringify escaped them already.
+  return `u${JSON.stringify(s)}`;
+}

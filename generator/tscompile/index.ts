@@ -1,0 +1,16 @@
+/** The TypeScript → C++ compiler for hooks and custom steps (docs/HOOKS.md). */
+export {
+  compileModule,
+  compileModules,
+  type CompiledModule,
+  type FunctionInfo,
+  type ModuleSource,
+} from './compile.js';
+export {
+  cppType,
+  typeName,
+  TYPED_ARRAYS,
+  type StructField,
+  type TsType,
+  type TypedArrayName,
+} from './types.js';

@@ -1,0 +1,15 @@
+/**
+ * The hooks and custom steps shipped in samples/, with the entry functions the differential
+ * test runs (every exported hook and execute function).
+ */
+import path from 'node:path';
+import { ROOT, type Program } from './harness.js';
+
+const sample = (file: string, entry: string): Program => ({
+  name: `samples/${file}#${entry}`,
+  file: path.join(ROOT, 'samples', file),
+  entry,
+});
+
+export const SAMPLE_PROGRAMS: Program[] = [];
+void sample;
