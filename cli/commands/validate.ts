@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { hasErrors, validatePipeline } from '../../generator/index.js';
+import { compileModule, hasErrors, validatePipeline } from '../../generator/index.js';
 import { action } from '../action.js';
 import { CliError } from '../io.js';
 
 export function validateCommand(): Command {
   return new Command('validate')
-    .description('check pipeline files without writing anything; errors print like a compiler')
-    .argument('<pipelines...>', 'the *.pipeline.json files')
+    .description(
+      'check pipeline files, and TypeScript steps and hooks (*.ts: the compiled subset), without writing anything; errors print like a compiler',
+    )
+    .argument('<pipelines...>', 'the *.pipeline.json files and *.ts step or hook modules')
     .option('--json', 'print the diagnostics as JSON')
     .action(
       action(async (out, pipelines: string[]) => {
@@ -18,6 +20,8 @@ export function validateCommand(): Command {
           } catch (e) {
             throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
           }
+          if (file.endsWith('.ts'))
+            return { file, diagnostics: compileModule({ fileName: file, text }).diagnostics };
           return { file, diagnostics: validatePipeline(text, file).diagnostics };
         });
         const all = results.flatMap((r) => r.diagnostics);
@@ -28,7 +32,7 @@ export function validateCommand(): Command {
         const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
         out.info(
           ok
-            ? `${plural(pipelines.length, 'pipeline file')} OK, ${plural(count('warning'), 'warning')}`
+            ? `${plural(pipelines.length, pipelines.every((f) => f.endsWith('.ts')) ? 'module' : 'pipeline file')} OK, ${plural(count('warning'), 'warning')}`
             : plural(count('error'), 'error'),
         );
         return ok ? 0 : 1;

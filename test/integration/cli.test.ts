@@ -187,6 +187,21 @@ describe('validate', () => {
     expect(result.files[0]!.diagnostics.some((d) => d.code.startsWith('TS-E'))).toBe(true);
   });
 
+  it('checks TypeScript steps and hooks against the compiled subset, compiler-style', async () => {
+    const hook = join(ROOT, 'samples/llama2-tensorrt-llm/hooks/llama2-chat.ts');
+    const good = await cli(['validate', hook]);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toContain('1 module OK');
+    const file = join(scratch, 'bad-hook.ts');
+    writeFileSync(
+      file,
+      'export function beforeEncode(prompt: string): string {\n  return prompt.replace(/a/g, "b");\n}\n',
+    );
+    const bad = await cli(['validate', file]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${file}:2:25: error TS-E080: regular expressions are not in the subset`);
+  });
+
   it('says which file it cannot read', async () => {
     const run = await cli(['validate', join(scratch, 'missing.pipeline.json')]);
     expect(run.code).toBe(1);

@@ -1,6 +1,6 @@
 /**
  * The hooks and custom steps shipped in samples/, with the entry functions the differential
- * test runs (every exported hook and execute function).
+ * test runs: every exported hook and execute function.
  */
 import path from 'node:path';
 import { ROOT, type Program } from './harness.js';
@@ -11,5 +11,12 @@ const sample = (file: string, entry: string): Program => ({
   entry,
 });
 
-export const SAMPLE_PROGRAMS: Program[] = [];
-void sample;
+export const SAMPLE_PROGRAMS: Program[] = [
+  sample('llama2-tensorrt-llm/hooks/llama2-chat.ts', 'beforeEncode'),
+  sample('llama2-tensorrt-llm/hooks/llama2-chat.ts', 'afterDecode'),
+  sample('gpt2-tensorrt-llm/hooks/stop-sequence.ts', 'startStream'),
+  sample('gpt2-tensorrt-llm/hooks/stop-sequence.ts', 'onChunk'),
+  sample('gpt2-tensorrt-llm/hooks/stop-sequence.ts', 'endStream'),
+  sample('gpt2-tensorrt-llm/hooks/stop-sequence.ts', 'afterDecode'),
+  sample('distilbert-onnx/steps/label.ts', 'execute'),
+];
