@@ -21,6 +21,8 @@ export interface DeployOptions {
   onModel?: (status: ModelDeployStatus) => void;
   /** How long to wait for each ensemble to report ready after loading; default 60 s. */
   readyTimeoutMs?: number;
+  /** Stops before the next model once aborted (a load in progress is not interrupted). */
+  signal?: AbortSignal;
 }
 
 export interface ModelDeployStatus {
@@ -61,6 +63,16 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
   const statuses: ModelDeployStatus[] = [];
   const failed = new Set<string>();
   for (const entry of entries) {
+    if (options.signal?.aborted) {
+      statuses.push({
+        model: entry.name,
+        isEnsemble: entry.isEnsemble,
+        state: 'skipped',
+        loadMs: 0,
+        error: 'cancelled',
+      });
+      continue;
+    }
     const status = await deployModel(client, entry, options, failed);
     if (status.state !== 'ready') failed.add(entry.name);
     statuses.push(status);

@@ -62,3 +62,12 @@ export {
 export { ARRIVAL_DISTRIBUTIONS, seededRandom, type ArrivalDistribution } from './perf/schedule.js';
 export type { LatencySummary } from './perf/summary.js';
 export { statisticsDelta, type ServerModelBreakdown } from './perf/serverStats.js';
+export {
+  runWorkflow,
+  WORKFLOW_STAGES,
+  type WorkflowOptions,
+  type WorkflowResult,
+  type WorkflowServer,
+  type WorkflowStage,
+  type WorkflowStageEvent,
+} from './workflow.js';

@@ -23,6 +23,8 @@ export interface BuildBackendsOptions {
   /** CMake targets to build; default what native steps and the CPU sample need. */
   targets?: string[];
   onOutput?: RunOptions['onOutput'];
+  /** Cancels the build: the running compiler is stopped, nothing is placed. */
+  signal?: AbortSignal;
 }
 
 export interface BackendsBuild {
@@ -56,7 +58,7 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
   }
   const buildDir = resolve(opts.buildDir ?? join(root, 'build', 'backends'));
   mkdirSync(dirname(buildDir), { recursive: true });
-  const run = { onOutput: opts.onOutput };
+  const run = { onOutput: opts.onOutput, signal: opts.signal };
 
   await withDirectoryLock(`${buildDir}.lock`, 15 * 60_000, async () => {
     const configureArgs = ['-S', sourceDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release'];

@@ -119,7 +119,7 @@ async function buildStep(
   const sources = join(workDir, 'src');
   const buildDir = join(workDir, 'build');
   mkdirSync(workDir, { recursive: true });
-  const run = { onOutput: opts.onOutput };
+  const run = { onOutput: opts.onOutput, signal: opts.signal };
   const model = basename(modelDir);
 
   return withDirectoryLock(`${workDir}.lock`, 15 * 60_000, async () => {

