@@ -5,12 +5,16 @@
 // latency model says a real model would:
 //   prefill  = prefill_us_per_token x (prompt tokens in the whole batch)
 //   step     = decode_us_per_step x (1 + batch_cost_factor x (sequences still generating - 1))
-// so measured latencies can be checked against a known truth. With
-// `model_transaction_policy { decoupled: true }` it streams one response per generated token.
+// so measured latencies can be checked against a known truth. Like TensorRT-LLM it ends a row at
+// its `end_id` (not emitted) or after a `stop_words_list` word (emitted), and never emits a
+// `bad_words_list` word (docs/PIPELINE.md, "sim-llm", has the table). With
+// `model_transaction_policy { decoupled: true }` it streams one response per generated token when
+// the request's `streaming` input is true, and otherwise answers once, as TensorRT-LLM does.
 // The same library also presents vLLM's text interface and an encoder classifier's (sim_models.h):
 // the model's config says which.
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "sim_models.h"
@@ -28,6 +32,9 @@ constexpr const char* kRequestOutputLen = "request_output_len";
 constexpr const char* kOutputIds = "output_ids";
 constexpr const char* kSequenceLength = "sequence_length";
 constexpr const char* kStreaming = "streaming";  // TensorRT-LLM's optional BOOL input
+constexpr const char* kEndId = "end_id";
+constexpr const char* kStopWords = "stop_words_list";
+constexpr const char* kBadWords = "bad_words_list";
 
 struct LatencyModel {
   double prefill_us_per_token = 20;
@@ -39,20 +46,86 @@ struct LatencyModel {
   }
 };
 
-// One prompt (a batch row of a request) being "generated".
+using Words = std::vector<std::vector<int64_t>>;
+
+// One prompt (a batch row of a request) being "generated". Its tokens are decided up front (they
+// depend on nothing but the request); the latency model then paces their delivery.
 struct Sequence {
   std::vector<int64_t> prompt;
+  std::vector<int64_t> tokens;
   int64_t output_len = 0;
 
-  int64_t GeneratedToken(int64_t i) const { return prompt[static_cast<size_t>(i) % prompt.size()]; }
+  int64_t GeneratedToken(int64_t i) const { return tokens[static_cast<size_t>(i)]; }
+
+  // The prompt echoed cyclically, up to `max_len` tokens. A token that would complete a bad word
+  // is passed over for the next one of the cycle (no candidate left: the row ends); the end id
+  // ends the row unemitted; a completed stop word ends it emitted.
+  void Generate(int64_t max_len, std::optional<int64_t> end_id, const Words& stop, const Words& bad) {
+    const size_t n = prompt.size();
+    size_t cursor = 0;
+    while (static_cast<int64_t>(tokens.size()) < max_len) {
+      size_t tries = 0;
+      while (tries < n && Completes(bad, prompt[cursor % n])) ++cursor, ++tries;
+      if (tries == n) break;
+      const int64_t token = prompt[cursor++ % n];
+      if (end_id && token == *end_id) break;
+      tokens.push_back(token);
+      if (EndsWithWord(stop)) break;
+    }
+    output_len = static_cast<int64_t>(tokens.size());
+  }
+
+ private:
+  bool Completes(const Words& words, int64_t next) const {
+    for (const auto& w : words) {
+      if (w.back() != next || w.size() - 1 > tokens.size()) continue;
+      if (std::equal(w.begin(), w.end() - 1, tokens.end() - static_cast<std::ptrdiff_t>(w.size() - 1))) return true;
+    }
+    return false;
+  }
+  bool EndsWithWord(const Words& words) const {
+    for (const auto& w : words) {
+      if (w.size() <= tokens.size() && std::equal(w.begin(), w.end(), tokens.end() - static_cast<std::ptrdiff_t>(w.size())))
+        return true;
+    }
+    return false;
+  }
 };
+
+// TensorRT-LLM's word-list layout, per batch row [2, L]: the words' ids back to back, then each
+// word's end offset (padded with -1; ids padded with 0).
+std::vector<Words> ReadWordLists(const std::optional<glue::InputTensor>& input, int64_t rows, bool batching) {
+  std::vector<Words> out(static_cast<size_t>(rows));
+  if (!input) return out;
+  const size_t rank = batching ? 3 : 2;
+  if (!glue::IsIntegerType(input->dtype) || input->shape.size() != rank || input->shape[rank - 2] != 2 ||
+      (batching && input->shape[0] != rows)) {
+    throw BackendError("input '" + input->name + "' must be integers shaped " + (batching ? "[batch, 2, L]" : "[2, L]") +
+                       " (ids, then end offsets), got " + glue::ShapeToString(input->shape));
+  }
+  const int64_t width = input->shape[rank - 1];
+  const std::vector<int64_t> values = input->Integers();
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t* ids = values.data() + r * 2 * width;
+    const int64_t* offsets = ids + width;
+    int64_t begin = 0;
+    for (int64_t i = 0; i < width && offsets[i] >= 0; ++i) {
+      if (offsets[i] < begin || offsets[i] > width) {
+        throw BackendError("input '" + input->name + "' has an offset out of order or past its ids");
+      }
+      if (offsets[i] > begin) out[static_cast<size_t>(r)].emplace_back(ids + begin, ids + offsets[i]);
+      begin = offsets[i];
+    }
+  }
+  return out;
+}
 
 struct PendingRequest {
   TRITONBACKEND_Request* request = nullptr;
   std::vector<Sequence> rows;
   std::set<std::string> requested;
   TRITONBACKEND_ResponseFactory* factory = nullptr;  // decoupled only
-  bool streaming = true;                             // decoupled: a `streaming` input may turn it off
+  bool streaming = false;                            // decoupled: the request's `streaming` input turns it on
   bool done = false;                                 // decoupled: FINAL sent
 };
 
@@ -154,6 +227,16 @@ class SimLlmModel : public glue::BackendModel {
     const int64_t rows = batching ? ids.shape[0] : 1;
     const int64_t width = ids.shape[rank - 1];
     const std::vector<int64_t> tokens = ids.Integers();
+    const auto end_input = glue::ReadInput(request, kEndId);
+    std::vector<int64_t> end_ids;
+    if (end_input) {
+      end_ids = end_input->Integers();
+      if (end_ids.size() != static_cast<size_t>(rows)) {
+        throw BackendError("input 'end_id' must hold one id per prompt, got shape " + glue::ShapeToString(end_input->shape));
+      }
+    }
+    const std::vector<Words> stop = ReadWordLists(glue::ReadInput(request, kStopWords), rows, batching);
+    const std::vector<Words> bad = ReadWordLists(glue::ReadInput(request, kBadWords), rows, batching);
     const std::vector<int64_t> out_values = out_len.Integers();
     if (rows <= 0 || out_values.size() % static_cast<size_t>(rows) != 0 || out_values.empty()) {
       throw BackendError("input 'request_output_len' must hold one value per prompt, got shape " +
@@ -179,11 +262,12 @@ class SimLlmModel : public glue::BackendModel {
       }
       Sequence seq;
       seq.prompt.assign(tokens.begin() + r * width, tokens.begin() + r * width + length);
-      seq.output_len = out_values[r * out_stride];
-      if (seq.output_len < 0 || seq.output_len > max_output_len_) {
+      const int64_t requested = out_values[r * out_stride];
+      if (requested < 0 || requested > max_output_len_) {
         throw BackendError("request_output_len must be between 0 and " + std::to_string(max_output_len_) + ", got " +
-                           std::to_string(seq.output_len));
+                           std::to_string(requested));
       }
+      seq.Generate(requested, end_input ? std::optional<int64_t>(end_ids[r]) : std::nullopt, stop[r], bad[r]);
       pending->rows.push_back(std::move(seq));
     }
   }

@@ -16,7 +16,7 @@ import { runLatencyTest } from '../../client/perf/latencyTest.js';
 import { sendPrompt } from '../../client/prompt.js';
 import { freePort, startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
-import { generateRepository, hasErrors } from '../../generator/index.js';
+import { generateRepository, hasErrors, type Pipeline } from '../../generator/index.js';
 
 const ROOT = resolve(__dirname, '../..');
 const PIPELINE = join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json');
@@ -242,7 +242,7 @@ describe('streamInfer (a decoupled model: one response per generated token)', ()
         name: 'sim_llm_stream',
         backend: 'sim_llm',
         max_batch_size: config.max_batch_size,
-        input: config.input,
+        input: [...config.input, { name: 'streaming', data_type: 'TYPE_BOOL', dims: [1], optional: true }],
         output: config.output,
         instance_group: [{ kind: 'KIND_CPU', count: 1 }],
         parameters: { decode_us_per_step: { string_value: '5000' } },
@@ -254,6 +254,7 @@ describe('streamInfer (a decoupled model: one response per generated token)', ()
       numericInput('input_ids', 'UINT32', [1, 3], [464, 2068, 7586]),
       numericInput('input_lengths', 'UINT32', [1, 1], [3]),
       numericInput('request_output_len', 'UINT32', [1, 1], [5]),
+      numericInput('streaming', 'BOOL', [1, 1], [true]),
     ];
     const arrivals: number[] = [];
     const tokens: number[] = [];
@@ -274,6 +275,7 @@ describe('streamInfer (a decoupled model: one response per generated token)', ()
       numericInput('input_ids', 'UINT32', [1, 1], [1]),
       numericInput('input_lengths', 'UINT32', [1, 1], [1]),
       numericInput('request_output_len', 'UINT32', [1, 1], [200]),
+      numericInput('streaming', 'BOOL', [1, 1], [true]),
     ];
     let seen = 0;
     const start = performance.now();
@@ -292,12 +294,14 @@ describe('a streaming ensemble (sim_llm decoupled: one text chunk per generated 
   const STREAM_ENSEMBLE = 'gpt2_sim_stream';
 
   beforeAll(async () => {
-    const pipeline = JSON.parse(readFileSync(PIPELINE, 'utf8')) as {
-      name: string;
-      steps: { name: string; decoupled?: boolean }[];
-    };
+    const pipeline = JSON.parse(readFileSync(PIPELINE, 'utf8')) as Pipeline;
     pipeline.name = STREAM_ENSEMBLE;
-    pipeline.steps.find((s) => s.name === 'sim_llm')!.decoupled = true;
+    // sim-llm streams when the request asks (TensorRT-LLM's `streaming`), as the ensemble's `stream` does.
+    const sim = pipeline.steps.find((s) => s.name === 'sim_llm')!;
+    sim.decoupled = true;
+    sim.inputs = [{ name: 'streaming', dataType: 'BOOL', dims: [1], optional: true }];
+    pipeline.inputs.push({ name: 'stream', dataType: 'BOOL', dims: [1], optional: true });
+    pipeline.wires.push({ from: 'stream', to: 'sim_llm.streaming' });
     const file = join(scratch, 'stream.pipeline.json');
     writeFileSync(file, JSON.stringify(pipeline));
     expect(hasErrors(generateRepository({ pipelinePath: file, outDir: streamRepo }).diagnostics)).toBe(false);

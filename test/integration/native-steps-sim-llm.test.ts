@@ -101,6 +101,7 @@ describe('decoupled sim-llm (model_transaction_policy decoupled, INT32 interface
       numericInput('input_ids', 'INT32', [1, 3], prompt),
       numericInput('input_lengths', 'INT32', [1, 1], [3]),
       numericInput('request_output_len', 'INT32', [1, 1], [5]),
+      numericInput('streaming', 'BOOL', [1, 1], [true]),
     ])) {
       arrivals.push(performance.now() - start);
       expect(response.output('output_ids').shape).toEqual([1, 1, 1]);
@@ -111,6 +112,59 @@ describe('decoupled sim-llm (model_transaction_policy decoupled, INT32 interface
     const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] as number));
     for (const gap of gaps) expect(gap).toBeGreaterThan(12); // 20 ms steps, with timer slack
     expect(arrivals[0]).toBeGreaterThanOrEqual(20); // first token after prefill + one step
+  });
+
+  /** Every response of one request to sim_stream: [output_ids, sequence_length] each. */
+  async function generate(
+    prompt: number[],
+    outputLen: number,
+    extra: ReturnType<typeof numericInput>[] = [],
+  ) {
+    const responses: [number[], number[]][] = [];
+    for await (const r of client.streamInfer('sim_stream', [
+      numericInput('input_ids', 'INT32', [1, prompt.length], prompt),
+      numericInput('input_lengths', 'INT32', [1, 1], [prompt.length]),
+      numericInput('request_output_len', 'INT32', [1, 1], [outputLen]),
+      ...extra,
+    ]))
+      responses.push([r.numbers('output_ids'), r.numbers('sequence_length')]);
+    return responses;
+  }
+  /** TensorRT-LLM's word-list layout for one row: [1, 2, L], ids then end offsets (-1 padded). */
+  const words = (name: string, list: number[][]) => {
+    const ids = list.flat();
+    const offsets = list.map((_, i) => list.slice(0, i + 1).flat().length);
+    const width = Math.max(ids.length, 1);
+    const pad = (a: number[], v: number) => [...a, ...Array(width - a.length).fill(v)];
+    return numericInput(name, 'INT32', [1, 2, width], [...pad(ids, 0), ...pad(offsets, -1)]);
+  };
+
+  it('answers once, like TensorRT-LLM, when the request does not ask for streaming', async () => {
+    expect(await generate([5, 6], 5)).toEqual([[echo([5, 6], 5), [5]]]);
+  });
+
+  it('ends at end_id without emitting it, streamed or not', async () => {
+    const endId = numericInput('end_id', 'INT32', [1, 1], [9]);
+    expect(await generate([7, 8, 9], 6, [endId])).toEqual([[[7, 8], [2]]]);
+    const streamed = await generate([7, 8, 9], 6, [endId, numericInput('streaming', 'BOOL', [1, 1], [true])]);
+    expect(streamed.map(([ids]) => ids)).toEqual([[7], [8]]);
+  });
+
+  it('ends after a stop word, which is emitted; a one-token stop word ends at once', async () => {
+    expect(await generate([1, 2, 3, 4], 10, [words('stop_words_list', [[3, 4, 1]])])).toEqual([
+      [[1, 2, 3, 4, 1], [5]],
+    ]);
+    expect(await generate([1, 2, 3, 4], 10, [words('stop_words_list', [[9, 9], [2]])])).toEqual([
+      [[1, 2], [2]],
+    ]);
+  });
+
+  it('never emits a bad word: a token that would complete one is passed over for the next', async () => {
+    // [2] is banned outright; [4, 1] bans 1 right after 4.
+    const out = await generate([1, 2, 3, 4], 8, [words('bad_words_list', [[2], [4, 1]])]);
+    expect(out).toEqual([[[1, 3, 4, 3, 4, 3, 4, 3], [8]]]);
+    // Every candidate banned: the row ends there.
+    expect(await generate([2, 2], 4, [words('bad_words_list', [[2]])])).toEqual([[[], [0]]]);
   });
 
   it('sends one final response with every token when the request says streaming = false', async () => {
@@ -136,6 +190,7 @@ describe('decoupled sim-llm (model_transaction_policy decoupled, INT32 interface
         numericInput('input_ids', 'INT32', [1, 2], [4, 2]),
         numericInput('input_lengths', 'INT32', [1, 1], [length]),
         numericInput('request_output_len', 'INT32', [1, 1], [2]),
+        numericInput('streaming', 'BOOL', [1, 1], [true]),
       ]))
         out.push(...r.numbers('output_ids'));
       return out;
