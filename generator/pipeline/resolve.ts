@@ -72,8 +72,10 @@ function resolveStep(step: Step, index: number, pipeline: Pipeline): ResolvedSte
     path,
     preset,
     unknownPreset: step.preset !== undefined && !preset ? step.preset : undefined,
-    backend: pick('backend'),
-    platform: pick('platform'),
+    // Backend and platform are one choice: a step that makes it (null included) replaces the preset's.
+    ...(step.backend !== undefined || step.platform !== undefined
+      ? { backend: step.backend ?? undefined, platform: step.platform ?? undefined }
+      : { backend: t?.backend ?? undefined, platform: t?.platform ?? undefined }),
     maxBatchSize,
     dynamicBatching:
       batching === true ? {} : batching === false || batching === undefined ? undefined : batching,

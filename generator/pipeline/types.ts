@@ -59,10 +59,13 @@ export interface Step {
   addSpecialTokens?: boolean;
   /** Detokenize: drop special tokens from the text. Default true. */
   skipSpecialTokens?: boolean;
-  /** Model/custom: the Triton backend (`tensorrtllm`, `onnxruntime`, `vllm`, `sim_llm`, …). */
-  backend?: string;
+  /**
+   * Model/custom: the Triton backend (`tensorrtllm`, `onnxruntime`, `vllm`, `sim_llm`, …). A step's
+   * own backend or platform replaces its preset's choice of either; `null` removes the preset's.
+   */
+  backend?: string | null;
   /** Model/custom: a Triton platform (`onnxruntime_onnx`, `tensorrt_plan`, …) instead of a backend. */
-  platform?: string;
+  platform?: string | null;
   maxBatchSize?: number;
   /** `true` = Triton's defaults; an object tunes it; `false` turns off a preset's batching. */
   dynamicBatching?: boolean | DynamicBatching;

@@ -17,7 +17,6 @@ import { startLocalServer, type LocalServer } from '../../client/server/localSer
 import { buildRepository } from '../../generator/build/index.js';
 import { formatDiagnostic, generateRepository, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
-import { findPreset } from '../../generator/presets/index.js';
 
 const SAMPLES = resolve(__dirname, '../../samples');
 const work = mkdtempSync(join(tmpdir(), 'ts-gen-samples-'));
@@ -92,15 +91,8 @@ function prepare(c: Case): string {
   for (const step of pipeline.steps) {
     const standIn = c.standIn?.[step.name];
     if (!standIn) continue;
-    const template = step.preset ? findPreset(step.preset)?.template : undefined;
-    if (template?.platform) {
-      // A platform preset (onnxruntime_onnx) cannot take a backend as well: spell its ports out.
-      Object.assign(step, { ...template, ...step });
-      delete step.platform;
-      delete step.preset;
-    }
+    // The CPU stand-in is one line on any model step, presets with a platform (onnxruntime_onnx) included.
     step.backend = 'sim_llm';
-    step.instanceGroups = [{ count: 1, kind: 'CPU' }];
     if (standIn.decoupled !== undefined) step.decoupled = standIn.decoupled;
   }
   writeFileSync(file, JSON.stringify(pipeline, null, 2));

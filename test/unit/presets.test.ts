@@ -6,10 +6,11 @@
  * on purpose must name the difference in DEVIATIONS (and docs/PIPELINE.md explains it): any
  * other difference fails.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validatePipeline, type Pipeline, type Port } from '../../generator/index.js';
+import { generateRepository, validatePipeline, type Pipeline, type Port } from '../../generator/index.js';
 import { findPreset, listPresets } from '../../generator/presets/index.js';
 
 const SAMPLES = resolve(__dirname, '../../samples');
@@ -395,5 +396,47 @@ describe('preset settings TRITON.md names', () => {
     const file = join(SAMPLES, 'codegen-fastertransformer', 'codegen-ft-dropin.pipeline.json');
     const r = validatePipeline(readFileSync(file, 'utf8'), file);
     expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message)).toEqual([]);
+  });
+});
+
+describe("a step's own fields override its preset's, backend and platform as one choice", () => {
+  const file = join(SAMPLES, 'distilbert-onnx', 'distilbert-onnx.pipeline.json');
+  /** The DistilBERT sample with its model step changed by `edit`: errors, and the step's config.pbtxt. */
+  function withModelStep(edit: Record<string, unknown>) {
+    const p = JSON.parse(readFileSync(file, 'utf8')) as Pipeline;
+    const step = p.steps.find((s) => s.kind === 'model')!;
+    Object.assign(step, edit, { files: [] });
+    const dir = mkdtempSync(join(tmpdir(), 'ts-override-'));
+    try {
+      const pipelinePath = join(dir, 'p.pipeline.json');
+      writeFileSync(pipelinePath, JSON.stringify(p));
+      const r = generateRepository({ pipelinePath, outDir: join(dir, 'repo') });
+      const errors = r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`);
+      const config = join(dir, 'repo', step.name, 'config.pbtxt');
+      return { errors, config: existsSync(config) ? readFileSync(config, 'utf8') : '' };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('"backend": "sim_llm" on a platform preset (onnxruntime_onnx) is the one line the CPU stand-in needs', () => {
+    const r = withModelStep({ backend: 'sim_llm' });
+    expect(r.errors).toEqual([]);
+    expect(r.config).toContain('backend: "sim_llm"');
+    expect(r.config).not.toContain('platform');
+    expect(r.config).toContain('name: "attention_mask"'); // the preset's ports stay
+  });
+
+  it('"platform": null takes the preset\'s platform away; a backend then completes the step', () => {
+    expect(withModelStep({ platform: null, backend: 'sim_llm' }).errors).toEqual([]);
+    expect(withModelStep({ platform: null }).errors).toEqual([
+      expect.stringMatching(/^TS-E054 Step "distilbert" needs a "backend"/),
+    ]);
+  });
+
+  it('a step that sets both itself is still told to keep one', () => {
+    expect(withModelStep({ platform: 'onnxruntime_onnx', backend: 'sim_llm' }).errors).toEqual([
+      expect.stringMatching(/^TS-E054 .*sets both "backend" and "platform"/),
+    ]);
   });
 });
