@@ -8,10 +8,16 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands/index.js';
 import { Ctx } from './context.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
+import { registerTsStepDiagnostics } from './tsStepDiagnostics.js';
 
 export function activate(context: vscode.ExtensionContext): Ctx {
   const ctx = new Ctx(context);
-  context.subscriptions.push(ctx, ...registerCommands(ctx), registerPipelineDiagnostics());
+  context.subscriptions.push(
+    ctx,
+    ...registerCommands(ctx),
+    registerPipelineDiagnostics(),
+    registerTsStepDiagnostics(),
+  );
   // Returned as the extension's API: tests and other extensions reach the shared state.
   return ctx;
 }
