@@ -15,7 +15,16 @@ export {
 } from './model/diagnostics.js';
 export { loadPipeline, parsePipeline, type ParseResult } from './pipeline/parse.js';
 export { validatePipeline, type ValidateOptions, type ValidateResult } from './pipeline/validatePipeline.js';
-export { analyzePipeline, type AnalyzeOptions, type PipelineGraph } from './pipeline/validate.js';
+export {
+  analyzePipeline,
+  checkPipeline,
+  type AnalyzeOptions,
+  type AnalyzeResult,
+  type CheckResult,
+  type EnsembleGraph,
+  type PipelineGraph,
+} from './pipeline/validate.js';
+export { nodeEnvironment, type PipelineEnvironment } from './pipeline/environment.js';
 export { resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
 export type * from './pipeline/types.js';
 export { PIPELINE_FORMAT_VERSION } from './pipeline/types.js';

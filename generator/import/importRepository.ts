@@ -273,7 +273,7 @@ function noteModelsLeftOut(
           ? `a Python front-end (BLS) that calls the models itself; send its requests (text_input, ...) to ` +
             `the ensemble "${ensemble.name}", which the pipeline generates without Python`
           : `not used by the ensemble "${ensemble.name}"`;
-    note(model.configFile, 'TS-W002', `Model "${model.name}" is left out of the pipeline: ${why}.`, 'info');
+    note(model.configFile, 'TS-W073', `Model "${model.name}" is left out of the pipeline: ${why}.`, 'info');
   }
 }
 
@@ -470,7 +470,7 @@ function nativeCandidate(
   if (dropped.length) {
     note(
       model.configFile,
-      'TS-W002',
+      'TS-W071',
       `Step "${model.name}" becomes a native ${kind} step without ${dropped.join(', ')} (no native equivalent; optional).`,
       'warning',
     );
@@ -490,7 +490,7 @@ function nativeCandidate(
   if (instances > 1) {
     note(
       model.configFile,
-      'TS-W002',
+      'TS-W072',
       `Step "${model.name}" becomes a native ${kind} step with one CPU instance instead of ${instances} Python instances.`,
       'info',
     );

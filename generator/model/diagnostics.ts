@@ -67,8 +67,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-E080': 'a TypeScript step or hook uses something outside the compiled subset (docs/HOOKS.md)',
   'TS-E081': 'a TypeScript step or hook does not type-check',
   'TS-W001': 'a step output is used by nothing (allowed; noted for clarity)',
-  'TS-W002':
-    'an imported step is kept as it is (not turned into a native step), or a model the ensemble does not use is left out',
+  'TS-W002': 'an imported Python step is kept as it is (not turned into a native step)',
   'TS-W003': 'a file listed in "files" does not exist yet; it is expected in the repository',
   'TS-W004': 'a detokenize step that decodes streamed responses has more than one instance',
   'TS-W005': 'a native tokenize/detokenize step given GPU instances (it runs on the CPU only)',
@@ -76,6 +75,9 @@ export const DIAGNOSTIC_CODES = {
   'TS-W007': 'an `import --set NAME=VALUE` whose NAME is a placeholder in no config.pbtxt',
   'TS-W008':
     'import dropped or changed an ensemble input, output or parameter, or a step parameter (says which and why)',
+  'TS-W071': 'an imported step becomes native without its optional Python-only tensors',
+  'TS-W072': 'an imported Python instance pool becomes one native instance',
+  'TS-W073': 'a model the imported ensemble does not use is left out of the pipeline',
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

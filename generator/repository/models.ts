@@ -3,7 +3,6 @@
  * the ensemble's, the native step models the C++ printer renders, and the files each model
  * folder receives. Pure: nothing here touches the disk except reading the copied files' paths.
  */
-import { dirname, isAbsolute, resolve } from 'node:path';
 import type {
   DetokenizeStepModel,
   TensorBinding,
@@ -14,7 +13,8 @@ import { portRoles, type NativeStepKind, type PortSide } from '../model/portRole
 import { modelConfigFromJson } from '../pbtxt/json.js';
 import type { ModelConfig, ModelTensor, PbMessage } from '../pbtxt/types.js';
 import type { ResolvedPort, ResolvedStep } from '../pipeline/resolve.js';
-import type { PipelineGraph } from '../pipeline/validate.js';
+import { versionFiles as copiedFiles } from '../pipeline/checks/files.js';
+import type { PipelineGraph } from '../pipeline/graph.js';
 import type { Port, StepKind } from '../pipeline/types.js';
 
 export const TOKENIZER_FILE = 'tokenizer.json';
@@ -155,11 +155,7 @@ function stepModel(
 
   const merged = step.config ? (deepMerge(config, modelConfigFromJson(step.config)) as ModelConfig) : config;
 
-  const base = dirname(resolve(pipelineFile));
-  const versionFiles = step.files.map((f) => {
-    const source = isAbsolute(f) ? f : resolve(base, f);
-    return { source, name: source.split(/[\\/]/).pop()! };
-  });
+  const versionFiles = copiedFiles(step, pipelineFile).map(({ source, name }) => ({ source, name }));
   let nativeStep: NativeStepModel | undefined;
   if (native) {
     versionFiles.unshift({ source: graph.tokenizerFiles.get(step.name)!, name: TOKENIZER_FILE });

@@ -250,13 +250,13 @@ describe('import', () => {
     // Diagnostics compiler-style on stderr, each naming the config it is about.
     const lines = run.stderr.trim().split('\n');
     expect(lines).toContain(
-      `${join(layout, 'preprocessing', 'config.pbtxt')}:1:1: warning TS-W002: Step "preprocessing" becomes a ` +
+      `${join(layout, 'preprocessing', 'config.pbtxt')}:1:1: warning TS-W071: Step "preprocessing" becomes a ` +
         'native tokenize step without DECODER_QUERY (no native equivalent; optional).',
     );
     expect(lines.filter((l) => l.includes('tensorrt_llm_bls'))).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^${join(layout, 'tensorrt_llm_bls', 'config.pbtxt')}:1:1: info TS-W002: Model "tensorrt_llm_bls" is ` +
+          `^${join(layout, 'tensorrt_llm_bls', 'config.pbtxt')}:1:1: info TS-W073: Model "tensorrt_llm_bls" is ` +
             'left out of the pipeline: a Python front-end \\(BLS\\)',
         ),
       ),

@@ -87,7 +87,7 @@ describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
 
   it('keeps end_id / pad_id, and says which optional Python-only tensors the native step leaves out', () => {
     const r = importRepository(trtllmRepository(LLAMA_DIR), { outFile: join(work, 'p.pipeline.json') });
-    const warning = r.diagnostics.find((d) => d.code === 'TS-W002')!;
+    const warning = r.diagnostics.find((d) => d.code === 'TS-W071')!;
     expect(warning.file).toBe(join(work, 'repo', 'preprocessing', 'config.pbtxt'));
     expect(warning.message).toBe(
       'Step "preprocessing" becomes a native tokenize step without DECODER_QUERY (no native equivalent; optional).',
@@ -105,6 +105,20 @@ describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
     ]);
     expect(r.pipeline!.wires).toContainEqual({ from: 'end_id', to: 'preprocessing.END_ID' });
     expect(r.pipeline!.wires).toContainEqual({ from: 'pad_id', to: 'preprocessing.PAD_ID' });
+  });
+
+  it('gives each situation its own code, and each code one severity', () => {
+    const r = importRepository(trtllmRepository(LLAMA_DIR), { outFile: join(work, 'p.pipeline.json') });
+    const kept = importRepository(trtllmRepository('${tokenizer_dir}'), {
+      outFile: join(work, 'k.pipeline.json'),
+    });
+    const seen = [...r.diagnostics, ...kept.diagnostics].map((d) => `${d.code} ${d.severity}`);
+    expect(new Set(seen)).toEqual(
+      new Set(['TS-W071 warning', 'TS-W072 info', 'TS-W073 info', 'TS-W002 warning']),
+    );
+    expect(r.diagnostics.filter((d) => d.code === 'TS-W072').map((d) => d.message)).toContain(
+      'Step "postprocessing" becomes a native detokenize step with one CPU instance instead of 4 Python instances.',
+    );
   });
 
   it('keeps the model step whole: ports, batching, decoupled, parameters, and other fields as raw config', () => {
@@ -168,7 +182,7 @@ describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
       (d) => d.file === join(work, 'repo', 'tensorrt_llm_bls', 'config.pbtxt'),
     );
     expect(notes.map((d) => `${d.severity} ${d.code}: ${d.message}`)).toEqual([
-      'info TS-W002: Model "tensorrt_llm_bls" is left out of the pipeline: a Python front-end (BLS) that calls ' +
+      'info TS-W073: Model "tensorrt_llm_bls" is left out of the pipeline: a Python front-end (BLS) that calls ' +
         'the models itself; send its requests (text_input, ...) to the ensemble "ensemble", which the pipeline ' +
         'generates without Python.',
     ]);

@@ -11,6 +11,8 @@ import {
   validatePipeline,
   type Diagnostic,
   type Pipeline,
+  type PipelineEnvironment,
+  type PipelineGraph,
 } from '../../generator/index.js';
 
 const FILE = resolve(__dirname, '../fixtures/pipelines/inline.pipeline.json');
@@ -540,5 +542,48 @@ describe('the code list', () => {
       expect(code).toMatch(/^TS-[EW]\d{3}$/);
       expect(summary.length).toBeGreaterThan(10);
     }
+  });
+});
+
+describe('pure checks and environment checks', () => {
+  const missing = (p: Pipeline) => {
+    step(p, 'preprocessing').tokenizer = 'gpt-5';
+    step(p, 'sim_llm').files = ['weights/none.bin'];
+  };
+
+  it('environment: false runs only the checks that read nothing but the text (per keystroke)', () => {
+    const p = base();
+    missing(p);
+    const text = JSON.stringify(p, null, 2);
+    expect(validatePipeline(text, FILE, { environment: false }).diagnostics).toEqual([]);
+    // The same mistakes a pure check finds are found either way.
+    step(p, 'preprocessing').maxBatchSize = 0;
+    const again = JSON.stringify(p, null, 2);
+    expect(validatePipeline(again, FILE, { environment: false }).diagnostics.map((d) => d.code)).toContain(
+      'TS-E031',
+    );
+    expect(validatePipeline(again, FILE).diagnostics.map((d) => d.code)).toEqual(
+      expect.arrayContaining(['TS-E031', 'TS-E051', 'TS-W003']),
+    );
+  });
+
+  it('disk lookups go through the environment the caller passes in', () => {
+    const p = base();
+    missing(p);
+    const looked: string[] = [];
+    const environment: PipelineEnvironment = {
+      tokenizerSearchDirs: ['/virtual/tokenizers'],
+      resolveTokenizer: (ref, _file, dirs) => {
+        looked.push(`${ref} in ${dirs.join(',')}`);
+        return { file: `/virtual/tokenizers/${ref}/tokenizer.json`, tried: [] };
+      },
+      exists: (path) => path.endsWith('none.bin'),
+    };
+    const r = validatePipeline(JSON.stringify(p, null, 2), FILE, { environment });
+    expect(r.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
+    expect(looked).toEqual(['gpt-5 in /virtual/tokenizers', 'gpt2 in /virtual/tokenizers']);
+    expect((r.graph as PipelineGraph).tokenizerFiles.get('preprocessing')).toBe(
+      '/virtual/tokenizers/gpt-5/tokenizer.json',
+    );
   });
 });

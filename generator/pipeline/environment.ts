@@ -1,0 +1,71 @@
+/**
+ * The checks that look beyond the pipeline file: whether each tokenizer reference finds a
+ * tokenizer.json, and whether listed `files` exist yet. They go through a `PipelineEnvironment`
+ * the caller passes in, so an editor runs the pure checks (`./validate.ts`) on every keystroke
+ * and these on save, and a test can hand in its own file system.
+ */
+import { existsSync } from 'node:fs';
+import { type CheckContext, isNative } from './checks/context.js';
+import { versionFiles } from './checks/files.js';
+import {
+  defaultTokenizerSearchDirs,
+  isTokenizerPath,
+  resolveTokenizer,
+  type TokenizerResolution,
+} from './tokenizers.js';
+
+export interface PipelineEnvironment {
+  /** Folders searched for tokenizers by name after the pipeline's own `tokenizerSearchPaths`. */
+  readonly tokenizerSearchDirs: readonly string[];
+  resolveTokenizer(ref: string, pipelineFile: string, searchDirs: readonly string[]): TokenizerResolution;
+  exists(path: string): boolean;
+}
+
+export interface EnvironmentOptions {
+  /** Extra folders searched for tokenizers by name, before the project's `.cache/tokenizers`. */
+  tokenizerSearchDirs?: string[];
+}
+
+/** The real file system, and the project's tokenizer folders. */
+export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvironment {
+  return {
+    tokenizerSearchDirs: [...(options.tokenizerSearchDirs ?? []), ...defaultTokenizerSearchDirs()],
+    resolveTokenizer,
+    exists: existsSync,
+  };
+}
+
+/** Reports what the environment lacks; returns step → tokenizer.json for the steps whose was found. */
+export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): Map<string, string> {
+  const tokenizerFiles = new Map<string, string>();
+  const searchDirs = [...(ctx.pipeline.tokenizerSearchPaths ?? []), ...env.tokenizerSearchDirs];
+  for (const step of ctx.steps) {
+    if (isNative(step) && step.tokenizer !== undefined) {
+      const found = env.resolveTokenizer(step.tokenizer, ctx.source.file, searchDirs);
+      if (found.file) tokenizerFiles.set(step.name, found.file);
+      else {
+        const how = isTokenizerPath(step.tokenizer)
+          ? 'Check the path (relative to the pipeline file).'
+          : 'Run `npm run tokenizers:assemble`, add a folder to "tokenizerSearchPaths", or give a path to a tokenizer.json.';
+        ctx.report(
+          [...step.path, 'tokenizer'],
+          'TS-E051',
+          `Tokenizer "${step.tokenizer}" not found (looked in ${found.tried.join(', ') || 'no folder'}). ${how}`,
+        );
+      }
+    }
+    // One that does not exist yet is allowed (with a warning): model weights are often put into
+    // the generated repository by hand, and a later generation keeps them there.
+    for (const f of versionFiles(step, ctx.source.file)) {
+      if (f.problem || env.exists(f.source)) continue;
+      ctx.report(
+        [...step.path, 'files', f.index],
+        'TS-W003',
+        `${f.source} does not exist yet: put it (or the file itself) into <repository>/${step.name}/1/${f.name} before deploying; ` +
+          'regenerating keeps it there.',
+        'warning',
+      );
+    }
+  }
+  return tokenizerFiles;
+}
