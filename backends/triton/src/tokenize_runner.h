@@ -1,0 +1,48 @@
+// What the tokenize step computes for one request, apart from where its inputs come from: the
+// tokenize step reads them from its own Triton request, the orchestrator from the client's.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "triton_studio/glue.h"
+#include "triton_studio/steps.h"
+#include "triton_studio/tokenizer.h"
+
+namespace triton_studio::steps {
+
+// An input of the request by name; nullopt when the request does not carry it.
+using InputLookup = std::function<std::optional<glue::InputTensor>(const std::string& name)>;
+// Rewrites the prompt of batch row `row` before it is encoded (the before-encode hook).
+using PromptHook = std::function<std::string(const std::string& prompt, int64_t row)>;
+
+class TokenizeRunner {
+ public:
+  // Throws BackendError when the spec cannot be served with this tokenizer (at model load).
+  TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const tok::Tokenizer> tokenizer, bool add_special_tokens,
+                 bool batching);
+
+  // The outputs named in `requested`, computed from the inputs `inputs` finds.
+  glue::RequestResult Run(const InputLookup& inputs, const std::set<std::string>& requested,
+                          const PromptHook& before_encode = nullptr) const;
+
+  const tok::Tokenizer& tokenizer() const { return *tokenizer_; }
+
+ private:
+  glue::OutputTensor IdOutput(const InputLookup& inputs, const std::optional<TensorSpec>& input,
+                              const TensorSpec& output, int64_t fallback, int64_t rows, bool batching) const;
+  glue::OutputTensor EmbeddingBiasOutput(const InputLookup& inputs, int64_t rows, bool batching) const;
+  glue::OutputTensor WordListOutput(const InputLookup& inputs, const std::optional<TensorSpec>& input,
+                                    const TensorSpec& output, int64_t rows, bool batching) const;
+
+  TokenizeSpec spec_;
+  std::shared_ptr<const tok::Tokenizer> tokenizer_;
+  bool add_special_tokens_;
+  bool batching_;
+  int64_t pad_value_ = 0;
+};
+
+}  // namespace triton_studio::steps
