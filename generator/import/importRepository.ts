@@ -189,12 +189,35 @@ type Note = (file: string, code: DiagnosticCode, message: string, severity?: Sev
 function fromEnsemble(ensemble: LoadedModel, models: Map<string, LoadedModel>, note: Note): Pipeline {
   const cfg = ensemble.config;
   const steps = cfg.ensemble_scheduling?.step ?? [];
+  // Where the pipeline format is stricter than Triton, import repairs the ensemble and says so.
+  const inputs = (cfg.input ?? []).map(port).map((p) => {
+    if (!p.raggedBatch) return p;
+    note(
+      ensemble.configFile,
+      'TS-W008',
+      `Ensemble input "${p.name}": allow_ragged_batch left out (an ensemble does not batch; the steps that read it keep theirs).`,
+      'info',
+    );
+    const { raggedBatch: _r, ...rest } = p;
+    return rest;
+  });
+  const outputs: Port[] = [];
+  for (const o of (cfg.output ?? []).map(port)) {
+    if (outputs.some((p) => p.name === o.name)) {
+      note(
+        ensemble.configFile,
+        'TS-W008',
+        `Ensemble output "${o.name}" is declared twice; the pipeline keeps one (Triton serves one tensor of that name).`,
+        'warning',
+      );
+    } else outputs.push(o);
+  }
   const pipeline: Pipeline = {
     version: PIPELINE_FORMAT_VERSION,
     name: ensemble.name,
     maxBatchSize: cfg.max_batch_size ?? 0,
-    inputs: (cfg.input ?? []).map(port),
-    outputs: (cfg.output ?? []).map(port),
+    inputs,
+    outputs,
     steps: [],
     wires: [],
   };
@@ -466,7 +489,16 @@ function nativeCandidate(
     (w) => !dropped.some((d) => w.to === `${model.name}.${d}` || w.from === `${model.name}.${d}`),
   );
   // Ensemble inputs that only fed dropped ports would be unused (Triton refuses those).
-  pipeline.inputs = pipeline.inputs.filter((i) => pipeline.wires.some((w) => w.from === i.name));
+  pipeline.inputs = pipeline.inputs.filter((i) => {
+    if (pipeline.wires.some((w) => w.from === i.name)) return true;
+    note(
+      model.configFile,
+      'TS-W008',
+      `Ensemble input "${i.name}" is left out: it only fed ${model.name}'s Python-only tensors (${dropped.join(', ')}).`,
+      'warning',
+    );
+    return false;
+  });
   if (dropped.length) {
     note(
       model.configFile,
@@ -476,12 +508,18 @@ function nativeCandidate(
     );
   }
   const step: Step = { name: model.name, kind, tokenizer: rel(tokenizer.file) };
-  if (kind === 'tokenize' && params.add_special_tokens !== undefined) {
-    step.addSpecialTokens = params.add_special_tokens.toLowerCase() === 'true';
+  const flag = kind === 'tokenize' ? 'add_special_tokens' : 'skip_special_tokens';
+  const value = templateFlag(params[flag]);
+  if (value === 'default') {
+    note(
+      model.configFile,
+      'TS-W008',
+      `Step "${model.name}": ${flag} is ${JSON.stringify(params[flag])} (an unfilled placeholder, or neither true nor false); it becomes true, the default the template's model.py uses then.`,
+      'info',
+    );
   }
-  if (kind === 'detokenize' && params.skip_special_tokens !== undefined) {
-    step.skipSpecialTokens = params.skip_special_tokens.toLowerCase() === 'true';
-  }
+  if (kind === 'tokenize' && value !== undefined) step.addSpecialTokens = value !== false;
+  if (kind === 'detokenize' && value !== undefined) step.skipSpecialTokens = value !== false;
   step.maxBatchSize = cfg.max_batch_size ?? 0;
   copyScheduling(cfg, step);
   // Several Python instances work around the GIL; one native instance serves in microseconds, and
@@ -507,4 +545,14 @@ function nativeCandidate(
   );
   if (Object.keys(rest).length) step.parameters = rest;
   return step;
+}
+
+/**
+ * A boolean step parameter as TensorRT-LLM's model.py reads it: `true`/`false` in any case;
+ * anything else (an unfilled `${…}` placeholder included) leaves the default, true.
+ */
+function templateFlag(value: string | undefined): boolean | 'default' | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  return v === 'true' ? true : v === 'false' ? false : 'default';
 }

@@ -20,6 +20,7 @@ import {
   ftRepository as ftLayout,
   layOutRepository,
   trtllmRepository as trtllmLayout,
+  trtllmTemplateRepository,
   type TemplateModel,
 } from '../fixtures/repositories/templates.js';
 
@@ -344,5 +345,78 @@ describe('importRepository: other shapes of repository', () => {
     expect(importRepository(repo, { ensemble: 'c' }).diagnostics[0]!.message).toContain(
       'No ensemble named "c"',
     );
+  });
+});
+
+describe('importRepository: the inflight_batcher_llm template as the tutorial leaves it', () => {
+  const FILL = { max_queue_delay_microseconds: '0', max_queue_size: '0' };
+  const importTemplate = (set?: Record<string, string>) =>
+    importRepository(trtllmTemplateRepository(join(work, 'repo'), LLAMA_DIR), {
+      outFile: join(work, 'llama.pipeline.json'),
+      set,
+    });
+  const messages = (
+    r: { diagnostics: { code: string; severity: string; message: string }[] },
+    code: string,
+  ) => r.diagnostics.filter((d) => d.code === code).map((d) => `${d.severity} ${d.message}`);
+
+  it('names each placeholder Triton cannot read, where it is, and how to fill it', () => {
+    const r = importTemplate();
+    expect(r.pipeline).toBeUndefined();
+    expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([
+      expect.stringMatching(
+        /tensorrt_llm\/config\.pbtxt:13:35: error TS-E072: \$\{max_queue_delay_microseconds\} is an unfilled template placeholder.*--set max_queue_delay_microseconds=VALUE/,
+      ),
+      expect.stringMatching(
+        /tensorrt_llm\/config\.pbtxt:14:45: error TS-E072: \$\{max_queue_size\} is an unfilled/,
+      ),
+    ]);
+  });
+
+  it('with --set fills them as fill_template.py does; a --set that fills nothing is a warning', () => {
+    const r = importTemplate({ ...FILL, nothing_has_this: '1' });
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(messages(r, 'TS-W007')).toEqual([
+      expect.stringContaining('--set nothing_has_this: no config.pbtxt'),
+    ]);
+    const trt = stepOf(r.pipeline!.steps, 'tensorrt_llm');
+    expect(trt.dynamicBatching).toEqual({ preferredBatchSizes: [64], maxQueueDelayMicroseconds: 0 });
+  });
+
+  it('reads unfilled add/skip_special_tokens as model.py does (true), and says so', () => {
+    const r = importTemplate(FILL);
+    expect(stepOf(r.pipeline!.steps, 'preprocessing').addSpecialTokens).toBe(true);
+    expect(stepOf(r.pipeline!.steps, 'postprocessing').skipSpecialTokens).toBe(true);
+    expect(messages(r, 'TS-W008')).toEqual(
+      expect.arrayContaining([
+        'info Step "preprocessing": add_special_tokens is "${add_special_tokens}" (an unfilled placeholder, or neither true nor false); it becomes true, the default the template\'s model.py uses then.',
+        'info Step "postprocessing": skip_special_tokens is "${skip_special_tokens}" (an unfilled placeholder, or neither true nor false); it becomes true, the default the template\'s model.py uses then.',
+      ]),
+    );
+  });
+
+  it('lists every ensemble input and output it drops or changes, and the result validates and generates', () => {
+    const r = importTemplate(FILL);
+    const w008 = messages(r, 'TS-W008').filter((m) => m.includes('Ensemble'));
+    expect(w008).toEqual([
+      ...['lora_weights', 'lora_config', 'guided_decoding_guide_type', 'guided_decoding_guide'].map(
+        (n) =>
+          `info Ensemble input "${n}": allow_ragged_batch left out (an ensemble does not batch; the steps that read it keep theirs).`,
+      ),
+      'warning Ensemble output "kv_cache_alloc_total_blocks" is declared twice; the pipeline keeps one (Triton serves one tensor of that name).',
+      ...['decoder_text_input', 'prompt_table_extra_id'].map(
+        (n) =>
+          `warning Ensemble input "${n}" is left out: it only fed preprocessing's Python-only tensors (PROMPT_TABLE_EXTRA_ID, DECODER_QUERY, OUT_PROMPT_TABLE_EXTRA_IDS).`,
+      ),
+    ]);
+    const p = r.pipeline!;
+    expect(p.inputs.map((i) => i.name)).toContain('lora_weights');
+    expect(p.outputs.map((o) => o.name)).toEqual(['text_output', 'kv_cache_alloc_total_blocks']);
+    const out = join(work, 'llama.pipeline.json');
+    writeFileSync(out, r.pipelineText!);
+    const v = validatePipeline(r.pipelineText!, out);
+    expect(v.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+    const g = generateRepository({ pipelinePath: out, outDir: join(work, 'generated') });
+    expect(g.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
   });
 });
