@@ -1,5 +1,5 @@
 /**
- * Presets: the tensor interfaces of known systems (../shared/TRITON.md), so a step can say
+ * Presets: the tensor interfaces of known systems (their public templates), so a step can say
  * `"preset": "tensorrt-llm/preprocessing"` and get exact port names, dtypes, dims, batching and
  * parameters. Every field stays overridable on the step.
  */
