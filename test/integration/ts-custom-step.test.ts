@@ -1,0 +1,133 @@
+/**
+ * A custom step written in TypeScript becomes a complete Triton backend: the generated
+ * libtriton_<step>.so loads in the real tritonserver, answers batches of rows exactly as the same
+ * module answers in Node, batches requests dynamically, and a thrown Error fails only the request
+ * that threw.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesInput, numericInput, TritonClient } from '../../client/grpc/client.js';
+import { decodeBytesTensor, decodeNumericTensor } from '../../client/grpc/tensors.js';
+import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { buildRepository } from '../../generator/build/index.js';
+import { compileModule } from '../../generator/index.js';
+import { renderCustomStep, type CustomStepPort } from '../../generator/codegen/cpp/customStep.js';
+import { loadInNode } from '../tscompile/harness.js';
+
+const ROOT = resolve(__dirname, '../..');
+const LABEL = join(ROOT, 'samples/distilbert-onnx/steps/label.ts');
+const SHOUT = join(ROOT, 'test/fixtures/ts-steps/shout.ts');
+
+let work: string;
+let server: LocalServer;
+let client: TritonClient;
+
+function port(p: CustomStepPort): string {
+  return `{ name: "${p.name}" data_type: TYPE_${p.dataType} dims: [ ${p.dims.join(', ')} ] }`;
+}
+
+function writeStep(repo: string, model: string, file: string, parameters: Record<string, string>): void {
+  const step = renderCustomStep(compileModule({ fileName: file, text: readFileSync(file, 'utf8') }), model);
+  const dir = join(repo, model);
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  mkdirSync(join(dir, '1'), { recursive: true });
+  for (const [name, text] of Object.entries(step.files)) writeFileSync(join(dir, 'src', name), text);
+  writeFileSync(
+    join(dir, 'config.pbtxt'),
+    [
+      `name: "${model}"`,
+      `backend: "${model}"`,
+      'max_batch_size: 8',
+      // A queue delay long enough that concurrent requests share one Execute call.
+      'dynamic_batching { max_queue_delay_microseconds: 200000 }',
+      `input [ ${step.inputs.map(port).join(', ')} ]`,
+      `output [ ${step.outputs.map(port).join(', ')} ]`,
+      ...Object.entries(parameters).map(
+        ([k, v]) => `parameters { key: "${k}" value { string_value: "${v}" } }`,
+      ),
+    ].join('\n'),
+  );
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'ts-custom-step-'));
+  const repo = join(work, 'repo');
+  writeStep(repo, 'label', LABEL, { labels: 'NEGATIVE, POSITIVE' });
+  writeStep(repo, 'shout', SHOUT, {});
+  await buildRepository(repo, { stepsBuildDir: join(work, 'steps') });
+  server = await startLocalServer({ modelRepository: repo, loadModels: ['label', 'shout'] });
+  client = new TritonClient(server.grpcUrl);
+});
+
+afterAll(async () => {
+  client?.close();
+  await server?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('a TypeScript custom step in tritonserver', () => {
+  it('derives its ports from the module types', () => {
+    const step = renderCustomStep(
+      compileModule({ fileName: 'label.ts', text: readFileSync(LABEL, 'utf8') }),
+      'label',
+    );
+    expect(step.inputs).toEqual([{ name: 'logits', dataType: 'FP32', dims: [2] }]);
+    expect(step.outputs).toEqual([
+      { name: 'label', dataType: 'STRING', dims: [1] },
+      { name: 'score', dataType: 'FP32', dims: [1] },
+    ]);
+    expect(step.parameters).toEqual(['labels']);
+  });
+
+  it('the DistilBERT label step answers as the same TS does in Node', async () => {
+    const logits = [
+      [-1.25, 2.5],
+      [3, 0.125],
+      [0, 0],
+      [-7, -7.5],
+    ];
+    const r = await client.infer('label', [numericInput('logits', 'FP32', [4, 2], logits.flat())]);
+    const labels = decodeBytesTensor(r.output('label').raw).map((b) => b.toString('utf8'));
+    const scores = decodeNumericTensor('FP32', r.output('score').raw);
+    const node = loadInNode(LABEL).execute!(
+      logits.map((l) => ({ logits: Float32Array.from(l) })),
+      { labels: 'NEGATIVE, POSITIVE' },
+    ) as Array<{ label: string; score: number }>;
+    expect(labels).toEqual(node.map((x) => x.label));
+    expect(scores).toEqual(node.map((x) => Math.fround(x.score)));
+    expect(r.output('label').shape).toEqual([4, 1]);
+  });
+
+  it('batches concurrent requests, and a thrown Error fails only its own request', async () => {
+    const send = (text: string, repeat: number) =>
+      client.infer('shout', [
+        bytesInput('text', [1, 1], [text]),
+        numericInput('repeat', 'INT32', [1, 1], [repeat]),
+      ]);
+    const results = await Promise.allSettled([send('héllo σ', 2), send('boom', 1), send('ß😀', 1)]);
+    expect(results[1]).toMatchObject({
+      status: 'rejected',
+      reason: { message: expect.stringContaining('cannot shout "boom"') },
+    });
+    const ok = results
+      .filter((x) => x.status === 'fulfilled')
+      .map((x) => (x as PromiseFulfilledResult<Awaited<ReturnType<typeof send>>>).value);
+    expect(ok.map((r) => decodeBytesTensor(r.output('text').raw)[0]!.toString('utf8'))).toEqual([
+      'HÉLLO ΣHÉLLO Σ',
+      'SS😀',
+    ]);
+    expect(ok.map((r) => decodeNumericTensor('INT64', r.output('units').raw))).toEqual([[14], [4]]);
+    expect(ok.map((r) => decodeNumericTensor('INT32', r.output('codes').raw))).toEqual([
+      [72, 14],
+      [83, 4],
+    ]);
+    const [stats] = await client.modelStatistics('shout');
+    // Three requests, fewer executions: they shared a batch.
+    expect(
+      Number(stats!.inference_count ?? 0) + Number(stats!.inference_stats?.fail?.count ?? 0),
+    ).toBeGreaterThanOrEqual(2);
+    expect(Number(stats!.execution_count)).toBeLessThan(3);
+  });
+});
