@@ -1,9 +1,11 @@
 // ts-tokenize-bench: single-thread throughput of the native tokenizer on a corpus.
-//   ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S]
+//   ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S] [--passes N]
 // The corpus is JSON lines with a "text" field (other lines are skipped). Prints one JSON object:
 // load time, memory added by loading, encode and decode MB/s and tokens/s. Throughput is that of
 // the fastest pass over the corpus among those run in S seconds (at least 3 passes): on a shared
 // machine the slower passes measure the neighbours (bench/tokenizers/py_bench.py does the same).
+// --passes N runs exactly N passes of each (1 under callgrind, whose instruction counts are the
+// repeatable measure on a shared machine: see docs/TOKENIZERS.md).
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -35,14 +37,16 @@ long RssKb() {
 int main(int argc, char** argv) {
   std::string tokenizer_path, corpus_path;
   double min_seconds = 3.0;
+  int exact_passes = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--tokenizer") tokenizer_path = argv[i + 1];
     else if (a == "--corpus") corpus_path = argv[i + 1];
     else if (a == "--seconds") min_seconds = std::stod(argv[i + 1]);
+    else if (a == "--passes") exact_passes = std::stoi(argv[i + 1]);
   }
   if (tokenizer_path.empty() || corpus_path.empty()) {
-    std::cerr << "usage: ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S]\n";
+    std::cerr << "usage: ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S] [--passes N]\n";
     return 2;
   }
   std::vector<std::string> texts;
@@ -79,7 +83,8 @@ int main(int argc, char** argv) {
     const auto fastest = [&](const auto& pass) {
       double best = 1e9;
       const auto start = Clock::now();
-      for (int n = 0; n < 3 || Seconds(start, Clock::now()) < min_seconds; ++n) {
+      for (int n = 0; exact_passes > 0 ? n < exact_passes : n < 3 || Seconds(start, Clock::now()) < min_seconds;
+           ++n) {
         const auto t0 = Clock::now();
         pass();
         best = std::min(best, Seconds(t0, Clock::now()));

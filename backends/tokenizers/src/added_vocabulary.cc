@@ -23,18 +23,51 @@ char32_t FirstChar(std::string_view s, size_t begin) {
 
 }  // namespace
 
-void AddedVocabulary::Matcher::Add(std::string pattern, size_t token) {
+void AddedVocabulary::Matcher::Add(std::string_view pattern, size_t token) {
   if (pattern.empty()) return;  // HF's matcher never matches an empty pattern
-  by_first_byte[static_cast<unsigned char>(pattern[0])].push_back(patterns.size());
-  patterns.push_back(std::move(pattern));
-  token_index.push_back(token);
+  uint32_t node = 0;
+  for (const char ch : pattern) {
+    const auto byte = static_cast<unsigned char>(ch);
+    uint32_t next = Child(node, byte);
+    if (next == 0) {
+      next = static_cast<uint32_t>(nodes_.size());
+      nodes_.emplace_back();
+      if (node == 0) {
+        root_children_[byte] = next;
+      } else {
+        auto& children = nodes_[node].children;
+        children.insert(std::lower_bound(children.begin(), children.end(), std::make_pair(byte, 0u)),
+                        {byte, next});
+      }
+    }
+    node = next;
+  }
+  // A later pattern with the same bytes never wins a match (HF keeps the first), so keep the first.
+  if (nodes_[node].token < 0) nodes_[node].token = static_cast<int64_t>(token);
 }
 
-void AddedVocabulary::Matcher::Finalize() {
-  for (auto& list : by_first_byte) {
-    std::stable_sort(list.begin(), list.end(),
-                     [&](size_t a, size_t b) { return patterns[a].size() > patterns[b].size(); });
+uint32_t AddedVocabulary::Matcher::Child(uint32_t node, unsigned char byte) const {
+  if (node == 0) return root_children_[byte];
+  for (const auto& [b, child] : nodes_[node].children) {
+    if (b == byte) return child;
+    if (b > byte) break;
   }
+  return 0;
+}
+
+bool AddedVocabulary::Matcher::LongestAt(std::string_view text, size_t i, size_t& token, size_t& length) const {
+  uint32_t node = root_children_[static_cast<unsigned char>(text[i])];
+  bool found = false;
+  for (size_t j = i + 1; node != 0; ++j) {
+    if (nodes_[node].token >= 0) {
+      token = static_cast<size_t>(nodes_[node].token);
+      length = j - i;
+      found = true;
+    }
+    if (j == text.size()) break;
+    node = Child(node, static_cast<unsigned char>(text[j]));
+  }
+  return found;
 }
 
 void AddedVocabulary::Load(const Json& list, const std::string& path, const Normalizer* normalizer,
@@ -85,8 +118,6 @@ void AddedVocabulary::Load(const Json& list, const std::string& path, const Norm
       normalized_.Add(t.decode_form, i);
     }
   }
-  raw_.Finalize();
-  normalized_.Finalize();
 }
 
 void AddedVocabulary::Split(std::string_view text, bool normalized, std::vector<AddedSplit>& out) const {
@@ -94,28 +125,20 @@ void AddedVocabulary::Split(std::string_view text, bool normalized, std::vector<
   const auto push_text = [&](size_t b, size_t e) {
     if (b < e) out.push_back({b, e, std::nullopt});
   };
-  if (m.patterns.empty()) {
+  if (m.empty()) {
     push_text(0, text.size());
     return;
   }
   size_t start_offset = 0;  // end of the last emitted token
   size_t i = 0;             // where the search resumes (end of the last raw match)
   while (i < text.size()) {
-    const auto& candidates = m.by_first_byte[static_cast<unsigned char>(text[i])];
-    size_t found = SIZE_MAX;
-    for (size_t p : candidates) {
-      const std::string& pat = m.patterns[p];
-      if (text.compare(i, pat.size(), pat) == 0) {
-        found = p;
-        break;
-      }
-    }
-    if (found == SIZE_MAX) {
+    size_t token = 0, length = 0;
+    if (!m.LongestAt(text, i, token, length)) {
       ++i;
       continue;
     }
-    const AddedToken& tok = tokens_[m.token_index[found]];
-    size_t start = i, stop = i + m.patterns[found].size();
+    const AddedToken& tok = tokens_[token];
+    size_t start = i, stop = i + length;
     i = stop;
     if (tok.single_word) {
       const bool start_ok = start == 0 || !IsWordChar(LastChar(text, start));

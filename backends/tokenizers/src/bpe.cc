@@ -46,8 +46,6 @@ class Bpe final : public Model {
   // unknown-token run (fuse_unk) as (id, active).
   void AddChar(std::string_view ch, std::vector<Symbol>& symbols, uint32_t& pending_unk) const;
   void MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const;
-  bool CacheLookup(std::string_view word, uint64_t hash, std::vector<uint32_t>& out) const;
-  void CacheStore(std::string_view word, uint64_t hash, const uint32_t* ids, size_t n) const;
 
   PairMap merges_;
   std::optional<uint32_t> unk_id_;
@@ -60,10 +58,7 @@ class Bpe final : public Model {
   int32_t byte_fallback_ids_[256];
   int64_t byte_level_ids_[256];  // vocab id of each byte's GPT-2 character, or -1
 
-  // Word -> ids cache (like HF's, bounded; results are identical with or without it). try_lock
-  // keeps concurrent Encode calls from ever waiting on each other: a busy cache is just skipped.
-  mutable std::mutex cache_mutex_;
-  mutable WordCache cache_{100000};
+  SharedWordCache cache_{100000};  // word -> ids, bounded like HF's
 };
 
 Bpe::Bpe(const Json& node, const std::string& path, const TokenizerJson& file) {
@@ -195,16 +190,6 @@ void Bpe::MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const
   }
 }
 
-bool Bpe::CacheLookup(std::string_view word, uint64_t hash, std::vector<uint32_t>& out) const {
-  std::unique_lock<std::mutex> lock(cache_mutex_, std::try_to_lock);
-  return lock.owns_lock() && cache_.Find(word, hash, out);
-}
-
-void Bpe::CacheStore(std::string_view word, uint64_t hash, const uint32_t* ids, size_t n) const {
-  std::unique_lock<std::mutex> lock(cache_mutex_, std::try_to_lock);
-  if (lock.owns_lock()) cache_.Insert(word, hash, ids, n);
-}
-
 void Bpe::Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const {
   if (!split_at_word_starts_ || byte_level) return TokenizeWord(piece, byte_level, out);
   const size_t n = kWordStart.size();
@@ -221,7 +206,7 @@ void Bpe::TokenizeWord(std::string_view piece, bool byte_level, std::vector<uint
   if (piece.empty()) return;
   const bool cacheable = piece.size() <= WordCache::kMaxWord;
   const uint64_t hash = cacheable ? WordCache::Hash(piece) : 0;
-  if (cacheable && CacheLookup(piece, hash, out)) return;
+  if (cacheable && cache_.Find(piece, hash, out)) return;
   thread_local Scratch scratch;
   std::vector<Symbol>& symbols = scratch.symbols;
   symbols.clear();
@@ -268,7 +253,7 @@ void Bpe::TokenizeWord(std::string_view piece, bool byte_level, std::vector<uint
   const size_t first = out.size();
   for (const Symbol& s : symbols)
     if (!s.removed) out.push_back(s.id);
-  if (cacheable) CacheStore(piece, hash, out.data() + first, out.size() - first);
+  if (cacheable) cache_.Insert(piece, hash, out.data() + first, out.size() - first);
 }
 
 }  // namespace

@@ -24,8 +24,36 @@ class BertNormalizer final : public Normalizer {
   BertNormalizer(bool clean_text, bool chinese, bool strip_accents, bool lowercase)
       : clean_text_(clean_text), chinese_(chinese), strip_accents_(strip_accents), lowercase_(lowercase) {}
 
+  // ASCII characters are NFD starters that no step here joins with a neighbour, so runs of ASCII
+  // are normalized byte by byte and only the runs between them go through code points.
   void Normalize(std::string& text) const override {
-    std::u32string cps = utf8::ToCodePoints(text);
+    std::string out;
+    out.reserve(text.size());
+    const size_t n = text.size();
+    for (size_t i = 0; i < n;) {
+      for (; i < n && static_cast<unsigned char>(text[i]) < 0x80; ++i) AppendAscii(text[i], out);
+      size_t j = i;
+      while (j < n && static_cast<unsigned char>(text[j]) >= 0x80) ++j;
+      if (j > i) NormalizeCodePoints(std::string_view(text).substr(i, j - i), out);
+      i = j;
+    }
+    text.swap(out);
+  }
+
+ private:
+  void AppendAscii(char c, std::string& out) const {
+    if (clean_text_) {
+      if (c == '\t' || c == '\n' || c == '\r') {
+        out.push_back(' ');
+        return;
+      }
+      if (c < 0x20 || c == 0x7F) return;  // control characters (U+0000 included) are dropped
+    }
+    out.push_back(lowercase_ && c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c);
+  }
+
+  void NormalizeCodePoints(std::string_view segment, std::string& out) const {
+    std::u32string cps = utf8::ToCodePoints(segment);
     std::u32string tmp;
     tmp.reserve(cps.size());
     if (clean_text_) {
@@ -63,10 +91,9 @@ class BertNormalizer final : public Normalizer {
       for (char32_t c : cps) unicode::AppendLowercase(c, tmp);
       cps.swap(tmp);
     }
-    text = utf8::FromCodePoints(cps);
+    out += utf8::FromCodePoints(cps);
   }
 
- private:
   bool clean_text_, chinese_, strip_accents_, lowercase_;
 };
 

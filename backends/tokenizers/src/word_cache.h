@@ -1,12 +1,14 @@
 // A bounded word -> ids cache for BPE, in flat arrays: open addressing over slots that hold the
 // word's hash, with words and ids in two arenas. Once most words hit the cache, a lookup in
 // std::unordered_map (a node, a string, a vector: three cache misses) was a third of encoding.
-// Header-only like the rest of the library's dependencies; not thread-safe (BPE locks it).
+// Header-only like the rest of the library's dependencies. WordCache is not thread-safe;
+// SharedWordCache is the form the models hold.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,6 +77,26 @@ class WordCache {
   std::vector<Slot> slots_;
   std::string words_;
   std::vector<uint32_t> ids_;
+};
+
+// A WordCache shared by the threads that encode with one model (results are identical with or
+// without it). try_lock keeps concurrent Encode calls from ever waiting on each other: a busy
+// cache is just skipped.
+class SharedWordCache {
+ public:
+  explicit SharedWordCache(size_t capacity) : cache_(capacity) {}
+  bool Find(std::string_view word, uint64_t hash, std::vector<uint32_t>& out) const {
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    return lock.owns_lock() && cache_.Find(word, hash, out);
+  }
+  void Insert(std::string_view word, uint64_t hash, const uint32_t* ids, size_t n) const {
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (lock.owns_lock()) cache_.Insert(word, hash, ids, n);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable WordCache cache_;
 };
 
 }  // namespace triton_studio::tok

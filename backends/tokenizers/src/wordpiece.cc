@@ -3,6 +3,7 @@
 // max_input_chars_per_word characters) becomes the single unknown token.
 #include "models.h"
 #include "utf8.h"
+#include "word_cache.h"
 
 namespace triton_studio::tok {
 namespace {
@@ -24,6 +25,17 @@ class WordPiece final : public Model {
 
   void Tokenize(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const override {
     (void)byte_level;  // rejected at load: WordPiece never sees byte-level pieces
+    // Words repeat: most are answered by the cache without a single vocabulary probe.
+    const bool cacheable = word.size() <= WordCache::kMaxWord;
+    const uint64_t hash = cacheable ? WordCache::Hash(word) : 0;
+    if (cacheable && cache_.Find(word, hash, out)) return;
+    const size_t first = out.size();
+    TokenizeUncached(word, out);
+    if (cacheable) cache_.Insert(word, hash, out.data() + first, out.size() - first);
+  }
+
+ private:
+  void TokenizeUncached(std::string_view word, std::vector<uint32_t>& out) const {
     size_t chars = 0;
     for (char c : word) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
     if (chars > max_chars_) {
@@ -64,10 +76,10 @@ class WordPiece final : public Model {
     }
   }
 
- private:
   uint32_t unk_id_ = 0;
   std::string prefix_;
   uint64_t max_chars_ = 100;
+  SharedWordCache cache_{100000};
 };
 
 }  // namespace
