@@ -131,7 +131,7 @@ void AddedVocabulary::Split(std::string_view text, bool normalized, std::vector<
   }
   size_t start_offset = 0;  // end of the last emitted token
   size_t i = 0;             // where the search resumes (end of the last raw match)
-  while (i < text.size()) {
+  while ((i = m.NextCandidate(text, i)) < text.size()) {
     size_t token = 0, length = 0;
     if (!m.LongestAt(text, i, token, length)) {
       ++i;

@@ -64,6 +64,12 @@ class AddedVocabulary {
    public:
     void Add(std::string_view pattern, size_t token);
     bool empty() const { return nodes_.size() == 1; }
+    // The first position >= i where a pattern may start (text.size() if none): most bytes start
+    // none, and this tight loop is what they cost.
+    size_t NextCandidate(std::string_view text, size_t i) const {
+      while (i < text.size() && root_children_[static_cast<unsigned char>(text[i])] == 0) ++i;
+      return i;
+    }
     // The token index and length of the longest pattern that starts at text[i], if any.
     bool LongestAt(std::string_view text, size_t i, size_t& token, size_t& length) const;
 

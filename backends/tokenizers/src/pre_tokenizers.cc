@@ -1,5 +1,6 @@
 #include "pre_tokenizers.h"
 
+#include <array>
 #include <functional>
 
 #include "byte_level.h"
@@ -145,11 +146,48 @@ class ByteLevel final : public PreTokenizer {
   bool add_prefix_space_, use_regex_;
 };
 
+// HF runs two splits (white space removed, then punctuation isolated); no character is both, so
+// one pass gives the same pieces. ASCII is classified by a table built from the same predicates.
 class BertPreTokenizer final : public PreTokenizer {
  public:
   void PreTokenize(Pieces& pieces) const override {
-    SplitOnChars(pieces, [](char32_t c) { return unicode::IsWhiteSpace(c); }, Behavior::kRemoved);
-    SplitOnChars(pieces, IsBertPunctuation, Behavior::kIsolated);
+    static const std::array<CharClass, 128> kAscii = [] {
+      std::array<CharClass, 128> table{};
+      for (char32_t c = 0; c < 128; ++c) table[c] = Classify(c);
+      return table;
+    }();
+    std::vector<Range> out;
+    out.reserve(pieces.ranges.size() * 2);
+    const std::string_view text = pieces.text;
+    for (const Range& r : pieces.ranges) {
+      uint32_t word_start = r.first;
+      for (uint32_t i = r.first; i < r.second;) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        uint32_t n = 1;
+        CharClass cls;
+        if (byte < 0x80) {
+          cls = kAscii[byte];
+        } else {
+          n = static_cast<uint32_t>(utf8::ValidSequenceLength(text, i));
+          cls = Classify(utf8::DecodeAt(text, i, n));
+        }
+        if (cls != CharClass::kWord) {
+          if (word_start < i) out.push_back({word_start, i});
+          if (cls == CharClass::kPunctuation) out.push_back({i, i + n});
+          word_start = i + n;
+        }
+        i += n;
+      }
+      if (word_start < r.second) out.push_back({word_start, r.second});
+    }
+    pieces.ranges.swap(out);
+  }
+
+ private:
+  enum class CharClass : uint8_t { kWord, kSpace, kPunctuation };
+  static CharClass Classify(char32_t c) {
+    if (unicode::IsWhiteSpace(c)) return CharClass::kSpace;
+    return IsBertPunctuation(c) ? CharClass::kPunctuation : CharClass::kWord;
   }
 };
 
