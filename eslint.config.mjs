@@ -25,6 +25,44 @@ export default tseslint.config(
     },
   },
   {
+    // The layers' entry points mean it: the CLI and the extension are thin glue over
+    // generator/index.ts and client/index.ts, never over their internals. Files inside cli/ or
+    // extension/ import each other freely.
+    files: ['cli/**/*.ts', 'extension/**/*.ts', 'extension/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(generator|client)/(?!index\\.js$)',
+              message:
+                'Import from generator/index.ts or client/index.ts (export it there if it is missing).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Shared types sit below every generator module; the printer stands without the parser.
+    files: ['generator/model/**/*.ts', 'generator/pbtxt/print.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./|^\\./parse\\.js$',
+              message:
+                'generator/model/ imports nothing outside itself; print.ts does not import the parser.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: {
       globals: {

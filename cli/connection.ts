@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { TritonClient } from '../client/grpc/client.js';
 import { header, seconds } from './options.js';
+import { TritonClient } from '../client/index.js';
 
 export interface ConnectionOptions {
   url: string;

@@ -27,6 +27,7 @@ export {
   type OutputTensor,
 } from './grpc/client.js';
 export { TritonError } from './grpc/errors.js';
+export { readLogTail } from './server/logTail.js';
 export type * from './grpc/types.js';
 export type { TensorDataType } from './grpc/tensors.js';
 export {

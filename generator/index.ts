@@ -25,7 +25,7 @@ export {
   type PipelineGraph,
 } from './pipeline/validate.js';
 export { nodeEnvironment, type PipelineEnvironment } from './pipeline/environment.js';
-export { resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
+export { defaultTokenizerSearchDirs, resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
 export type * from './pipeline/types.js';
 export { PIPELINE_FORMAT_VERSION } from './pipeline/types.js';
 export { findPreset, listPresets, type Preset, type StepTemplate } from './presets/index.js';
@@ -51,6 +51,7 @@ export { MANIFEST_FILE, GENERATED_MARKER, type Manifest } from './repository/man
 export { RepositoryWriteError } from './repository/writeTree.js';
 export { importRepository, type ImportOptions, type ImportResult } from './import/importRepository.js';
 export {
+  buildBackends,
   buildRepository,
   BuildError,
   type BuildRepositoryOptions,

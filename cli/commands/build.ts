@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { buildRepository } from '../../generator/build/index.js';
 import { action } from '../action.js';
 import { wholeNumber } from '../options.js';
+import { buildRepository } from '../../generator/index.js';
 
 export function buildCommand(): Command {
   return new Command('build')

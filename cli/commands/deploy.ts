@@ -1,8 +1,8 @@
 import { Command } from 'commander';
-import { deployRepository, type DeployResult, type ModelDeployStatus } from '../../client/deploy.js';
 import { action } from '../action.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
 import type { Output } from '../io.js';
+import { deployRepository, type DeployResult, type ModelDeployStatus } from '../../client/index.js';
 
 export function deployCommand(): Command {
   return withConnectionOptions(

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
-import { sendPrompt } from '../../client/prompt.js';
 import { action } from '../action.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { wholeNumber } from '../options.js';
+import { sendPrompt } from '../../client/index.js';
 
 export function promptCommand(): Command {
   return withConnectionOptions(

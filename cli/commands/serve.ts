@@ -1,12 +1,9 @@
 import { Command } from 'commander';
-import { deployRepository } from '../../client/deploy.js';
-import { TritonClient } from '../../client/grpc/client.js';
-import { readLogTail } from '../../client/server/logTail.js';
-import { startLocalServer } from '../../client/server/localServer.js';
 import { action } from '../action.js';
 import { onInterrupt } from '../interrupt.js';
 import { wholeNumber } from '../options.js';
 import { describeModel } from './deploy.js';
+import { deployRepository, TritonClient, readLogTail, startLocalServer } from '../../client/index.js';
 
 interface ServeOptions {
   httpPort?: number;

@@ -2,12 +2,10 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { buildBackends } from '../../generator/build/index.js';
-import { resolveTokenizer } from '../../generator/index.js';
-import { defaultTokenizerSearchDirs } from '../../generator/pipeline/tokenizers.js';
-import { packageRoot } from '../../client/paths.js';
+import { resolveTokenizer, buildBackends, defaultTokenizerSearchDirs } from '../../generator/index.js';
 import { action } from '../action.js';
 import { CliError } from '../io.js';
+import { packageRoot } from '../../client/index.js';
 
 interface TokenizeOptions {
   tokenizer: string;

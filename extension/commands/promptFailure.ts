@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
-import { TritonError } from '../../client/grpc/errors.js';
 import { SETTING, SettingError, type PromptSettings, type SettingKey } from '../settings.js';
+import { TritonError } from '../../client/index.js';
 
 /** What to tell the user about a failed prompt, and which setting (if any) fixes it. */
 export interface PromptFailure {

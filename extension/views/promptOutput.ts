@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { PromptResult } from '../../client/prompt.js';
+import type { PromptResult } from '../../client/index.js';
 
 export const OUTPUT_CHANNEL_NAME = 'Triton Studio';
 

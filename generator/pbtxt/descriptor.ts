@@ -90,6 +90,21 @@ export function messageDescriptor(name: string): MessageDescriptor {
   return d;
 }
 
+const mapEntryCache = new Map<FieldDescriptor, MessageDescriptor>();
+/** The implicit `{ key, value }` message of a map field. */
+export function mapEntryDescriptor(field: FieldDescriptor): MessageDescriptor {
+  let d = mapEntryCache.get(field);
+  if (!d) {
+    const fields: FieldDescriptor[] = [
+      { name: 'key', number: 1, type: { scalar: field.map!.key } },
+      { name: 'value', number: 2, type: field.type },
+    ];
+    d = { name: `${field.name} entry`, fields, byName: new Map(fields.map((f) => [f.name, f])) };
+    mapEntryCache.set(field, d);
+  }
+  return d;
+}
+
 /** lowerCamelCase JSON name of a proto field (`max_batch_size` → `maxBatchSize`). */
 export function jsonName(protoName: string): string {
   return protoName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -8,6 +8,7 @@
 import type { Diagnostic } from '../model/diagnostics.js';
 import {
   ENUMS,
+  mapEntryDescriptor,
   messageDescriptor,
   type FieldDescriptor,
   type MessageDescriptor,
@@ -362,21 +363,6 @@ class Parser {
     }
     throw new Error('unreachable');
   }
-}
-
-const mapEntryCache = new Map<FieldDescriptor, MessageDescriptor>();
-/** The implicit `{ key, value }` message of a map field. */
-export function mapEntryDescriptor(field: FieldDescriptor): MessageDescriptor {
-  let d = mapEntryCache.get(field);
-  if (!d) {
-    const fields: FieldDescriptor[] = [
-      { name: 'key', number: 1, type: { scalar: field.map!.key } },
-      { name: 'value', number: 2, type: field.type },
-    ];
-    d = { name: `${field.name} entry`, fields, byName: new Map(fields.map((f) => [f.name, f])) };
-    mapEntryCache.set(field, d);
-  }
-  return d;
 }
 
 function defaultValue(field: FieldDescriptor): PbValue {

@@ -6,12 +6,12 @@
  */
 import {
   ENUMS,
+  mapEntryDescriptor,
   messageDescriptor,
   type FieldDescriptor,
   type MessageDescriptor,
   type ScalarType,
 } from './descriptor.js';
-import { mapEntryDescriptor } from './parse.js';
 import type { PbMessage, PbValue } from './types.js';
 
 export interface PrintOptions {
