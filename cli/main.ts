@@ -7,6 +7,7 @@ import { perfCommand } from './commands/perf.js';
 import { promptCommand } from './commands/prompt.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
+import { serverCommand } from './commands/server.js';
 import { tokenizeCommand } from './commands/tokenize.js';
 import { validateCommand } from './commands/validate.js';
 import { installInterruptHandling } from './interrupt.js';
@@ -24,6 +25,7 @@ export function createProgram(): Command {
     importCommand(),
     buildCommand(),
     serveCommand(),
+    serverCommand(),
     deployCommand(),
     promptCommand(),
     perfCommand(),

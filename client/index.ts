@@ -7,12 +7,26 @@ export {
   startLocalServer,
   locateTritonServer,
   freePort,
+  portIsFree,
   LocalServerError,
   TRITONSERVER_ENV,
   type LocalServer,
   type LocalServerOptions,
   type TritonInstallation,
 } from './server/localServer.js';
+export {
+  startSharedServer,
+  stopSharedServer,
+  sharedServerStatus,
+  sharedServerLogs,
+  sharedStateDir,
+  STATE_DIR_ENV,
+  type SharedServerState,
+  type SharedServerStatus,
+  type SharedServerStart,
+  type SharedServerStartOptions,
+  type SharedServerStop,
+} from './server/sharedServer.js';
 export {
   TritonClient,
   InferResult,

@@ -15,6 +15,7 @@ import { runLatencyTest, type PerfReport } from './perf/latencyTest.js';
 import type { LoadSpec } from './perf/loadSpec.js';
 import { sendPrompt, type PromptResult } from './prompt.js';
 import { startLocalServer, type LocalServer } from './server/localServer.js';
+import { startSharedServer } from './server/sharedServer.js';
 
 export const WORKFLOW_STAGES = ['generate', 'build', 'serve', 'deploy', 'prompt', 'perf'] as const;
 export type WorkflowStage = (typeof WORKFLOW_STAGES)[number];
@@ -23,7 +24,9 @@ export type WorkflowStage = (typeof WORKFLOW_STAGES)[number];
 export type WorkflowServer =
   /** Start a tritonserver on the generated repository for this run, stopped at the end. */
   | { kind: 'private'; tritonserver?: string }
-  /** A server that is already running (the shared local one, or a remote one): models are uploaded. */
+  /** The shared local server (`triton-studio server start`), started when it is not running; models are uploaded. */
+  | { kind: 'shared'; tritonserver?: string }
+  /** A server that is already running (a remote one): models are uploaded. */
   | { kind: 'existing'; client: TritonClient };
 
 export interface WorkflowOptions {
@@ -178,6 +181,18 @@ export async function runWorkflow(options: WorkflowOptions): Promise<WorkflowRes
         progress('serve')(`tritonserver ${server.pid} at ${server.grpcUrl} (log ${server.logFile})`);
         client = new TritonClient(server.grpcUrl);
       }
+    } else if (serverChoice.kind === 'shared') {
+      const shared = await stage(
+        'serve',
+        () => startSharedServer({ tritonserver: serverChoice.tritonserver }),
+        (s) =>
+          `${s.started ? 'started' : 'using'} the shared tritonserver ${s.server.pid} at ${s.server.grpcUrl}`,
+      );
+      if (shared) {
+        if (shared.recovered) progress('serve')(shared.recovered);
+        result.server = { ...shared.server };
+        client = new TritonClient(shared.server.grpcUrl);
+      }
     } else if (until >= WORKFLOW_STAGES.indexOf('serve')) {
       client = serverChoice.client;
       result.server = { grpcUrl: client.url };
@@ -254,10 +269,9 @@ export async function runWorkflow(options: WorkflowOptions): Promise<WorkflowRes
     result.failedStage = current;
     result.error = errorText(error);
   } finally {
-    if (serverChoice.kind === 'private') {
-      client?.close();
-      await server?.stop();
-    }
+    // A client of our own is closed; the shared server keeps running for the next caller.
+    if (serverChoice.kind !== 'existing') client?.close();
+    await server?.stop();
   }
   return result;
 }

@@ -49,6 +49,11 @@ export interface LocalServerOptions {
   stopGraceMs?: number;
   /** Further tritonserver flags, passed as given. */
   extraArgs?: string[];
+  /**
+   * Keep the server running after this process exits (the shared local server that
+   * `triton-studio server start` leaves for the CLI and the editor). Default: killed on exit.
+   */
+  outliveThisProcess?: boolean;
 }
 
 export interface LocalServer {
@@ -171,8 +176,53 @@ function trackForExit(child: ChildProcess): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const c of running) c.kill('SIGKILL');
+    for (const c of running) if (c.pid !== undefined) killGroup(c.pid, 'SIGKILL');
   });
+}
+
+/**
+ * Signals a server's whole process group: tritonserver runs in a group of its own, and its
+ * Python-backend stubs must go with it (a stub outliving the server holds shared memory).
+ */
+export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false; // no such group: everything in it is gone
+  }
+}
+
+/** True when nothing listens on 127.0.0.1:port (checked by binding it for a moment). */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once('error', () => resolveFree(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolveFree(true)));
+  });
+}
+
+/**
+ * Fixed ports must be free before the start: otherwise the readiness poll would reach the other
+ * server on that port and announce its address as ours, and a busy gRPC port would only show
+ * as a start timeout.
+ */
+async function checkFixedPortsFree(opts: LocalServerOptions): Promise<void> {
+  const fixed = [
+    ['HTTP', '--http-port', opts.httpPort],
+    ['gRPC', '--grpc-port', opts.grpcPort],
+    ['metrics', '--metrics-port', opts.metricsPort],
+  ] as const;
+  for (const [what, flag, port] of fixed) {
+    if (port !== undefined && !(await portIsFree(port))) {
+      throw new LocalServerError(
+        `the ${what} port ${port} is already in use on 127.0.0.1 (another tritonserver or program listens there): ` +
+          `pass another ${flag}, or leave it out to get a free one` +
+          ' (`triton-studio server status` shows a shared server started earlier)',
+      );
+    }
+  }
 }
 
 const PORT_IN_USE = /already in use|address already in use/i;
@@ -191,13 +241,14 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<LocalS
       `model repository ${modelRepository} does not exist: generate one first (\`triton-studio generate PIPELINE --out REPO\`)`,
     );
   }
+  await checkFixedPortsFree(opts);
   const fixedPorts =
     opts.httpPort !== undefined && opts.grpcPort !== undefined && opts.metricsPort !== undefined;
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce(opts, installation, modelRepository);
     } catch (error) {
-      const retry = error instanceof LocalServerError && PORT_IN_USE.test(error.logTail ?? '') && !fixedPorts;
+      const retry = error instanceof LocalServerError && PORT_IN_USE.test(error.message) && !fixedPorts;
       if (!retry || attempt >= START_ATTEMPTS) throw error;
     }
   }
@@ -239,7 +290,8 @@ async function startOnce(
   const logFd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(installation.binary, args, { env, stdio: ['ignore', logFd, logFd] });
+    // A process group of its own, so stop() reaches the Python-backend stubs too.
+    child = spawn(installation.binary, args, { env, stdio: ['ignore', logFd, logFd], detached: true });
   } finally {
     closeSync(logFd); // the child holds its own copy
   }
@@ -247,14 +299,15 @@ async function startOnce(
     child.once('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'));
   });
   const spawnError = new Promise<Error>((resolveError) => child.once('error', resolveError));
-  trackForExit(child);
+  if (opts.outliveThisProcess) child.unref();
+  else trackForExit(child);
 
   const httpUrl = `http://127.0.0.1:${ports.http}`;
   const stopGraceMs = opts.stopGraceMs ?? 10_000;
   const stop = () => stopProcess(child, exited, stopGraceMs);
 
   const outcome = await Promise.race([
-    waitReady(`${httpUrl}/v2/health/ready`, opts.startupTimeoutMs ?? 60_000).then((ok) =>
+    waitReady(`${httpUrl}/v2/health/ready`, opts.startupTimeoutMs ?? 60_000, child).then((ok) =>
       ok ? ({ kind: 'ready' } as const) : ({ kind: 'timeout' } as const),
     ),
     exited.then((code) => ({ kind: 'exited', code }) as const),
@@ -264,7 +317,7 @@ async function startOnce(
     await stop();
     const tail = readLogTail(logFile);
     throw new LocalServerError(
-      describeStartFailure(outcome, installation, opts, tail),
+      describeStartFailure(outcome, installation, opts, readLogTail(logFile, 2000)),
       logFile,
       tail,
       child.pid,
@@ -299,13 +352,16 @@ function describeStartFailure(
   // A missing shared library is about the installation, not the repository: say what to do.
   const library = /error while loading shared libraries: ([^:\s]+)/.exec(logTail)?.[1];
   if (library) return `tritonserver cannot load the library ${library}: ${SETUP_HINT}`;
+  const inUse = logTail.split('\n').find((line) => PORT_IN_USE.test(line));
+  if (inUse) return `tritonserver exited with ${outcome.code}: a port is already in use (${inUse.trim()})`;
   return `tritonserver exited with ${outcome.code} before it was ready`;
 }
 
-async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
+async function waitReady(url: string, timeoutMs: number, child: ChildProcess): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await answersOk(url)) return true;
+    // Ready only while our process still runs: a ready answer from a dying server is not ours.
+    if ((await answersOk(url)) && child.exitCode === null && child.signalCode === null) return true;
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
@@ -315,7 +371,7 @@ async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
  * One GET on a connection of its own, closed afterwards. (fetch would keep the connection
  * alive in its pool, and tritonserver waits for open HTTP connections on shutdown: ~5 s more.)
  */
-function answersOk(url: string): Promise<boolean> {
+export function answersOk(url: string): Promise<boolean> {
   return new Promise((resolveOk) => {
     const request = httpGet(
       url,
@@ -331,16 +387,21 @@ function answersOk(url: string): Promise<boolean> {
 }
 
 async function stopProcess(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const killed = new Promise<void>((r) => {
-    timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      r();
-    }, graceMs);
-  });
-  await Promise.race([exited, killed]);
-  clearTimeout(timer);
-  await exited;
+  const pid = child.pid;
+  if (pid === undefined) return;
+  if (child.exitCode === null && child.signalCode === null) {
+    killGroup(pid, 'SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const killed = new Promise<void>((r) => {
+      timer = setTimeout(() => {
+        killGroup(pid, 'SIGKILL');
+        r();
+      }, graceMs);
+    });
+    await Promise.race([exited, killed]);
+    clearTimeout(timer);
+    await exited;
+  }
+  // The server is gone; whatever it started in its group (backend stubs) goes too.
+  killGroup(pid, 'SIGKILL');
 }

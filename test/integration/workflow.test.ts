@@ -10,6 +10,7 @@ import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TritonClient } from '../../client/grpc/client.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { sharedServerStatus, STATE_DIR_ENV, stopSharedServer } from '../../client/server/sharedServer.js';
 import { runWorkflow, type WorkflowStageEvent } from '../../client/workflow.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -74,6 +75,27 @@ describe('runWorkflow', () => {
     expect(result.deploy?.mode).toBe('remote');
     expect(result.perf?.results).toMatchObject({ requests: 4, errors: 0 });
     expect(Object.keys(result.timingsMs)).toEqual(['generate', 'build', 'deploy', 'prompt', 'perf']);
+  });
+
+  it('starts the shared local server when none runs, deploys to it and leaves it running for the next caller', async () => {
+    process.env[STATE_DIR_ENV] = join(scratch, 'state');
+    try {
+      // The same work folder as above: the step builds are up to date.
+      const result = await runWorkflow({
+        pipeline: PIPELINE,
+        workDir: join(scratch, 'full'),
+        server: { kind: 'shared' },
+        until: 'prompt',
+        prompt: { text: 'Shared by all', maxTokens: 4 },
+      });
+      expect(result.error).toBeUndefined();
+      expect(result.prompt?.text).toBe(await expectedAnswer('Shared by all', 4));
+      const status = await sharedServerStatus();
+      expect(status).toMatchObject({ state: 'running', server: { pid: result.server?.pid } });
+    } finally {
+      await stopSharedServer();
+      delete process.env[STATE_DIR_ENV];
+    }
   });
 
   it('stops after the stage it is told to, touching no server', async () => {
