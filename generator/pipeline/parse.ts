@@ -40,7 +40,10 @@ export function parsePipeline(text: string, file: string): ParseResult {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   const source = new SourceText(file, text, root);
-  const diagnostics: Diagnostic[] = errors.map((e) => ({
+  // The parser's recovery reports one mistake several times at the same place ("property name
+  // expected", then "value expected" for `,,`): one error per position.
+  const firstAt = errors.filter((e, i) => errors.findIndex((f) => f.offset === e.offset) === i);
+  const diagnostics: Diagnostic[] = firstAt.map((e) => ({
     file,
     range: source.range(e.offset, Math.max(e.length, 1)),
     severity: 'error',

@@ -159,6 +159,15 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   } catch (e) {
     if (e instanceof RepositoryWriteError)
       return fail(e.kind === 'not-ours' ? 'TS-E060' : 'TS-E061', e.message);
+    // The file system refused (no permission, no space, read-only): nothing was replaced.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      return fail(
+        'TS-E061',
+        `The repository cannot be written to ${outDir}: ${(e as Error).message}. ` +
+          'Nothing was changed; choose an output folder you can write to, e.g. a new folder in your project.',
+      );
+    }
     throw e;
   }
   return result;

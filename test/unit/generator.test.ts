@@ -244,6 +244,22 @@ describe('generateRepository (gpt2-sim sample)', () => {
     expect(existsSync(join(work, 'repo2', 'sim_llm', '1', 'weights.bin'))).toBe(true);
   });
 
+  it('TS-E061, not a raw file-system error, when the output folder cannot be written', () => {
+    const file = join(work, 'a-file');
+    writeFileSync(file, 'x');
+    // Under a regular file (ENOTDIR even for root), and at / (EACCES on /proc while looking).
+    for (const outDir of [join(file, 'repo'), '/']) {
+      const r = generateRepository({ pipelinePath: SAMPLE, outDir });
+      const errors = r.diagnostics.filter((d) => d.severity === 'error');
+      expect(
+        errors.map((d) => d.code),
+        outDir,
+      ).toEqual([outDir === '/' ? expect.stringMatching(/^TS-E06[01]$/) : 'TS-E061']);
+      expect(errors[0]!.message).toMatch(/cannot be written|Could not write|refusing/);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
   describe('never loses a hand edit: a file whose sha256 differs from the manifest is refused (TS-E060)', () => {
     function expectRefused(repo: string, edited: string, advice: RegExp) {
       const before = snapshot(repo);

@@ -64,6 +64,13 @@ describe('syntax and shape (JSON + schema)', () => {
     );
   });
 
+  it('TS-E001: one syntax mistake is one error (the parser reports ",," twice at one place)', () => {
+    const ds = run('{\n  "version": 1,\n  "name": "x",,\n  "steps": []\n}');
+    expect(ds.map(formatDiagnostic)).toEqual([
+      `${FILE}:3:15: error TS-E001: JSON syntax error: property name expected. Fix the JSON at this position.`,
+    ]);
+  });
+
   it('TS-E001: an empty file', () => {
     expect(run('').map((d) => d.code)).toEqual(['TS-E001']);
   });
