@@ -543,6 +543,34 @@ describe('step parameters: the step changes, adds, or removes (null) what its pr
   });
 });
 
+describe('the config escape hatch', () => {
+  it('TS-E040: config.name other than the step name (it names the model folder)', () => {
+    const { d, at } = only('TS-E040', (p) => (step(p, 'sim_llm').config = { name: '../../x' }));
+    expect(at).toBe('"../../x"');
+    expect(d.message).toContain('differs from the step\'s name "sim_llm"');
+  });
+
+  it('TS-E040: config.backend that is not a backend name (a path)', () => {
+    const { d, at } = only('TS-E040', (p) => (step(p, 'sim_llm').config = { backend: '../../../tmp/evil' }));
+    expect(at).toBe('"../../../tmp/evil"');
+    expect(d.message).toContain('is not a valid backend name');
+  });
+
+  it('TS-E054: config.backend on a native step, which is its own backend', () => {
+    const { d } = only(
+      'TS-E054',
+      (p) => (step(p, 'preprocessing').config = { backend: '../../../tmp/evil' }),
+    );
+    expect(d.message).toContain('native tokenize step is its own backend');
+  });
+
+  it('config.name equal to the step name is allowed', () => {
+    const p = base();
+    step(p, 'sim_llm').config = { name: 'sim_llm' };
+    expect(run(JSON.stringify(p, null, 2)).filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});
+
 describe('the code list', () => {
   it('every code has a summary', () => {
     for (const [code, summary] of Object.entries(DIAGNOSTIC_CODES)) {
