@@ -4,7 +4,7 @@
  * module answers in Node, batches requests dynamically, and a thrown Error fails only the request
  * that threw.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,8 @@ import { decodeBytesTensor, decodeNumericTensor } from '../../client/grpc/tensor
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { compileModule } from '../../generator/index.js';
-import { renderCustomStep, type CustomStepPort } from '../../generator/codegen/cpp/customStep.js';
+import { renderCustomStep } from '../../generator/codegen/cpp/customStep.js';
+import { writeCustomStep } from '../tscompile/customStepRepo.js';
 import { loadInNode } from '../tscompile/harness.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -24,38 +25,13 @@ let work: string;
 let server: LocalServer;
 let client: TritonClient;
 
-function port(p: CustomStepPort): string {
-  return `{ name: "${p.name}" data_type: TYPE_${p.dataType} dims: [ ${p.dims.join(', ')} ] }`;
-}
-
-function writeStep(repo: string, model: string, file: string, parameters: Record<string, string>): void {
-  const step = renderCustomStep(compileModule({ fileName: file, text: readFileSync(file, 'utf8') }), model);
-  const dir = join(repo, model);
-  mkdirSync(join(dir, 'src'), { recursive: true });
-  mkdirSync(join(dir, '1'), { recursive: true });
-  for (const [name, text] of Object.entries(step.files)) writeFileSync(join(dir, 'src', name), text);
-  writeFileSync(
-    join(dir, 'config.pbtxt'),
-    [
-      `name: "${model}"`,
-      `backend: "${model}"`,
-      'max_batch_size: 8',
-      // A queue delay long enough that concurrent requests share one Execute call.
-      'dynamic_batching { max_queue_delay_microseconds: 200000 }',
-      `input [ ${step.inputs.map(port).join(', ')} ]`,
-      `output [ ${step.outputs.map(port).join(', ')} ]`,
-      ...Object.entries(parameters).map(
-        ([k, v]) => `parameters { key: "${k}" value { string_value: "${v}" } }`,
-      ),
-    ].join('\n'),
-  );
-}
-
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ts-custom-step-'));
   const repo = join(work, 'repo');
-  writeStep(repo, 'label', LABEL, { labels: 'NEGATIVE, POSITIVE' });
-  writeStep(repo, 'shout', SHOUT, {});
+  // A queue delay long enough that concurrent requests share one Execute call.
+  const batching = 'dynamic_batching { max_queue_delay_microseconds: 200000 }';
+  writeCustomStep(repo, 'label', LABEL, { labels: 'NEGATIVE, POSITIVE' }, batching);
+  writeCustomStep(repo, 'shout', SHOUT, {}, batching);
   await buildRepository(repo, { stepsBuildDir: join(work, 'steps') });
   server = await startLocalServer({ modelRepository: repo, loadModels: ['label', 'shout'] });
   client = new TritonClient(server.grpcUrl);
