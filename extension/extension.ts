@@ -8,18 +8,32 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands/index.js';
 import { Ctx } from './context.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
+import { registerPromptFiles } from './prompts/codeLens.js';
+import { ServerView } from './views/serverView.js';
 import { registerTsStepDiagnostics } from './tsStepDiagnostics.js';
 
-export function activate(context: vscode.ExtensionContext): Ctx {
+/** What the extension exports (tests and other extensions reach the shared state through it). */
+export interface TritonStudioApi {
+  ctx: Ctx;
+  serverView: ServerView;
+}
+
+export function activate(context: vscode.ExtensionContext): TritonStudioApi {
   const ctx = new Ctx(context);
+  const serverView = new ServerView(ctx);
   context.subscriptions.push(
     ctx,
     ...registerCommands(ctx),
+    serverView,
+    vscode.commands.registerCommand('tritonStudio.refreshServerView', () => serverView.refresh()),
+    vscode.commands.registerCommand('tritonStudio.focusServerView', () =>
+      vscode.commands.executeCommand('tritonStudio.models.focus'),
+    ),
     registerPipelineDiagnostics(),
+    registerPromptFiles(),
     registerTsStepDiagnostics(),
   );
-  // Returned as the extension's API: tests and other extensions reach the shared state.
-  return ctx;
+  return { ctx, serverView };
 }
 
 export function deactivate(): void {

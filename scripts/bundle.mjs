@@ -4,6 +4,7 @@
 //   test/vscode/runTests.ts     → out/test/runVscodeTests.js  (entry of `npm run test:vscode`)
 //   test/vscode/launcher.ts     → out/test/launcher.js   (code-server + Chromium in VS Code's place)
 //   test/vscode/suite/{index,*.test}.ts → out/test/suite/ (mocha suite run inside the extension host)
+//   extension/webview/latencyReport/main.mts → out/webview/latencyReport.js (the report page, chart.js inside)
 // The extension and CLI bundles carry their npm dependencies (an installed extension has no
 // node_modules); test bundles leave packages external and load them from the checkout.
 // Files that bundled code reads next to itself at run time are copied beside the bundle; files it
@@ -51,6 +52,16 @@ const builds = [
     packages: 'external',
   },
   { ...common, entryPoints: suiteEntries, outdir: 'out/test/suite', packages: 'external' },
+  // Webview pages run in the browser: chart.js is bundled in, nothing is loaded from a CDN.
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    external: [],
+    entryPoints: { latencyReport: 'extension/webview/latencyReport/main.mts' },
+    outdir: 'out/webview',
+  },
 ];
 
 /** Copies the run-time files of every asset-reading module into the folder of each bundle that holds it. */

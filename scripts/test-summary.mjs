@@ -5,7 +5,14 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.argv[2] ?? 'out/test-results';
-const stages = ['ctest.xml', 'unit.json', 'integration.json', 'vscode.json', 'vscode-no-pipeline.json'];
+const stages = [
+  'ctest.xml',
+  'unit.json',
+  'integration.json',
+  'vscode.json',
+  'vscode-no-pipeline.json',
+  'vscode-vsix.json',
+];
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -5,6 +5,12 @@
  */
 import * as vscode from 'vscode';
 import type { Ctx } from '../context.js';
+import {
+  compareLatencyRuns,
+  exportLatencyReport,
+  openLatencyReport,
+  runLatencyTestCommand,
+} from './latency.js';
 import { build, deploy, generate, importModelRepository, newPipeline } from './pipeline.js';
 import { sendPromptCommand } from './sendPrompt.js';
 import {
@@ -57,6 +63,30 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: 'tritonStudio.showServerLog', title: 'Show Server Log', needsTrust: false, run: showServerLog },
   { id: 'tritonStudio.deploy', title: 'Deploy', needsTrust: true, run: deploy },
   { id: 'tritonStudio.sendPrompt', title: 'Send Prompt', needsTrust: true, run: sendPromptCommand },
+  {
+    id: 'tritonStudio.runLatencyTest',
+    title: 'Run Latency Test',
+    needsTrust: true,
+    run: runLatencyTestCommand,
+  },
+  {
+    id: 'tritonStudio.compareLatencyRuns',
+    title: 'Compare Latency Runs',
+    needsTrust: false,
+    run: compareLatencyRuns,
+  },
+  {
+    id: 'tritonStudio.openLatencyReport',
+    title: 'Open Latency Report',
+    needsTrust: false,
+    run: openLatencyReport,
+  },
+  {
+    id: 'tritonStudio.exportLatencyReport',
+    title: 'Export Latency Report',
+    needsTrust: false,
+    run: exportLatencyReport,
+  },
   {
     id: 'tritonStudio.showServerMetrics',
     title: 'Show Server Metrics',

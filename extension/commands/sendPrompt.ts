@@ -38,15 +38,11 @@ export type SendPromptOutcome =
  */
 export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<SendPromptOutcome | undefined> {
   const editor = vscode.window.activeTextEditor;
-  const request: PromptRequest | undefined =
-    typeof given === 'string'
-      ? { text: given }
-      : isPromptRequest(given)
-        ? given
-        : await (async () => {
-            const text = selectedText(editor) ?? (await askForPrompt());
-            return text === undefined ? undefined : { text };
-          })();
+  // A string is the prompt; an object may carry its own settings (a CodeLens) with or without the text.
+  const partial: Partial<PromptRequest> =
+    typeof given === 'string' ? { text: given } : isPromptRequest(given) ? given : {};
+  const text = partial.text ?? selectedText(editor) ?? (await askForPrompt());
+  const request: PromptRequest | undefined = text === undefined ? undefined : { ...partial, text };
   if (request === undefined) return undefined;
   const prompt = request.text;
 
@@ -146,8 +142,8 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
   }
 }
 
-function isPromptRequest(value: unknown): value is PromptRequest {
-  return typeof value === 'object' && value !== null && typeof (value as PromptRequest).text === 'string';
+function isPromptRequest(value: unknown): value is Partial<PromptRequest> {
+  return typeof value === 'object' && value !== null && !(value instanceof vscode.Uri);
 }
 
 /** Where the first stop word starts in `text`, if any. */

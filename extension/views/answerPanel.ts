@@ -130,8 +130,8 @@ pre { white-space: pre-wrap; word-break: break-word; padding: 8px; background: v
 <div class="muted">prompt</div><pre id="prompt"></pre>
 <div class="stats">
   <div class="stat"><span class="muted">time to first token</span><b id="ttft">–</b></div>
-  <div class="stat"><span class="muted">tokens/s</span><b id="tps">–</b></div>
-  <div class="stat"><span class="muted">tokens</span><b id="tokens">0</b></div>
+  <div class="stat" title="chunks after the first, per second since the first arrived"><span class="muted">tokens/s</span><b id="tps">–</b></div>
+  <div class="stat" title="text responses received; one per token when the model streams"><span class="muted">chunks</span><b id="tokens">0</b></div>
   <div class="stat"><span class="muted">latency</span><b id="latency">–</b></div>
   <button id="stop" disabled>■ Stop</button>
 </div>

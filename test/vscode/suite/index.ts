@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Mocha from 'mocha';
-import { NO_PIPELINE_SUITE, TEST_ENV } from './testEnv.js';
+import { NO_PIPELINE_SUITE, TEST_ENV, VSIX_SUITE } from './testEnv.js';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({
@@ -17,9 +17,17 @@ export function run(): Promise<void> {
   });
   // Sorted: the files run in name order, the prompt tests last so the screenshot shows an answer.
   // The workspace without a pipeline file runs its own suite only; every other run, all the rest.
-  const noPipeline = process.env[TEST_ENV.noPipelineWorkspace] === '1';
+  // The profile with the installed .vsix runs its own suite only, too.
+  const only =
+    process.env[TEST_ENV.noPipelineWorkspace] === '1'
+      ? NO_PIPELINE_SUITE
+      : process.env[TEST_ENV.vsixExtensionsDir]
+        ? VSIX_SUITE
+        : undefined;
   for (const file of readdirSync(__dirname)
-    .filter((f) => f.endsWith('.test.js') && (f === NO_PIPELINE_SUITE) === noPipeline)
+    .filter(
+      (f) => f.endsWith('.test.js') && (only ? f === only : f !== NO_PIPELINE_SUITE && f !== VSIX_SUITE),
+    )
     .sort()) {
     mocha.addFile(join(__dirname, file));
   }

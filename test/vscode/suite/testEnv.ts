@@ -17,13 +17,17 @@ export const TEST_ENV = {
    * activation by the command runs there, and only there.
    */
   noPipelineWorkspace: 'TRITON_STUDIO_TEST_NO_PIPELINE_WORKSPACE',
+  /** Set for the run on a profile holding the extension installed from its .vsix: that folder. */
+  vsixExtensionsDir: 'TRITON_STUDIO_TEST_VSIX_EXTENSIONS_DIR',
 } as const;
 
 /** The one suite file for the workspace without a pipeline file. */
 export const NO_PIPELINE_SUITE = 'commandActivation.test.js';
+/** The one suite file for the profile with the extension installed from the .vsix. */
+export const VSIX_SUITE = 'vsixInstall.test.js';
 
 export function testEnv(
-  name: Exclude<keyof typeof TEST_ENV, 'grep' | 'results' | 'noPipelineWorkspace'>,
+  name: Exclude<keyof typeof TEST_ENV, 'grep' | 'results' | 'noPipelineWorkspace' | 'vsixExtensionsDir'>,
 ): string {
   const value = process.env[TEST_ENV[name]];
   if (!value) {

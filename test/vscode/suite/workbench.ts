@@ -24,7 +24,15 @@ export type WorkbenchAction =
   | { kind: 'waitForText'; selector: string; text: string }
   /** Waits for a notification toast containing `text`; returns its message and button labels. */
   | { kind: 'waitForNotification'; text: string }
-  | { kind: 'clickNotificationButton'; text: string; button: string };
+  | { kind: 'clickNotificationButton'; text: string; button: string }
+  /** Clicks the open quick pick's item whose label contains `label`. */
+  | { kind: 'pickQuickItem'; label: string }
+  /** Clicks the CodeLens (in the active editor) whose title contains `text`; `index` picks among equals. */
+  | { kind: 'clickCodeLens'; text: string; index?: number }
+  /** Waits until some webview's page text contains `text` (whitespace-insensitive); returns that page's text. */
+  | { kind: 'waitForWebviewText'; text: string; timeoutMs?: number }
+  /** Clicks the button whose text contains `text` inside the webview showing `within`. */
+  | { kind: 'clickInWebview'; within: string; button: string };
 
 export interface WorkbenchRequest {
   id: string;
@@ -40,6 +48,7 @@ export const OUTPUT_PANEL_TEXT = '.part.panel .output-view .view-lines';
 export const SETTINGS_EDITOR = '.settings-editor .settings-body';
 
 let requests = 0;
+const SESSION = Math.random().toString(36).slice(2, 8);
 
 export function workbenchDir(): string {
   const dir = process.env[WORKBENCH_DIR_ENV];
@@ -51,7 +60,8 @@ export function workbenchDir(): string {
 export async function workbench<T = unknown>(action: WorkbenchAction, timeoutMs = 60_000): Promise<T> {
   const answers = join(workbenchDir(), 'requests');
   mkdirSync(answers, { recursive: true });
-  const id = `${process.pid}-${++requests}`;
+  // Each suite file is bundled with its own counter: the random part keeps their ids apart.
+  const id = `${process.pid}-${SESSION}-${++requests}`;
   const request: WorkbenchRequest = { id, action, answerFile: join(answers, `${id}.json`) };
   console.log(`${WORKBENCH_REQUEST} ${JSON.stringify(request)}`);
   const deadline = Date.now() + timeoutMs;

@@ -1,0 +1,217 @@
+/**
+ * Run Latency Test (one load level, or a concurrency sweep for latency vs load) and Compare
+ * Latency Runs. Each run is saved as JSON under `.triton-studio/reports/` and opened in the
+ * latency report panel.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import { runLatencyTest, type LoadSpec, type PerfReport } from '../../client/index.js';
+import type { Ctx } from '../context.js';
+import { readPromptSettings } from '../settings.js';
+import { LatencyReportPanel, type ExportFormat } from '../views/latencyReport.js';
+import { runFromJson, type LatencyRunFile, type ReportRun } from '../webview/latencyReport/model.js';
+import { describePromptFailure } from './promptFailure.js';
+import type { PromptRequest } from './sendPrompt.js';
+import {
+  errorMessage,
+  openOutput,
+  openSetting,
+  showError,
+  withProgress,
+  type ErrorAction,
+  type Outcome,
+} from './ui.js';
+
+const DEFAULT_PROMPT = 'Triton Studio serves LLMs without Python.';
+
+export interface LatencyTestRequest extends Partial<PromptRequest> {
+  /** Concurrency levels to run one after the other (a sweep: latency vs load). */
+  concurrency?: number[];
+  /** Measured requests per level. */
+  requests?: number;
+}
+
+const PRESETS: { label: string; detail: string; concurrency: number[]; requests: number }[] = [
+  { label: 'Quick', detail: '20 requests at concurrency 1', concurrency: [1], requests: 20 },
+  {
+    label: 'Load sweep',
+    detail: 'concurrency 1, 2, 4, 8, 40 requests each: latency vs load',
+    concurrency: [1, 2, 4, 8],
+    requests: 40,
+  },
+  { label: 'Long', detail: '200 requests at concurrency 4', concurrency: [4], requests: 200 },
+];
+
+export async function runLatencyTestCommand(
+  ctx: Ctx,
+  arg?: unknown,
+): Promise<Outcome<{ file: string; reports: PerfReport[] }> | undefined> {
+  const request: LatencyTestRequest =
+    typeof arg === 'object' && arg !== null && !(arg instanceof vscode.Uri)
+      ? (arg as LatencyTestRequest)
+      : {};
+  let plan = request.concurrency
+    ? { concurrency: request.concurrency, requests: request.requests ?? 20 }
+    : undefined;
+  if (!plan) {
+    const pick = await vscode.window.showQuickPick(PRESETS, { title: 'Triton Studio: Run Latency Test' });
+    if (!pick) return undefined;
+    plan = pick;
+  }
+  const prompt =
+    request.text ??
+    (await vscode.window.showInputBox({
+      title: 'Triton Studio: Run Latency Test',
+      prompt: 'The prompt every request sends',
+      value: DEFAULT_PROMPT,
+    }));
+  if (prompt === undefined) return undefined;
+  let settings;
+  try {
+    const target = await ctx.server(request.uri, request.serverUrl);
+    settings = readPromptSettings(request.uri, target.url);
+    if (request.model) settings.model = request.model;
+    if (request.maxTokens) settings.maxTokens = request.maxTokens;
+    const { model, maxTokens } = settings;
+    const reports: PerfReport[] = [];
+    await withProgress(`Triton Studio: latency test of ${model}`, async (report, signal) => {
+      for (const concurrency of plan!.concurrency) {
+        if (signal.aborted) break;
+        report(`concurrency ${concurrency}: ${plan!.requests} requests`);
+        const load: LoadSpec = {
+          mode: 'concurrency',
+          concurrency,
+          requests: plan!.requests,
+          warmupRequests: Math.min(5, concurrency * 2),
+        };
+        // Per-request records feed the throughput-over-time chart (reports that support them).
+        const options = { model, prompt, maxTokens, stream: true, load, signal, keepRecords: true };
+        const result = await runLatencyTest(target.client, options);
+        ctx.log(
+          `${model} @ ${target.url} c=${concurrency}: p50 ${result.results.latency.p50Ms} ms, p99 ${result.results.latency.p99Ms} ms, ${result.results.requestsPerSecond} req/s, ${result.results.errors} errors`,
+        );
+        reports.push(result);
+      }
+    });
+    if (reports.length === 0) return { ok: false, error: 'Latency test cancelled.', cancelled: true };
+    const file = saveRun(ctx, model, reports);
+    new LatencyReportPanel(ctx, [{ label: basename(file, '.json'), reports }]);
+    return { ok: true, file, reports };
+  } catch (error) {
+    const failure = describePromptFailure(error, settings);
+    if (failure.cancelled) return { ok: false, error: 'Latency test cancelled.', cancelled: true };
+    const actions: ErrorAction[] = failure.setting ? [openSetting(failure.setting)] : [openOutput(ctx)];
+    void showError(ctx, `Latency test failed: ${failure.message}`, ...actions);
+    return { ok: false, error: failure.message };
+  }
+}
+
+function saveRun(ctx: Ctx, model: string, reports: PerfReport[]): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? ctx.extension.globalStorageUri.fsPath;
+  const dir = join(folder, '.triton-studio', 'reports');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${model}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const run: LatencyRunFile = { kind: 'triton-studio.latency-run', formatVersion: 1, reports };
+  writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+  ctx.log(`latency run saved to ${file}`);
+  return file;
+}
+
+function readRun(file: string): ReportRun {
+  return runFromJson(JSON.parse(readFileSync(file, 'utf8')), basename(file, '.json'));
+}
+
+/** Opens one saved run (or a `triton-studio perf --export` file) in the report panel. */
+export async function openLatencyReport(
+  ctx: Ctx,
+  arg?: unknown,
+): Promise<Outcome<{ charts: string[] }> | undefined> {
+  const files = await pickRuns(arg, 1);
+  if (!files) return undefined;
+  return showRuns(ctx, files);
+}
+
+/** Compare Latency Runs: two runs side by side. */
+export async function compareLatencyRuns(
+  ctx: Ctx,
+  a?: unknown,
+  b?: unknown,
+): Promise<Outcome<{ charts: string[] }> | undefined> {
+  const files = typeof a === 'string' && typeof b === 'string' ? [a, b] : await pickRuns(undefined, 2);
+  if (!files) return undefined;
+  return showRuns(ctx, files);
+}
+
+async function showRuns(ctx: Ctx, files: string[]): Promise<Outcome<{ charts: string[] }>> {
+  try {
+    const panel = new LatencyReportPanel(ctx, files.map(readRun));
+    return { ok: true, charts: await panel.rendered };
+  } catch (error) {
+    void showError(ctx, `Cannot open the latency report: ${errorMessage(error)}`);
+    return { ok: false, error: errorMessage(error) };
+  }
+}
+
+async function pickRuns(arg: unknown, count: number): Promise<string[] | undefined> {
+  if (typeof arg === 'string') return [arg];
+  if (arg instanceof vscode.Uri) return [arg.fsPath];
+  const found = await vscode.workspace.findFiles('**/.triton-studio/reports/*.json', undefined, 200);
+  const items = found
+    .map((uri) => ({
+      label: basename(uri.fsPath, '.json'),
+      description: vscode.workspace.asRelativePath(uri),
+      uri,
+    }))
+    .sort((x, y) => y.label.localeCompare(x.label));
+  const browse = {
+    label: '$(folder-opened) Browse…',
+    description: 'a report file elsewhere (triton-studio perf --export)',
+    uri: undefined,
+  };
+  const picked = await vscode.window.showQuickPick([...items, browse], {
+    title:
+      count === 2
+        ? 'Triton Studio: pick the two latency runs to compare'
+        : 'Triton Studio: pick a latency run',
+    canPickMany: count > 1,
+  });
+  if (!picked) return undefined;
+  const list = Array.isArray(picked) ? picked : [picked];
+  if (list.some((p) => !p.uri)) {
+    const chosen = await vscode.window.showOpenDialog({
+      canSelectMany: count > 1,
+      filters: { 'Latency report': ['json'] },
+    });
+    return chosen?.map((u) => u.fsPath).slice(0, count);
+  }
+  if (list.length !== count) {
+    void vscode.window.showWarningMessage(`Pick exactly ${count} runs (${list.length} picked).`);
+    return undefined;
+  }
+  return list.map((p) => p.uri!.fsPath);
+}
+
+/** Export Latency Report: the open report as JSON, CSV, HTML or PNG. */
+export async function exportLatencyReport(
+  ctx: Ctx,
+  format?: unknown,
+  file?: unknown,
+): Promise<Outcome<{ file: string }> | undefined> {
+  const panel = LatencyReportPanel.active;
+  if (!panel) {
+    const message = 'No latency report is open: run a latency test or open a saved run first.';
+    void showError(ctx, message);
+    return { ok: false, error: message };
+  }
+  const chosen: ExportFormat | undefined =
+    typeof format === 'string' && ['json', 'csv', 'html', 'png'].includes(format)
+      ? (format as ExportFormat)
+      : ((await vscode.window.showQuickPick(['json', 'csv', 'html', 'png'], {
+          title: 'Export the latency report as',
+        })) as ExportFormat | undefined);
+  if (!chosen) return undefined;
+  await panel.rendered;
+  const written = await panel.exportTo(chosen, typeof file === 'string' ? file : undefined);
+  return written ? { ok: true, file: written } : undefined;
+}

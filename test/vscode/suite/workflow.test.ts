@@ -1,0 +1,344 @@
+import * as assert from 'node:assert/strict';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';
+import type { TritonStudioApi } from '../../../extension/extension.js';
+import { expectedAnswer } from './simLlm.js';
+import { testEnv } from './testEnv.js';
+import { workbench } from './workbench.js';
+
+type Ok<T> = { ok: true } & T;
+type Result<T> = Ok<T> | { ok: false; error: string };
+
+async function run<T extends object>(command: string, ...args: unknown[]): Promise<Ok<T>> {
+  const outcome = await vscode.commands.executeCommand<Result<T> | undefined>(
+    `tritonStudio.${command}`,
+    ...args,
+  );
+  assert.ok(outcome, `${command} returned nothing`);
+  assert.ok(outcome.ok, `${command} failed: ${outcome.ok ? '' : outcome.error}`);
+  return outcome;
+}
+
+function api(): TritonStudioApi {
+  return vscode.extensions.getExtension<TritonStudioApi>('triton-studio.triton-studio')!.exports;
+}
+
+/**
+ * The whole workflow through the extension's commands, as a user runs it: a pipeline from a
+ * sample, its repository generated and compiled, the local tritonserver started on it, the models
+ * deployed, prompts answered exactly, latency runs measured, charted, compared and exported,
+ * models unloaded and loaded from the server view, the server restarted and stopped.
+ */
+describe('Triton Studio: the whole workflow from the command palette, against a local tritonserver it starts', function () {
+  this.timeout(240_000);
+  const folder = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'workflow');
+  const pipeline = join(folder, 'gpt2-sim.pipeline.json');
+  let repository = '';
+
+  before(async () => {
+    mkdirSync(folder, { recursive: true });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  after(async () => {
+    // The other suites talk to the runner's server through tritonStudio.serverUrl.
+    await vscode.commands.executeCommand('tritonStudio.stopLocalServer');
+  });
+
+  it('registers every command that package.json contributes, and contributes every command it registers', async () => {
+    const contributed = (
+      vscode.extensions.getExtension('triton-studio.triton-studio')!.packageJSON as {
+        contributes: { commands: { command: string; category: string }[] };
+      }
+    ).contributes.commands;
+    const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('tritonStudio.'));
+    for (const c of contributed) {
+      assert.ok(registered.includes(c.command), `${c.command} is contributed but not registered`);
+      assert.equal(c.category, 'Triton Studio');
+    }
+    const ids = new Set(contributed.map((c) => c.command));
+    const internal = new Set(['tritonStudio.focusServerView']);
+    // VS Code itself registers `<view id>.focus`, `.open`… for every contributed view.
+    for (const id of registered.filter((c) => !c.startsWith('tritonStudio.models.')))
+      assert.ok(ids.has(id) || internal.has(id), `${id} is registered but not contributed`);
+  });
+
+  it('New Pipeline copies a sample into the workspace and opens it; it never overwrites a file', async () => {
+    const created = await run<{ file: string }>('newPipeline', 'gpt2-sim', folder);
+    assert.equal(created.file, pipeline);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, pipeline);
+    assert.equal((JSON.parse(readFileSync(pipeline, 'utf8')) as { name: string }).name, 'gpt2_sim');
+    const again = await vscode.commands.executeCommand<Result<object>>(
+      'tritonStudio.newPipeline',
+      'gpt2-sim',
+      folder,
+    );
+    assert.equal(again?.ok, false);
+    assert.match(again.ok ? '' : again.error, /exists already/);
+  });
+
+  it('Generate writes the repository under .triton-studio/ and remembers it for Build, Start and Deploy', async () => {
+    const generated = await run<{ repository: string; ensemble: string; files: number }>(
+      'generate',
+      vscode.Uri.file(pipeline),
+    );
+    repository = generated.repository;
+    assert.equal(
+      repository,
+      join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.triton-studio', 'gpt2-sim'),
+    );
+    assert.equal(generated.ensemble, testEnv('model'));
+    assert.ok(existsSync(join(repository, generated.ensemble, 'config.pbtxt')));
+    assert.equal(api().ctx.lastRepository, repository);
+  });
+
+  it('Import Model Repository turns the generated repository back into a pipeline file', async () => {
+    const out = join(folder, 'imported.pipeline.json');
+    const imported = await run<{ file: string }>('importRepository', repository, out);
+    const pipelineJson = JSON.parse(readFileSync(imported.file, 'utf8')) as { steps: { name: string }[] };
+    assert.deepEqual(
+      pipelineJson.steps.map((s) => s.name),
+      ['preprocessing', 'sim_llm', 'postprocessing'],
+    );
+  });
+
+  it('Build Backends puts compiler errors in the Problems panel, on the repository’s own source file', async () => {
+    const source = join(repository, 'preprocessing', 'src', 'step.cc');
+    const original = readFileSync(source, 'utf8');
+    appendFileSync(source, '\nthis_is_not_cpp;\n');
+    try {
+      const failed = await vscode.commands.executeCommand<Result<object>>('tritonStudio.build', repository);
+      assert.equal(failed?.ok, false);
+      const problems = vscode.languages.getDiagnostics(vscode.Uri.file(source));
+      const error = problems.find((d) => d.source === 'Triton Studio build');
+      assert.ok(
+        error,
+        `no build problem on ${source}: ${JSON.stringify(vscode.languages.getDiagnostics().map(([u]) => u.fsPath))}`,
+      );
+      assert.equal(error.range.start.line, original.split('\n').length);
+      assert.match(error.message, /this_is_not_cpp/);
+    } finally {
+      writeFileSync(source, original);
+    }
+  });
+
+  it('Build Backends compiles every native step and clears the problems', async () => {
+    const built = await run<{ built: { model: string; library: string }[] }>('build', repository);
+    assert.deepEqual(built.built.map((m) => m.model).sort(), ['postprocessing', 'preprocessing', 'sim_llm']);
+    for (const m of built.built) assert.ok(statSync(m.library).size > 0);
+    assert.equal(
+      vscode.languages.getDiagnostics().filter(([, ds]) => ds.some((d) => d.source === 'Triton Studio build'))
+        .length,
+      0,
+    );
+  });
+
+  it('Start Local Server serves the repository; the status bar and the server view follow', async () => {
+    const started = await run<{ grpcUrl: string; pid: number; modelRepository: string }>(
+      'startLocalServer',
+      repository,
+    );
+    assert.equal(started.modelRepository, repository);
+    const state = await api().serverView.refresh();
+    assert.deepEqual(
+      { url: state.url, local: state.local, up: state.up },
+      { url: started.grpcUrl, local: true, up: true },
+    );
+    assert.ok(
+      state.models.every((m) => m.state !== 'READY'),
+      'nothing is loaded before Deploy',
+    );
+  });
+
+  it('Deploy loads every model; the server view lists them READY with their versions', async () => {
+    const deployed = await run<{ result: { ensembles: string[] } }>('deploy', repository);
+    assert.deepEqual(deployed.result.ensembles, [testEnv('model')]);
+    const state = await api().serverView.refresh();
+    assert.deepEqual(state.models.map((m) => `${m.name} v${m.version} ${m.state}`).sort(), [
+      'gpt2_sim v1 READY',
+      'postprocessing v1 READY',
+      'preprocessing v1 READY',
+      'sim_llm v1 READY',
+    ]);
+    await vscode.commands.executeCommand('tritonStudio.focusServerView');
+    await workbench({ kind: 'waitForText', selector: '.part.sidebar', text: 'sim_llmv1 · READY' });
+    await workbench({ kind: 'screenshot', name: 'server-view' });
+  });
+
+  it('runs Run Latency Test from the command palette: a quick pick for the load, an input box for the prompt, then the report', async () => {
+    const title = 'Triton Studio: Run Latency Test';
+    await workbench({ kind: 'runFromPalette', title });
+    await workbench({ kind: 'pickQuickItem', label: 'Quick' });
+    await workbench({ kind: 'answerInputBox', title, text: 'From the palette.' });
+    const shown = await workbench<string>({
+      kind: 'waitForWebviewText',
+      text: 'Mean batch size per step',
+      timeoutMs: 60_000,
+    });
+    assert.match(shown, /c=1 20 0/, 'the table row of the quick run: 20 requests, no errors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await workbench({ kind: 'screenshot', name: 'latency-report' });
+  });
+
+  it('Send Prompt goes to the local server and answers exactly', async () => {
+    const prompt = 'The local server answers.';
+    const outcome = await vscode.commands.executeCommand<SendPromptOutcome>(
+      'tritonStudio.sendPrompt',
+      prompt,
+    );
+    assert.ok(outcome?.ok, `prompt failed: ${outcome && !outcome.ok ? outcome.error : ''}`);
+    assert.equal(outcome.serverUrl, api().ctx.localServer.running?.grpcUrl);
+    assert.equal(outcome.text, await expectedAnswer(prompt));
+  });
+
+  it('"▶ Send prompt" above a .prompt block streams the answer into the side panel, with its front matter applied', async () => {
+    const file = join(folder, 'hello.prompt');
+    writeFileSync(
+      file,
+      '---\nmax_tokens: 7\n---\nFirst prompt, not this one.\n===\nTriton Studio streams answers.\n',
+    );
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.window.showTextDocument(vscode.Uri.file(file));
+    const answer = await expectedAnswer('Triton Studio streams answers.', 7);
+    await workbench({ kind: 'clickCodeLens', text: 'Send prompt', index: 1 });
+    const shown = await workbench<string>({ kind: 'waitForWebviewText', text: answer });
+    assert.match(shown, /time to first token [\d.]+ ms/);
+    assert.match(shown, /chunks [1-7]\b/);
+    assert.match(shown, /done/);
+    await workbench({ kind: 'screenshot', name: 'codelens-answer' });
+  });
+
+  it('a stop word in the front matter cuts the answer there', async () => {
+    const prompt = 'one two three four';
+    const full = await expectedAnswer(prompt, 8);
+    const stop = full.split(' ').slice(2).join(' ').slice(0, 4);
+    const outcome = await vscode.commands.executeCommand<SendPromptOutcome>('tritonStudio.sendPrompt', {
+      text: prompt,
+      maxTokens: 8,
+      stop: [stop],
+    });
+    assert.ok(outcome?.ok);
+    assert.equal(outcome.stoppedAt, stop);
+    assert.equal(outcome.text, full.slice(0, full.indexOf(stop)));
+  });
+
+  let firstRun = '';
+  let secondRun = '';
+
+  it('Run Latency Test measures a concurrency sweep, saves it and charts it', async () => {
+    const measured = await run<{
+      file: string;
+      reports: { load: { concurrency: number }; results: { requests: number; errors: number } }[];
+    }>('runLatencyTest', { text: 'How fast is it?', maxTokens: 8, concurrency: [1, 2], requests: 12 });
+    firstRun = measured.file;
+    assert.deepEqual(
+      measured.reports.map((r) => [r.load.concurrency, r.results.requests, r.results.errors]),
+      [
+        [1, 12, 0],
+        [2, 12, 0],
+      ],
+    );
+    assert.ok(existsSync(firstRun));
+    await workbench({ kind: 'waitForWebviewText', text: 'Latency vs load' });
+    const second = await run<{ file: string }>('runLatencyTest', {
+      text: 'How fast is it?',
+      maxTokens: 16,
+      concurrency: [1, 4],
+      requests: 12,
+    });
+    secondRun = second.file;
+  });
+
+  it('Compare Latency Runs shows two runs side by side with every chart, and exports JSON, CSV, HTML and PNG', async () => {
+    const compared = await run<{ charts: string[] }>('compareLatencyRuns', firstRun, secondRun);
+    const perRun = [
+      'Latency vs load',
+      'Time to first token (percentiles)',
+      'Inter-token latency (percentiles)',
+      compared.charts.includes('Throughput over time') ? 'Throughput over time' : 'Throughput by load',
+      'Server time per step (c=2)',
+      'Mean batch size per step',
+    ];
+    assert.deepEqual(compared.charts.slice(0, 6), perRun);
+    assert.equal(compared.charts.length, 12);
+    await workbench({ kind: 'waitForWebviewText', text: 'Mean batch size per step' });
+    // The report alone on screen for the picture: no answer panel, output panel or toasts.
+    await vscode.commands.executeCommand('workbench.action.closeEditorsInOtherGroups');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await workbench({ kind: 'screenshot', name: 'latency-compare' });
+
+    const out = join(folder, 'export');
+    mkdirSync(out, { recursive: true });
+    for (const format of ['json', 'csv', 'html', 'png']) {
+      const exported = await run<{ file: string }>(
+        'exportLatencyReport',
+        format,
+        join(out, `report.${format}`),
+      );
+      assert.ok(statSync(exported.file).size > 0);
+    }
+    const csv = readFileSync(join(out, 'report.csv'), 'utf8').trim().split('\n');
+    assert.equal(csv.length, 1 + 4, 'a header and one row per load level of both runs');
+    assert.match(csv[0]!, /^run,model,load,requests,errors/);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    assert.doesNotMatch(
+      html,
+      /<script[^>]+src=|<link[^>]+href=|@import/,
+      'the HTML export loads nothing from elsewhere',
+    );
+    const png = readFileSync(join(out, 'report.png'));
+    assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  });
+
+  it('Show Server Metrics reads the server’s own per-model statistics', async () => {
+    const metrics = await run<{ models: { model: string; requests: number }[] }>('showServerMetrics');
+    const ensemble = metrics.models.find((m) => m.model === testEnv('model'));
+    assert.ok(ensemble && ensemble.requests > 0, JSON.stringify(metrics.models));
+  });
+
+  it('the server view’s inline actions unload and load a model', async () => {
+    const model = { name: testEnv('model') };
+    await run('unloadModel', model);
+    let state = await api().serverView.refresh();
+    assert.notEqual(state.models.find((m) => m.name === model.name)?.state, 'READY');
+    await run('loadModel', model);
+    state = await api().serverView.refresh();
+    assert.equal(state.models.find((m) => m.name === model.name)?.state, 'READY');
+  });
+
+  it('Show Server Log opens the local server’s log', async () => {
+    const shown = await run<{ logFile: string }>('showServerLog');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, shown.logFile);
+    assert.match(vscode.window.activeTextEditor!.document.getText(), /Started GRPCInferenceService/);
+  });
+
+  it('Restart Local Server starts a fresh process on the same repository; Stop stops it and the view says so', async () => {
+    const before = api().ctx.localServer.running!.pid;
+    const restarted = await run<{ pid: number; modelRepository: string }>('restartLocalServer');
+    assert.notEqual(restarted.pid, before);
+    assert.equal(restarted.modelRepository, repository);
+    const stopped = await run<{ stopped: boolean }>('stopLocalServer');
+    assert.equal(stopped.stopped, true);
+    const state = await api().serverView.refresh();
+    assert.equal(state.local, false);
+    assert.equal(state.url, testEnv('serverUrl'), 'back to tritonStudio.serverUrl');
+  });
+
+  it('keeps secret headers in SecretStorage, never in the settings', async () => {
+    await run('setSecretHeader', 'Authorization', 'Bearer s3cret');
+    const { ctx } = api();
+    assert.deepEqual(await ctx.secrets.headers(testEnv('serverUrl')), { authorization: 'Bearer s3cret' });
+    const settings = readFileSync(
+      join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json'),
+      'utf8',
+    );
+    assert.doesNotMatch(settings, /s3cret/);
+    await run('clearSecrets');
+    assert.deepEqual(await ctx.secrets.headers(testEnv('serverUrl')), {});
+  });
+});
