@@ -21,7 +21,8 @@ const BODY = `
 
 const STYLE = `
 .toolbar { margin: 10px 0; display: flex; gap: 6px; align-items: center; }
-.runs.side-by-side { display: grid; grid-template-columns: 1fr 1fr; gap: 24px; }
+.runs.side-by-side { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 24px; }
+.run { min-width: 0; overflow-x: auto; }
 .chart { height: 260px; margin: 12px 0 40px; }
 .chart h4 { margin: 0 0 4px; }
 table { font-size: 0.9em; }`;
