@@ -255,7 +255,7 @@ export async function build(ctx: Ctx, arg?: unknown): Promise<Outcome<{ built: B
           const progress = /\[\s*(\d+)%\]\s*(.*)/.exec(line);
           if (progress) report(`${progress[1]}% ${progress[2]!.slice(0, 80)}`);
         },
-      } as Parameters<typeof buildRepository>[1]),
+      }),
     );
     for (const model of result.built) ctx.log(`  ${model.model}: ${model.library}`);
     void vscode.window.showInformationMessage(`Built ${result.built.length} backend libraries.`);

@@ -115,7 +115,16 @@ function packageAndInstall(workDir: string): { extensionsDir: string; userDataDi
   const vsix = join(workDir, 'triton-studio.vsix');
   const packaged = spawnSync(
     join(ROOT, 'node_modules/.bin/vsce'),
-    ['package', '--no-dependencies', '--skip-license', '--readme-path', 'extension/README.md', '-o', vsix],
+    [
+      'package',
+      '--no-dependencies',
+      '--skip-license',
+      '--allow-missing-repository',
+      '--readme-path',
+      'extension/README.md',
+      '-o',
+      vsix,
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (packaged.status !== 0) throw new Error(`vsce package failed:\n${packaged.stdout}${packaged.stderr}`);
