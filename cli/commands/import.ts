@@ -45,10 +45,18 @@ export function importCommand(): Command {
           out.diagnostics(result.diagnostics);
           const ok = !hasErrors(result.diagnostics) && result.pipelineText !== undefined;
           if (ok) {
-            // Written beside the target and renamed, so a failure never leaves half a file.
-            const temp = `${opts.out}.${process.pid}.tmp`;
-            writeFileSync(temp, result.pipelineText!);
-            renameSync(temp, opts.out);
+            // vocab + merges tokenizers made by import, then the pipeline that names them.
+            const files = { ...result.files, [opts.out]: result.pipelineText! };
+            for (const file of Object.keys(result.files ?? {})) {
+              if (existsSync(file) && !opts.force)
+                throw new CliError(`${file} exists; choose another --out or pass --force to replace it`);
+            }
+            // Each written beside its target and renamed, so a failure never leaves half a file.
+            for (const [file, text] of Object.entries(files)) {
+              const temp = `${file}.${process.pid}.tmp`;
+              writeFileSync(temp, text);
+              renameSync(temp, file);
+            }
           }
           out.result({
             ok,

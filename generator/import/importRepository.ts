@@ -25,6 +25,7 @@ import {
 } from '../pipeline/types.js';
 import { fillTemplate } from './fillTemplate.js';
 import { roleTables, tokenizerStepKind } from './roles.js';
+import { findVocabMerges, tokenizerJsonFromFiles, VocabMergesError } from './vocabMerges.js';
 
 export interface ImportOptions {
   /** Where the pipeline file will be written: paths in it are made relative to its folder. */
@@ -40,6 +41,11 @@ export interface ImportResult {
   pipelineText?: string;
   pipeline?: Pipeline;
   diagnostics: Diagnostic[];
+  /**
+   * Files the pipeline refers to that import made (absolute path → text): the tokenizer.json of a
+   * step that ships GPT-2-style vocab.json + merges.txt. The caller writes them with the pipeline.
+   */
+  files?: Record<string, string>;
 }
 
 /** Parameters that name a tokenizer folder or file in the templates people use. */
@@ -161,14 +167,24 @@ export function importRepository(repoDir: string, options: ImportOptions = {}): 
       })();
   if (!pipeline) return { diagnostics };
 
+  // Tokenizers made from vocab + merges: one file per distinct content, beside the pipeline file.
+  const files: Record<string, string> = {};
+  const stem = basename(options.outFile ?? 'imported.pipeline.json').replace(/\.pipeline\.json$/, '');
+  const emit = (text: string, step: string): string => {
+    const existing = Object.keys(files).find((f) => files[f] === text);
+    if (existing) return existing;
+    const file = join(outDir, `${stem}.${step}.tokenizer.json`);
+    files[file] = text;
+    return file;
+  };
   // Turn each step's model into a pipeline step.
   pipeline.steps = pipeline.steps.map((placeholder) => {
     const model = models.get(placeholder.name)!;
-    return convertStep(model, pipeline, note, rel);
+    return convertStep(model, pipeline, note, rel, emit);
   });
   if (ensemble) noteModelsLeftOut(ensemble, models, pipeline, note);
   const pipelineText = `${JSON.stringify(pipeline, null, 2)}\n`;
-  return { pipelineText, pipeline, diagnostics };
+  return { pipelineText, pipeline, diagnostics, ...(Object.keys(files).length ? { files } : {}) };
 }
 
 function port(t: ModelTensor): Port {
@@ -320,7 +336,15 @@ function fromSingleModel(model: LoadedModel): Pipeline {
   };
 }
 
-function convertStep(model: LoadedModel, pipeline: Pipeline, note: Note, rel: (p: string) => string): Step {
+type Emit = (text: string, step: string) => string;
+
+function convertStep(
+  model: LoadedModel,
+  pipeline: Pipeline,
+  note: Note,
+  rel: (p: string) => string,
+  emit: Emit,
+): Step {
   const cfg = model.config;
   const inputs = (cfg.input ?? []).map(port);
   const outputs = (cfg.output ?? []).map(port);
@@ -328,7 +352,7 @@ function convertStep(model: LoadedModel, pipeline: Pipeline, note: Note, rel: (p
     Object.entries(cfg.parameters ?? {}).map(([k, v]) => [k, v.string_value ?? '']),
   );
   const step: Step = { name: model.name, kind: 'model' };
-  const native = nativeCandidate(model, inputs, outputs, params, pipeline, note, rel);
+  const native = nativeCandidate(model, inputs, outputs, params, pipeline, note, rel, emit);
   if (native) return native;
 
   if (cfg.backend === 'python') step.kind = 'custom';
@@ -408,7 +432,10 @@ function versionFiles(model: LoadedModel): string[] {
 }
 
 /** The tokenizer a Python (or earlier generated) step uses, when it can be found on this machine. */
-function findTokenizer(model: LoadedModel, params: Record<string, string>): { file?: string; why: string } {
+function findTokenizer(
+  model: LoadedModel,
+  params: Record<string, string>,
+): { file?: string; vocabMerges?: { vocab: string; merges: string }; why: string } {
   for (const key of TOKENIZER_PARAMETERS) {
     const value = params[key];
     if (value === undefined) continue;
@@ -425,6 +452,10 @@ function findTokenizer(model: LoadedModel, params: Record<string, string>): { fi
   for (const candidate of [join(model.dir, '1', 'tokenizer.json'), join(model.dir, 'tokenizer.json')]) {
     if (existsSync(candidate)) return { file: candidate, why: '' };
   }
+  for (const dir of [join(model.dir, '1'), model.dir]) {
+    const pair = findVocabMerges(dir);
+    if (pair) return { vocabMerges: pair, why: '' };
+  }
   return {
     why: 'no "tokenizer_dir" parameter and no tokenizer.json in the model folder tell which tokenizer it uses',
   };
@@ -438,6 +469,7 @@ function nativeCandidate(
   pipeline: Pipeline,
   note: Note,
   rel: (p: string) => string,
+  emit: Emit,
 ): Step | undefined {
   const cfg = model.config;
   const generatedNative = cfg.backend === model.name && existsSync(join(model.dir, 'src', 'step.cc'));
@@ -454,6 +486,22 @@ function nativeCandidate(
     return undefined;
   };
   const tokenizer = findTokenizer(model, params);
+  if (tokenizer.vocabMerges) {
+    try {
+      tokenizer.file = emit(tokenizerJsonFromFiles(tokenizer.vocabMerges), model.name);
+    } catch (e) {
+      if (!(e instanceof VocabMergesError)) throw e;
+      return keep(
+        `its ${basename(tokenizer.vocabMerges.vocab)} / ${basename(tokenizer.vocabMerges.merges)}: ${e.message}`,
+      );
+    }
+    note(
+      model.configFile,
+      'TS-W008',
+      `Step "${model.name}": ${basename(tokenizer.vocabMerges.vocab)} + ${basename(tokenizer.vocabMerges.merges)} become ${basename(tokenizer.file)} (byte-level BPE, as Hugging Face converts them), written beside the pipeline.`,
+      'info',
+    );
+  }
   if (!tokenizer.file) return keep(tokenizer.why);
 
   // Every port needs a role; optional inputs without one (EMBEDDING_BIAS_WORDS…) are dropped with their wires.

@@ -21,6 +21,7 @@ import {
   layOutRepository,
   trtllmRepository as trtllmLayout,
   trtllmTemplateRepository,
+  ftTemplateRepository,
   type TemplateModel,
 } from '../fixtures/repositories/templates.js';
 
@@ -418,5 +419,42 @@ describe('importRepository: the inflight_batcher_llm template as the tutorial le
     expect(v.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
     const g = generateRepository({ pipelinePath: out, outDir: join(work, 'generated') });
     expect(g.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+  });
+});
+
+describe('importRepository: FasterTransformer all_models/gptj with gpt2-vocab.json + gpt2-merges.txt', () => {
+  it('writes the equivalent tokenizer.json once, and both tokenizer steps become native', () => {
+    const out = join(work, 'gptj.pipeline.json');
+    const r = importRepository(ftTemplateRepository(join(work, 'repo'), GPT2_FILE), { outFile: out });
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const tokenizer = join(work, 'gptj.preprocessing.tokenizer.json');
+    expect(Object.keys(r.files!)).toEqual([tokenizer]);
+    // Hugging Face's own GPT-2 tokenizer.json, field for field.
+    expect(JSON.parse(r.files![tokenizer]!)).toEqual(JSON.parse(readFileSync(GPT2_FILE, 'utf8')));
+    const steps = r.pipeline!.steps;
+    expect(steps.map((s) => `${s.name}:${s.kind}`)).toEqual([
+      'preprocessing:tokenize',
+      'fastertransformer:model',
+      'postprocessing:detokenize',
+    ]);
+    expect(stepOf(steps, 'preprocessing').tokenizer).toBe('./gptj.preprocessing.tokenizer.json');
+    expect(stepOf(steps, 'postprocessing').tokenizer).toBe('./gptj.preprocessing.tokenizer.json');
+    expect(r.diagnostics.filter((d) => d.code === 'TS-W008').map((d) => d.message)).toContain(
+      'Step "preprocessing": gpt2-vocab.json + gpt2-merges.txt become gptj.preprocessing.tokenizer.json (byte-level BPE, as Hugging Face converts them), written beside the pipeline.',
+    );
+    for (const [file, text] of Object.entries({ ...r.files, [out]: r.pipelineText! }))
+      writeFileSync(file, text);
+    const g = generateRepository({ pipelinePath: out, outDir: join(work, 'generated') });
+    expect(g.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+  });
+
+  it('keeps the step in Python, saying why, when merges.txt does not fit vocab.json', () => {
+    const repo = ftTemplateRepository(join(work, 'repo'), GPT2_FILE);
+    writeFileSync(join(repo, 'postprocessing', '1', 'gpt2-merges.txt'), '#version: 0.2\nno_such_token x\n');
+    const r = importRepository(repo, { outFile: join(work, 'gptj.pipeline.json') });
+    expect(stepOf(r.pipeline!.steps, 'postprocessing').kind).toBe('custom');
+    expect(r.diagnostics.map((d) => d.message)).toContain(
+      'Python detokenize step "postprocessing" is kept as a Python step: its gpt2-vocab.json / gpt2-merges.txt: merges.txt line 2: "no_such_token x" merges tokens that vocab.json lacks.',
+    );
   });
 });
