@@ -52,7 +52,15 @@ export {
   type ModelDeployStatus,
 } from './deploy.js';
 export { readRepository, RepositoryError, type RepositoryModelEntry } from './repository.js';
-export { sendPrompt, promptInputs, type PromptOptions, type PromptResult } from './prompt.js';
+export {
+  sendPrompt,
+  sendClassify,
+  isClassifier,
+  promptInputs,
+  type PromptOptions,
+  type PromptResult,
+  type ClassifyResult,
+} from './prompt.js';
 export { runLatencyTest, type LatencyTestOptions, type PerfReport } from './perf/latencyTest.js';
 export { formatPerfReport, writePerfReport } from './perf/report.js';
 export { runLoad } from './perf/loadGenerator.js';

@@ -120,3 +120,57 @@ function integerType(model: string, tensor: ModelTensorConfig): 'INT32' | 'INT64
     `model '${model}' declares '${tensor.name}' as ${tensor.data_type}; expected an integer type`,
   );
 }
+
+export const LOGITS = 'logits';
+
+export interface ClassifyResult {
+  /** Index of the largest logit: the predicted class. */
+  label: number;
+  logits: number[];
+  /** softmax(logits). */
+  probabilities: number[];
+  latencyMs: number;
+}
+
+/** An encoder (classifier) pipeline: one STRING input and a `logits` output, no `text_output`. */
+export function isClassifier(config: ModelConfig): boolean {
+  return (
+    config.output.some((o) => o.name === LOGITS) &&
+    !config.output.some((o) => o.name === TEXT_OUTPUT) &&
+    config.input.filter((i) => !i.optional).length === 1 &&
+    config.input.some((i) => !i.optional && i.data_type === 'TYPE_STRING')
+  );
+}
+
+/** Sends the text to a classifier ensemble and reads its logits (one row). */
+export async function sendClassify(
+  client: TritonClient,
+  options: { model: string; text: string; config?: ModelConfig; timeoutMs?: number },
+): Promise<ClassifyResult> {
+  const config = options.config ?? (await client.modelConfig(options.model));
+  if (!isClassifier(config)) {
+    throw new Error(
+      `model '${config.name}' is not a classifier pipeline (one STRING input, a '${LOGITS}' output, no '${TEXT_OUTPUT}')`,
+    );
+  }
+  const text = config.input.find((i) => !i.optional)!;
+  const shape = [...(config.max_batch_size > 0 ? [1] : []), ...text.dims.map((d) => (d < 0 ? 1 : d))];
+  const start = performance.now();
+  let logits: number[] = [];
+  for await (const result of client.streamInfer(
+    options.model,
+    [bytesInput(text.name, shape, [options.text])],
+    {
+      outputs: [LOGITS],
+      timeoutMs: options.timeoutMs,
+    },
+  )) {
+    if (result.outputs.has(LOGITS)) logits = result.numbers(LOGITS);
+  }
+  const latencyMs = performance.now() - start;
+  if (logits.length === 0) throw new Error(`model '${config.name}' answered without '${LOGITS}'`);
+  const max = Math.max(...logits);
+  const exp = logits.map((l) => Math.exp(l - max));
+  const sum = exp.reduce((a, b) => a + b, 0);
+  return { label: logits.indexOf(max), logits, probabilities: exp.map((e) => e / sum), latencyMs };
+}

@@ -2,13 +2,14 @@ import { Command } from 'commander';
 import { action } from '../action.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { wholeNumber } from '../options.js';
-import { sendPrompt } from '../../client/index.js';
+import { isClassifier, sendClassify, sendPrompt } from '../../client/index.js';
 
 export function promptCommand(): Command {
   return withConnectionOptions(
     new Command('prompt')
       .description(
-        'send a prompt to an ensemble (text_input / max_tokens → text_output) and print the answer',
+        'send a prompt to an ensemble (text_input / max_tokens → text_output) and print the answer; ' +
+          'to a classifier (text → logits) and print its label and logits',
       )
       .argument('<text>', 'the prompt'),
   )
@@ -25,8 +26,19 @@ export function promptCommand(): Command {
         ) => {
           const client = connect(opts);
           try {
+            const config = await client.modelConfig(opts.model);
+            if (isClassifier(config)) {
+              const r = await sendClassify(client, { model: opts.model, text, config });
+              out.result({ ok: true, model: opts.model, ...r });
+              out.info(
+                `label ${r.label} (p ${r.probabilities[r.label]!.toFixed(4)}), logits [${r.logits.map((l) => l.toFixed(4)).join(', ')}]`,
+              );
+              out.progress(`latency ${r.latencyMs.toFixed(1)} ms`);
+              return;
+            }
             const result = await sendPrompt(client, {
               model: opts.model,
+              config,
               text,
               maxTokens: opts.maxTokens,
               stream: opts.stream,

@@ -12,7 +12,7 @@ import { basename, join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bytesInput, numericInput, TritonClient } from '../../client/grpc/client.js';
-import { sendPrompt } from '../../client/prompt.js';
+import { sendClassify, sendPrompt } from '../../client/prompt.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { formatDiagnostic, generateRepository, type Pipeline } from '../../generator/index.js';
@@ -259,6 +259,10 @@ async function checkLogits(client: TritonClient, ensemble: string, hf: Tokenizer
   expect(result.output('logits').shape).toEqual([2, labels]);
   expect(result.numbers('logits')).toEqual(want);
   expect(want[0]).not.toEqual(want[labels]); // different texts, different logits
+  // What `triton-studio prompt` prints for a classifier: the label and the logits of one text.
+  const classified = await sendClassify(client, { model: ensemble, text: texts[0]! });
+  expect(classified.logits).toEqual(want.slice(0, labels));
+  expect(classified.label).toBe(classified.logits.indexOf(Math.max(...classified.logits)));
 
   // The tokenize step on its own: ids as HF makes them, mask 1 per real token, 0 per padding.
   const tokenized = await client.infer('tokenize', [bytesInput('TEXT', [2, 1], texts)]);
