@@ -75,7 +75,6 @@ inline Str fromUtf8(std::string_view in) {
   Str out;
   out.reserve(in.size());
   size_t i = 0, n = in.size();
-  auto cont = [&](size_t k) { return k < n && (static_cast<unsigned char>(in[k]) & 0xC0) == 0x80; };
   while (i < n) {
     unsigned char b = static_cast<unsigned char>(in[i]);
     if (b < 0x80) {
@@ -124,7 +123,6 @@ inline Str fromUtf8(std::string_view in) {
       i = j;  // the maximal subpart is replaced by one U+FFFD
       continue;
     }
-    (void)cont;
     if (cp >= 0x10000) {
       cp -= 0x10000;
       out.push_back(static_cast<char16_t>(0xD800 + (cp >> 10)));
@@ -376,8 +374,6 @@ inline Str toFixed(double x, double fractionDigits) {
   size_t intLen = kept.size() - digits;
   std::string out = kept.substr(0, intLen);
   if (digits > 0) out += "." + kept.substr(intLen);
-  bool allZero = std::all_of(kept.begin(), kept.end(), [](char c) { return c == '0'; });
-  (void)allZero;
   return ascii((negative ? "-" : "") + out);
 }
 
@@ -1023,10 +1019,23 @@ inline K normalizeKey(K k) {
   return k;
 }
 
+// Entries in insertion order (a removed one leaves an empty slot, so iterators stay valid) and
+// an index from key to slot.
 template <class K, class V>
 struct MapData {
   std::vector<std::optional<std::pair<K, V>>> entries;
   std::unordered_map<K, size_t, KeyHash<K>, KeyEq<K>> index;
+  bool remove(const K& k) {
+    auto it = index.find(k);
+    if (it == index.end()) return false;
+    entries[it->second].reset();
+    index.erase(it);
+    return true;
+  }
+  void clear() {
+    for (auto& e : entries) e.reset();
+    index.clear();
+  }
 };
 
 template <class K, class V>
@@ -1050,17 +1059,8 @@ struct Map {
     }
     return *this;
   }
-  bool remove(const K& k) const {
-    auto it = p->index.find(k);
-    if (it == p->index.end()) return false;
-    p->entries[it->second].reset();
-    p->index.erase(it);
-    return true;
-  }
-  void clear() const {
-    for (auto& e : p->entries) e.reset();
-    p->index.clear();
-  }
+  bool remove(const K& k) const { return p->remove(k); }
+  void clear() const { p->clear(); }
   bool operator==(const Map& o) const { return p == o.p; }
   bool operator!=(const Map& o) const { return p != o.p; }
 };
@@ -1082,17 +1082,8 @@ struct Set {
     }
     return *this;
   }
-  bool remove(const K& k) const {
-    auto it = p->index.find(k);
-    if (it == p->index.end()) return false;
-    p->entries[it->second].reset();
-    p->index.erase(it);
-    return true;
-  }
-  void clear() const {
-    for (auto& e : p->entries) e.reset();
-    p->index.clear();
-  }
+  bool remove(const K& k) const { return p->remove(k); }
+  void clear() const { p->clear(); }
   bool operator==(const Set& o) const { return p == o.p; }
   bool operator!=(const Set& o) const { return p != o.p; }
 };
