@@ -26,6 +26,14 @@ export {
 } from './pipeline/validate.js';
 export { nodeEnvironment, type PipelineEnvironment } from './pipeline/environment.js';
 export { defaultTokenizerSearchDirs, resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
+export { newWireErrors } from './pipeline/wireCheck.js';
+export {
+  resolveSteps,
+  resolveEnsemblePorts,
+  type ResolvedPort,
+  type ResolvedStep,
+  type ResolvedEnsemblePort,
+} from './pipeline/resolve.js';
 export type * from './pipeline/types.js';
 export { PIPELINE_FORMAT_VERSION } from './pipeline/types.js';
 export { findPreset, listPresets, type Preset, type StepTemplate } from './presets/index.js';

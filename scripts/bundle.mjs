@@ -5,6 +5,8 @@
 //   test/vscode/launcher.ts     → out/test/launcher.js   (code-server + Chromium in VS Code's place)
 //   test/vscode/suite/{index,*.test}.ts → out/test/suite/ (mocha suite run inside the extension host)
 //   extension/webview/latencyReport/main.mts → out/webview/latencyReport.js (the report page, chart.js inside)
+//   extension/webview/graph/main.tsx → out/webview/graph.{js,css} (the graph editor's webview app:
+//                                  React, @xyflow/react and elkjs bundled for the browser, no remote loads)
 // The extension and CLI bundles carry their npm dependencies (an installed extension has no
 // node_modules); test bundles leave packages external and load them from the checkout.
 // Files that bundled code reads next to itself at run time are copied beside the bundle; files it
@@ -61,6 +63,21 @@ const builds = [
     external: [],
     entryPoints: { latencyReport: 'extension/webview/latencyReport/main.mts' },
     outdir: 'out/webview',
+  },
+  {
+    absWorkingDir: root,
+    entryPoints: { graph: 'extension/webview/graph/main.tsx' },
+    outdir: 'out/webview',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    jsx: 'automatic',
+    minify: true,
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': '"production"' },
   },
 ];
 

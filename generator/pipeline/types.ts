@@ -110,4 +110,11 @@ export interface Pipeline {
   /** Ensemble `max_inflight_requests` (backpressure behind decoupled steps). */
   maxInflightRequests?: number;
   parameters?: Record<string, string | number | boolean>;
+  /** Graph editor node positions (generation ignores them): step name or `input:NAME` / `output:NAME`. */
+  layout?: Record<string, NodePosition>;
+}
+
+export interface NodePosition {
+  x: number;
+  y: number;
 }
