@@ -6,7 +6,8 @@
 //   test/vscode/suite/{index,*.test}.ts → out/test/suite/ (mocha suite run inside the extension host)
 //   extension/webview/latencyReport/main.mts → out/webview/latencyReport.js (the report page, chart.js inside)
 //   extension/webview/graph/main.tsx → out/webview/graph.{js,css} (the graph editor's webview app:
-//                                  React, @xyflow/react and elkjs bundled for the browser, no remote loads)
+//                                  React, @xyflow/react and elkjs bundled for the browser, no remote loads;
+//                                  ELK's worker script is copied beside it and loaded only when needed)
 // The extension and CLI bundles carry their npm dependencies (an installed extension has no
 // node_modules); test bundles leave packages external and load them from the checkout.
 // Files that bundled code reads next to itself at run time are copied beside the bundle; files it
@@ -20,6 +21,9 @@ import * as esbuild from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
+
+/** Files copied as they are: ELK's layout worker, which the graph webview starts in a Worker. */
+const COPIED = [{ from: 'node_modules/elkjs/lib/elk-worker.min.js', to: 'out/webview/elk-worker.min.js' }];
 
 /** Modules that read files from their own folder (`__dirname`): those files follow the bundle. */
 const ASSETS_BESIDE_MODULE = [
@@ -133,6 +137,7 @@ if (watch) {
     console.error('bundle: failed');
     process.exit(1);
   }
+  for (const { from, to } of COPIED) copyFileSync(join(root, from), join(root, to));
   // The test launcher stands in for VS Code's executable; keep the wrapper runnable.
   chmodSync(join(root, 'test/vscode/code-server-launcher.sh'), 0o755);
   console.log(

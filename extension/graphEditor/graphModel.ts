@@ -64,9 +64,6 @@ export interface EnsembleNodeView {
 
 export type NodeView = StepNodeView | EnsembleNodeView;
 
-/** Handle of an ensemble node's one port. */
-export const ENSEMBLE_PORT = 'tensor';
-
 export interface WireView {
   /** `wire:INDEX` */
   id: string;
@@ -192,7 +189,8 @@ function wireViews(pipeline: Pipeline, steps: ResolvedStep[]): { wires: WireView
     }
     const ensemble = side === 'from' ? pipeline.inputs : pipeline.outputs;
     if (!ensemble.some((p) => p.name === ref)) return undefined;
-    return { node: `${side === 'from' ? 'input' : 'output'}:${ref}`, port: ENSEMBLE_PORT };
+    // An ensemble node's one port is named like the node.
+    return { node: `${side === 'from' ? 'input' : 'output'}:${ref}`, port: ref };
   };
   const wires: WireView[] = [];
   const dangling: number[] = [];

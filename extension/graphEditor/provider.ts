@@ -253,6 +253,7 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
     const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'graph.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'graph.css'));
+    const elkWorker = webview.asWebviewUri(vscode.Uri.joinPath(root, 'elk-worker.min.js'));
     // Nothing remote: scripts only with the nonce, styles and images only from the bundle.
     const csp = [
       "default-src 'none'",
@@ -260,6 +261,9 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
       `style-src ${webview.cspSource} 'nonce-${nonce}'`,
       `img-src ${webview.cspSource} data:`,
       `font-src ${webview.cspSource}`,
+      // ELK's layout worker: its script is fetched from the bundle and started from a Blob.
+      `connect-src ${webview.cspSource}`,
+      'worker-src blob:',
     ].join('; ');
     return `<!DOCTYPE html>
 <html lang="en">
@@ -271,7 +275,7 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
 <title>Pipeline graph</title>
 </head>
 <body>
-<div id="root"></div>
+<div id="root" data-elk-worker="${elkWorker.toString()}"></div>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

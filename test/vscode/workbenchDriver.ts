@@ -4,7 +4,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, FrameLocator, Page } from 'playwright-core';
 import type { WorkbenchAction, WorkbenchAnswer, WorkbenchRequest } from './suite/workbench.js';
 
 const STEP_TIMEOUT_MS = 15_000;
@@ -87,6 +87,16 @@ async function perform(page: Page, action: WorkbenchAction, dir: string): Promis
           .allInnerTexts(),
       };
     }
+    case 'click':
+      await page.locator(action.selector).first().click({ timeout: STEP_TIMEOUT_MS });
+      return undefined;
+    case 'webviewWaitFor':
+    case 'webviewGone':
+    case 'webviewClick':
+    case 'webviewDrag':
+    case 'webviewPress':
+    case 'webviewScreenshot':
+      return performInWebview(page, action, dir);
     case 'clickNotificationButton': {
       const toast = page
         .locator('.notifications-toasts .notification-toast', { hasText: action.text })
@@ -135,6 +145,66 @@ async function webviewFrame(
     await page.waitForTimeout(200);
   }
   throw new Error(`no webview showed "${wanted}"; webviews show: ${JSON.stringify(seen)}`);
+}
+
+/** The webview inside the visible webview element (custom editors and panels alike). */
+function visibleWebview(page: Page): FrameLocator {
+  return page
+    .locator('iframe.webview.ready')
+    .filter({ visible: true })
+    .first()
+    .contentFrame()
+    .frameLocator('iframe#active-frame');
+}
+
+async function performInWebview(page: Page, action: WorkbenchAction, dir: string): Promise<unknown> {
+  const frame = visibleWebview(page);
+  switch (action.kind) {
+    case 'webviewWaitFor': {
+      const element = frame.locator(action.selector, action.text ? { hasText: action.text } : {}).first();
+      await element.waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
+      return {
+        text: normalize(await element.innerText()),
+        title: await element.getAttribute('title'),
+      };
+    }
+    case 'webviewGone':
+      await frame.locator(action.selector).first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
+      return undefined;
+    case 'webviewClick':
+      await frame.locator(action.selector).first().click({ timeout: STEP_TIMEOUT_MS });
+      return undefined;
+    case 'webviewDrag': {
+      const box = async (selector: string) => {
+        const b = await frame.locator(selector).first().boundingBox({ timeout: STEP_TIMEOUT_MS });
+        if (!b) throw new Error(`"${selector}" is not visible in the webview`);
+        return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+      };
+      // Coordinates are the page's: the iframes' boxes are already included.
+      const from = await box(action.from);
+      const to = await box(action.to);
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 5 });
+      await page.mouse.move(to.x, to.y, { steps: 5 });
+      await page.mouse.up();
+      return undefined;
+    }
+    case 'webviewPress':
+      if (action.selector) await frame.locator(action.selector).first().focus({ timeout: STEP_TIMEOUT_MS });
+      await page.keyboard.press(action.key);
+      return undefined;
+    case 'webviewScreenshot': {
+      const path = join(dir, `${action.name}.png`);
+      const element = page.locator('iframe.webview.ready').filter({ visible: true }).first();
+      await writeAtomically(path, async (partial) => {
+        await element.screenshot({ path: partial, type: 'png' });
+      });
+      return path;
+    }
+    default:
+      throw new Error(`not a webview action: ${action.kind}`);
+  }
 }
 
 /** Performs one request and writes its answer; failures become answers too, so the test reports them. */

@@ -24,7 +24,7 @@ import type { FormSchema, HostMessage, PaletteItem, WebviewMessage } from '../..
 import type { GraphEdit } from '../../graphEditor/textEdits.js';
 import './graph.css';
 import { handleId, portOfHandle } from './geometry.js';
-import { autoLayout, structureKey, type Positions } from './layout.js';
+import { elkLayout, quickLayout, structureKey, type Positions } from './layout.js';
 import { edgeTypes, nodeTypes, type GraphNode, type WireData } from './nodes.js';
 import { Palette, ProblemList, StepForm, WireInfo } from './panels.js';
 
@@ -50,7 +50,6 @@ function App() {
   const [version, setVersion] = useState(-1);
   const [invalid, setInvalid] = useState<ProblemView[]>();
   const [init, setInit] = useState<{ palette: PaletteItem[]; schema: FormSchema }>();
-  const [auto, setAuto] = useState<{ key: string; positions: Positions }>();
   const [nodes, setNodes] = useState<GraphNode[]>([]);
   const [selected, setSelected] = useState<{ nodes: string[]; wires: string[] }>({ nodes: [], wires: [] });
   const [notice, setNotice] = useState<Notice>();
@@ -58,6 +57,7 @@ function App() {
   const [problemsOpen, setProblemsOpen] = useState(false);
   const flow = useReactFlow<GraphNode, Edge>();
   const fitted = useRef(false);
+  const elkFitted = useRef(false);
 
   useEffect(() => {
     const onMessage = (e: MessageEvent<HostMessage>) => {
@@ -96,18 +96,35 @@ function App() {
     return () => clearTimeout(t);
   }, [notice]);
 
-  // Lay out what the file stores no position for (again only when the structure changes).
+  // Nodes the file stores no position for: an instant layout now, ELK's (from a worker) when it comes.
   const key = useMemo(() => (model ? structureKey(model) : ''), [model]);
   const needsLayout = !!model && model.nodes.some((n) => !model.layout[layoutKeyOf(n)]);
+  const quick = useMemo(
+    () => (model && needsLayout ? quickLayout(model) : undefined),
+    // Positions depend on the structure only (the key), not on each new model object.
+    [key, needsLayout],
+  );
+  const [elk, setElk] = useState<{ key: string; positions: Positions }>();
   useEffect(() => {
-    if (!model || !needsLayout || auto?.key === key) return;
+    if (!model || !needsLayout || elk?.key === key) return;
     let live = true;
-    void autoLayout(model).then((positions) => live && setAuto({ key, positions }));
+    elkLayout(model).then(
+      (positions) => {
+        if (!live) return;
+        setElk({ key, positions });
+        if (!elkFitted.current) {
+          elkFitted.current = true;
+          requestAnimationFrame(() => void flow.fitView({ padding: 0.1, duration: 150 }));
+        }
+      },
+      (e: unknown) => console.error('ELK layout failed; keeping the quick layout', e),
+    );
     return () => {
       live = false;
     };
-  }, [model, key, needsLayout, auto?.key]);
-  const laidOut = !!model && (!needsLayout || auto?.key === key);
+  }, [key, needsLayout]);
+  const auto = elk?.key === key ? elk.positions : quick;
+  const laidOut = !!model;
 
   // Nodes follow the model (keeping xyflow's measurements, so nothing flickers).
   useEffect(() => {
@@ -125,7 +142,7 @@ function App() {
         }
         const old = before.get(view.id);
         const position = model.layout[layoutKeyOf(view)] ??
-          auto?.positions[view.id] ??
+          auto?.[view.id] ??
           old?.position ?? { x: 0, y: 0 };
         return {
           ...(old ?? {}),
@@ -161,26 +178,21 @@ function App() {
     }));
   }, [model, selected]);
 
-  // Tell the provider once a version is on screen (the tests' and benchmarks' clock).
+  // Tell the provider once each version is on screen (the tests' and benchmarks' clock).
+  const reported = useRef(-1);
   useEffect(() => {
-    if (version < 0 || (!laidOut && !invalid)) return;
+    const drawn = invalid !== undefined || (laidOut && nodes.length === model?.nodes.length);
+    if (version < 0 || !drawn || reported.current === version) return;
+    reported.current = version;
+    const counts = { nodes: nodes.length, edges: edges.length, banner: invalid !== undefined };
     requestAnimationFrame(() =>
-      setTimeout(() =>
-        post({
-          type: 'rendered',
-          version,
-          paintedAt: Date.now(),
-          nodes: nodes.length,
-          edges: edges.length,
-          banner: !!invalid,
-        }),
-      ),
+      setTimeout(() => post({ type: 'rendered', version, paintedAt: Date.now(), ...counts })),
     );
     if (!fitted.current && nodes.length > 0) {
       fitted.current = true;
       requestAnimationFrame(() => void flow.fitView({ padding: 0.1 }));
     }
-  }, [nodes, edges, version, invalid, laidOut, flow]);
+  }, [nodes, edges, version, invalid, laidOut, model, flow]);
 
   const edit = useCallback(
     (e: GraphEdit) => {
@@ -192,6 +204,8 @@ function App() {
         return;
       }
       post({ type: 'edit', edit: e, sentAt: Date.now() });
+      // The renamed node stays selected (its id is its name).
+      if (e.op === 'renameStep') setSelected({ nodes: [`step:${e.to}`], wires: [] });
     },
     [invalid],
   );
@@ -327,7 +341,9 @@ function App() {
           aria-expanded={problemsOpen}
           aria-label={`${errors} errors, ${warnings} warnings`}
         >
-          {errors ? `⛔ ${errors}` : '✓ 0'} {warnings ? `⚠ ${warnings}` : ''}
+          {errors || warnings
+            ? `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`
+            : 'no problems'}
         </button>
       </div>
       {invalid ? (

@@ -272,7 +272,7 @@ export function StepForm({ step, schema, onEdit }: { step: StepNodeView; schema:
               label="Preferred batch sizes"
               name="preferredBatchSizes"
               value={(dynObj.preferredBatchSizes ?? []).join(', ')}
-              placeholder="e.g. 4, 8"
+              placeholder={step.dynamicBatching?.preferredBatchSizes?.join(', ') ?? 'e.g. 4, 8'}
               check={(v) =>
                 v.trim() === '' || v.split(',').every((x) => /^\s*[1-9]\d*\s*$/.test(x))
                   ? undefined
@@ -288,6 +288,11 @@ export function StepForm({ step, schema, onEdit }: { step: StepNodeView; schema:
               name="maxQueueDelayMicroseconds"
               min={0}
               value={dynObj.maxQueueDelayMicroseconds}
+              placeholder={
+                step.dynamicBatching?.maxQueueDelayMicroseconds !== undefined
+                  ? `${step.dynamicBatching.maxQueueDelayMicroseconds} (inherited)`
+                  : 'Triton default'
+              }
               onCommit={(v) =>
                 set('dynamicBatching', cleanObject({ ...dynObj, maxQueueDelayMicroseconds: v }) ?? true)
               }

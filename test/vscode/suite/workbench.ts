@@ -32,7 +32,21 @@ export type WorkbenchAction =
   /** Waits until some webview's page text contains `text` (whitespace-insensitive); returns that page's text. */
   | { kind: 'waitForWebviewText'; text: string; timeoutMs?: number }
   /** Clicks the button whose text contains `text` inside the webview showing `within`. */
-  | { kind: 'clickInWebview'; within: string; button: string };
+  | { kind: 'clickInWebview'; within: string; button: string }
+  /** Clicks the workbench element (e.g. an editor title-bar button). */
+  | { kind: 'click'; selector: string }
+  /** In the visible webview (a custom editor or panel): */
+  /** waits for the element (and, if given, text in it); returns its text and `title`. */
+  | { kind: 'webviewWaitFor'; selector: string; text?: string }
+  /** waits until no element matches. */
+  | { kind: 'webviewGone'; selector: string }
+  | { kind: 'webviewClick'; selector: string }
+  /** drags with the mouse from one element's centre to another's. */
+  | { kind: 'webviewDrag'; from: string; to: string }
+  /** focuses the element (or keeps the focus) and presses `key` (Playwright key names). */
+  | { kind: 'webviewPress'; key: string; selector?: string }
+  /** `<dir>/<name>.png` of the webview alone. */
+  | { kind: 'webviewScreenshot'; name: string };
 
 export interface WorkbenchRequest {
   id: string;
