@@ -39,9 +39,10 @@ interface Run {
   stderr: string;
 }
 
-function cli(args: string[], timeoutMs = 120_000): Promise<Run> {
+function cli(args: string[], timeoutMs = 120_000, stdin?: string): Promise<Run> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
+    child.stdin.end(stdin ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -123,6 +124,26 @@ describe('tokenize (native C++ tokenizer)', () => {
     const run = await cli(['tokenize', '--tokenizer', 'gpt2', '--decode', '--json', ids.join(',')]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, text: 'Décodé: naïve café' });
+  });
+
+  it('reads text past the command-line limit from a file (--file) or stdin (-)', async () => {
+    // ~300 KB: more than one command-line argument may hold (128 KB on Linux).
+    const text = 'Triton Studio tokenizes natively, café. '.repeat(7500);
+    const file = join(scratch, 'long.txt');
+    writeFileSync(file, text);
+    const expected = await hfIds(text);
+    const fromFile = await cli(['tokenize', '--tokenizer', 'gpt2', '--json', '--file', file]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout).ids).toEqual(expected);
+    const fromStdin = await cli(['tokenize', '--tokenizer', 'gpt2', '-'], 120_000, text);
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    expect(fromStdin.stdout.trim().split(' ').map(Number)).toEqual(expected);
+    const decoded = await cli(
+      ['tokenize', '--tokenizer', 'gpt2', '--decode', '-'],
+      120_000,
+      '[15496, 11, 995]\n',
+    );
+    expect(decoded.stdout).toBe('Hello, world\n');
   });
 
   it('says which tokenizer it could not find', async () => {
