@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { modelConfigToJson } from '../generator/index.js';
 import { TritonError } from './grpc/errors.js';
 import type { TritonClient } from './grpc/client.js';
+import { libraryProblem } from './libraryCheck.js';
 import { readRepository, versionFiles, type RepositoryModelEntry } from './repository.js';
 
 export type DeployMode = 'local' | 'remote';
@@ -58,6 +59,8 @@ export interface DeployResult {
  */
 export async function deployRepository(client: TritonClient, options: DeployOptions): Promise<DeployResult> {
   const entries = readRepository(options.repository);
+  const broken = brokenLibraries(entries);
+  if (broken.size > 0) return refuseBrokenLibraries(client, options, entries, broken);
   if (options.mode === 'local') await checkServerServes(client, options.repository, entries);
 
   const statuses: ModelDeployStatus[] = [];
@@ -84,6 +87,48 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
     mode: options.mode,
     repository: options.repository,
     models: statuses,
+    ensembles: entries.filter((e) => e.isEnsemble).map((e) => e.name),
+  };
+}
+
+/** Each model whose version folders hold a library the server could not load (or would crash on). */
+function brokenLibraries(entries: RepositoryModelEntry[]): Map<string, string> {
+  const broken = new Map<string, string>();
+  for (const entry of entries) {
+    for (const [path, bytes] of Object.entries(versionFiles(entry))) {
+      if (!/\.so(\.\d+)*$/.test(path)) continue;
+      const problem = libraryProblem(join(entry.dir, path), bytes);
+      if (problem) broken.set(entry.name, problem);
+    }
+  }
+  return broken;
+}
+
+/** Nothing is sent to the server when a library is broken: what serves now keeps serving. */
+function refuseBrokenLibraries(
+  client: TritonClient,
+  options: DeployOptions,
+  entries: RepositoryModelEntry[],
+  broken: Map<string, string>,
+): DeployResult {
+  const models = entries.map((entry): ModelDeployStatus => {
+    const problem = broken.get(entry.name);
+    return {
+      model: entry.name,
+      isEnsemble: entry.isEnsemble,
+      state: problem ? 'failed' : 'skipped',
+      loadMs: 0,
+      error: problem ?? `not loaded: ${[...broken.keys()].join(', ')} has a broken library`,
+      ...(problem && { hint: 'nothing was sent to the server: the models it serves are unchanged' }),
+    };
+  });
+  for (const status of models) options.onModel?.(status);
+  return {
+    ok: false,
+    server: client.url,
+    mode: options.mode,
+    repository: options.repository,
+    models,
     ensembles: entries.filter((e) => e.isEnsemble).map((e) => e.name),
   };
 }

@@ -3,12 +3,14 @@
  * answer from the real tritonserver, cancellation that stops the build and leaves no server.
  * (`triton-studio run` in cli.test.ts covers the private-server path end to end.)
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployRepository } from '../../client/deploy.js';
 import { TritonClient } from '../../client/grpc/client.js';
+import { sendPrompt } from '../../client/prompt.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { sharedServerStatus, STATE_DIR_ENV, stopSharedServer } from '../../client/server/sharedServer.js';
 import { runWorkflow, type WorkflowStageEvent } from '../../client/workflow.js';
@@ -75,6 +77,29 @@ describe('runWorkflow', () => {
     expect(result.deploy?.mode).toBe('remote');
     expect(result.perf?.results).toMatchObject({ requests: 4, errors: 0 });
     expect(Object.keys(result.timingsMs)).toEqual(['generate', 'build', 'deploy', 'prompt', 'perf']);
+  });
+
+  it('refuses a repository whose step library is truncated before sending anything: the served ensemble keeps answering', async () => {
+    // The first test left gpt2_sim loaded; a copy of its repository with a cut library must not touch it.
+    const broken = join(scratch, 'broken-repo');
+    cpSync(join(scratch, 'full', 'repo'), broken, { recursive: true });
+    const library = join(broken, 'preprocessing', '1', 'libtriton_preprocessing.so');
+    truncateSync(library, Math.floor(statSync(library).size / 2));
+    const result = await deployRepository(client, { repository: broken, mode: 'remote' });
+    expect(result.ok).toBe(false);
+    expect(result.models.find((m) => m.model === 'preprocessing')).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/^libtriton_preprocessing\.so is truncated/),
+      hint: 'nothing was sent to the server: the models it serves are unchanged',
+    });
+    expect(result.models.filter((m) => m.model !== 'preprocessing').map((m) => m.state)).toEqual([
+      'skipped',
+      'skipped',
+      'skipped',
+    ]);
+    expect(await client.serverLive()).toBe(true);
+    const answer = await sendPrompt(client, { model: 'gpt2_sim', text: 'Still serving', maxTokens: 5 });
+    expect(answer.text).toBe(await expectedAnswer('Still serving', 5));
   });
 
   it('starts the shared local server when none runs, deploys to it and leaves it running for the next caller', async () => {
