@@ -4,7 +4,7 @@
  * the caller passes in, so an editor runs the pure checks (`./validate.ts`) on every keystroke
  * and these on save, and a test can hand in its own file system.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { type CheckContext, isNative } from './checks/context.js';
 import { versionFiles } from './checks/files.js';
 import {
@@ -19,6 +19,8 @@ export interface PipelineEnvironment {
   readonly tokenizerSearchDirs: readonly string[];
   resolveTokenizer(ref: string, pipelineFile: string, searchDirs: readonly string[]): TokenizerResolution;
   exists(path: string): boolean;
+  /** Why `file` is no tokenizer.json the native steps can load; undefined when it is one. */
+  tokenizerProblem(file: string): string | undefined;
 }
 
 export interface EnvironmentOptions {
@@ -32,7 +34,26 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     tokenizerSearchDirs: [...(options.tokenizerSearchDirs ?? []), ...defaultTokenizerSearchDirs()],
     resolveTokenizer,
     exists: existsSync,
+    tokenizerProblem,
   };
+}
+
+/**
+ * The shape every Hugging Face tokenizer.json has (a JSON object with a "model" object), checked
+ * before the file is copied into a repository: a truncated download, a stray text file or a path
+ * that points elsewhere would otherwise fail only when Triton loads the model.
+ */
+function tokenizerProblem(file: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    return e instanceof SyntaxError ? `it is not JSON (${e.message})` : (e as Error).message;
+  }
+  const model = (value as { model?: unknown } | null)?.model;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it is not a JSON object';
+  if (typeof model !== 'object' || model === null) return 'it has no "model" object';
+  return undefined;
 }
 
 /** Reports what the environment lacks; returns step → tokenizer.json for the steps whose was found. */
@@ -42,7 +63,15 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
   for (const step of ctx.steps) {
     if (isNative(step) && step.tokenizer !== undefined) {
       const found = env.resolveTokenizer(step.tokenizer, ctx.source.file, searchDirs);
-      if (found.file) tokenizerFiles.set(step.name, found.file);
+      const problem = found.file ? env.tokenizerProblem(found.file) : undefined;
+      if (found.file && problem) {
+        ctx.report(
+          [...step.path, 'tokenizer'],
+          'TS-E056',
+          `${found.file} is not a tokenizer.json the native ${step.kind} step can load: ${problem}. ` +
+            "Give the tokenizer.json of the model (Hugging Face's tokenizers format), or a known name such as gpt2.",
+        );
+      } else if (found.file) tokenizerFiles.set(step.name, found.file);
       else {
         const how = isTokenizerPath(step.tokenizer)
           ? 'Check the path (relative to the pipeline file).'

@@ -2,8 +2,9 @@
  * Validation of pipeline files: one test per diagnostic code, each checking the code, that the
  * range covers the exact text at fault, and that the message says how to fix it.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   DIAGNOSTIC_CODES,
@@ -416,6 +417,16 @@ describe('names, steps and presets', () => {
     expect(d.message).toContain('Check the path (relative to the pipeline file).');
   });
 
+  it('TS-E056: a tokenizer that is found but is no tokenizer.json (truncated, a text file, a path elsewhere)', () => {
+    const truncated = join(mkdtempSync(join(tmpdir(), 'ts-tok-')), 'tokenizer.json');
+    writeFileSync(truncated, '{"version": "1.0", "model": {"type": "BPE", "vocab": {"a"');
+    for (const ref of [truncated, '/etc/hostname', '../../../../../../../../etc/passwd']) {
+      const { d, at } = only('TS-E056', (p) => (step(p, 'preprocessing').tokenizer = ref));
+      expect(at).toBe(JSON.stringify(ref));
+      expect(d.message).toMatch(/is not a tokenizer\.json the native tokenize step can load: it is not JSON/);
+    }
+  });
+
   it('TS-E052: a tokenize step without the text role', () => {
     const { d } = only(
       'TS-E052',
@@ -613,6 +624,7 @@ describe('pure checks and environment checks', () => {
         return { file: `/virtual/tokenizers/${ref}/tokenizer.json`, tried: [] };
       },
       exists: (path) => path.endsWith('none.bin'),
+      tokenizerProblem: () => undefined,
     };
     const r = validatePipeline(JSON.stringify(p, null, 2), FILE, { environment });
     expect(r.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
