@@ -93,6 +93,8 @@ function prepare(c: Case): string {
     if (!standIn) continue;
     // The CPU stand-in is one line on any model step, presets with a platform (onnxruntime_onnx) included.
     step.backend = 'sim_llm';
+    // A sample that asks for GPU instances (codegen on FasterTransformer) needs a CPU one here.
+    if (step.instanceGroups?.some((g) => g.kind === 'GPU')) step.instanceGroups = [{ count: 1, kind: 'CPU' }];
     if (standIn.decoupled !== undefined) step.decoupled = standIn.decoupled;
   }
   writeFileSync(file, JSON.stringify(pipeline, null, 2));
