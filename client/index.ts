@@ -62,7 +62,32 @@ export {
   type ClassifyResult,
 } from './prompt.js';
 export { runLatencyTest, type LatencyTestOptions, type PerfReport } from './perf/latencyTest.js';
-export { formatPerfReport, writePerfReport } from './perf/report.js';
+export { formatPerfReport, formatSweepReport, writePerfReport } from './perf/report.js';
+export {
+  runSweep,
+  type SweepOptions,
+  type SweepProgress,
+  type SweepReport,
+  type SweepPoint,
+  type ConfidenceInterval,
+} from './perf/sweep.js';
+export {
+  StabilityMonitor,
+  PERF_ANALYZER_WINDOWS,
+  type WindowSpec,
+  type MeasurementWindow,
+  type StabilityResult,
+} from './perf/windows.js';
+export { readInputDataset, type RequestInput } from './perf/inputs.js';
+export { profileExport, profileCsv, sweepCsv, writeReportFile } from './perf/export.js';
+export { renderHtmlReport, chartJsSource, type HtmlReportOptions } from './perf/htmlReport.js';
+export {
+  compareReports,
+  asComparable,
+  formatComparison,
+  type Comparison,
+  type MetricDelta,
+} from './perf/compare.js';
 export { runLoad } from './perf/loadGenerator.js';
 export type { ConcurrencyLoad, RequestRateLoad, LoadSpec } from './perf/loadSpec.js';
 export {

@@ -1,106 +1,251 @@
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   ARRIVAL_DISTRIBUTIONS,
+  asComparable,
+  compareReports,
+  formatComparison,
   formatPerfReport,
+  formatSweepReport,
   parseSlos,
-  runLatencyTest,
+  readInputDataset,
+  PERF_ANALYZER_WINDOWS,
+  profileCsv,
+  profileExport,
+  renderHtmlReport,
+  runSweep,
+  sweepCsv,
   writePerfReport,
+  writeReportFile,
   type ArrivalDistribution,
   type LoadSpec,
+  type SweepReport,
 } from '../../client/index.js';
 import { action } from '../action.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { onInterrupt } from '../interrupt.js';
 import { CliError } from '../io.js';
 import { positiveNumber, seconds, wholeNumber } from '../options.js';
+import { liveProgress } from '../perfProgress.js';
 
 export interface PerfCliOptions {
   model: string;
-  concurrency?: number;
-  requestRate?: number;
+  concurrency?: number[];
+  requestRate?: number[];
   distribution: ArrivalDistribution;
+  gammaShape?: number;
   seed?: number;
-  goodput?: Record<string, number>;
   requests?: number;
   duration?: number;
+  windows?: number | true;
+  maxWindows: number;
+  numRuns: number;
   warmup: number;
   prompt: string;
+  inputFile?: string;
   maxTokens: number;
   stream?: boolean;
+  goodput?: Record<string, number>;
+  timeout?: number;
   export?: string;
+  profileExport?: string;
+  csv?: string;
+  html?: string;
+  json?: boolean;
 }
 
 export function perfCommand(): Command {
-  return withConnectionOptions(
+  const perf = withConnectionOptions(
     new Command('perf').description(
-      'latency test: keep N prompts in flight, measure request latency (and TTFT when streaming) percentiles',
+      'latency test: closed-loop concurrency or open-loop request rate, sweeps, TTFT / ITL / latency percentiles, server breakdown',
     ),
   )
     .requiredOption('--model <name>', 'the ensemble to measure')
-    .option('--concurrency <n>', 'requests in flight (default 1)', wholeNumber(1))
-    .option('--request-rate <r>', 'send R requests/s on a schedule instead (open loop)', positiveNumber)
+    .option('--concurrency <n,…>', 'requests in flight; a list sweeps (default 1)', list(wholeNumber(1)))
+    .option(
+      '--request-rate <r,…>',
+      'send R requests/s on a schedule instead (open loop); a list sweeps',
+      list(positiveNumber),
+    )
     .addOption(
       new Option('--distribution <kind>', 'gaps between scheduled sends')
         .choices([...ARRIVAL_DISTRIBUTIONS])
         .default('constant'),
     )
+    .option('--gamma-shape <k>', 'gamma distribution shape (1 = Poisson, below 1 burstier)', positiveNumber)
     .option('--seed <n>', 'seed for random send gaps: the same seed, the same schedule', wholeNumber(0))
-    .option('--goodput <slos>', 'count requests meeting SLOs, e.g. ttft:50,itl:5 (ms)', slos)
-    .option('--requests <n>', 'measured requests (default 100 unless --duration)', wholeNumber(1))
+    .option(
+      '--requests <n>',
+      'measured requests per run (default 100 unless --duration or --windows)',
+      wholeNumber(1),
+    )
     .option('--duration <seconds>', 'measure for this long instead of a request count', seconds)
+    .option(
+      '--windows [seconds]',
+      "measure in windows (default 5 s) until the last 3 agree within 10% (perf_analyzer's stability rule)",
+      seconds,
+    )
+    .option('--max-windows <n>', 'give up on stability after this many windows', wholeNumber(3), 10)
+    .option('--num-runs <n>', 'repeat every load point; reports 95% confidence intervals', wholeNumber(1), 1)
     .option('--warmup <n>', 'unmeasured requests first', wholeNumber(0), 5)
     .option(
       '--prompt <text>',
       'prompt sent with every request',
       'The quick brown fox jumps over the lazy dog',
     )
+    .option(
+      '--input-file <jsonl>',
+      'prompts sent in turn: one {"text": …, "output_length"?: n} per line (GenAI-Perf / AIPerf shape)',
+    )
     .option('--max-tokens <n>', 'tokens to generate per request', wholeNumber(1), 16)
-    .option('--stream', 'streamed requests; also reports time to first token')
-    .option('--export <file>', 'write the full report as JSON')
+    .option('--stream', 'streamed requests; also reports TTFT, time to second token and ITL')
+    .option('--goodput <slos>', 'count requests meeting SLOs, e.g. ttft:50,itl:5 (ms)', slos)
+    .option('--timeout <seconds>', 'per-request deadline', seconds)
+    .option(
+      '--export <file>',
+      'write the full report as JSON (one run: triton-studio.perf; a sweep: triton-studio.perf-sweep)',
+    )
+    .option('--profile-export <file>', "write GenAI-Perf's profile_export JSON (one load point)")
+    .option('--csv <file>', 'write the metrics as CSV')
+    .option('--html <file>', 'write a self-contained HTML report with charts')
     .option('--json', 'print the report as JSON')
     .action(
       action(async (out, opts: ConnectionOptions & PerfCliOptions) => {
         if (opts.requests !== undefined && opts.duration !== undefined) {
           throw new CliError('give --requests or --duration, not both', 2);
         }
+        if (opts.windows !== undefined && (opts.requests !== undefined || opts.duration !== undefined)) {
+          throw new CliError('--windows measures until stable: leave out --requests and --duration', 2);
+        }
         if (opts.requestRate !== undefined && opts.concurrency !== undefined) {
           throw new CliError('give --concurrency or --request-rate, not both', 2);
         }
-        const amount = {
-          requests: opts.duration === undefined ? (opts.requests ?? 100) : undefined,
-          durationS: opts.duration,
-          warmupRequests: opts.warmup,
-        };
-        const load: LoadSpec =
-          opts.requestRate !== undefined
-            ? {
-                mode: 'request-rate',
-                rate: opts.requestRate,
-                distribution: opts.distribution,
-                seed: opts.seed,
-                ...amount,
-              }
-            : { mode: 'concurrency', concurrency: opts.concurrency ?? 1, ...amount };
+        const loads = loadPoints(opts);
+        if (opts.profileExport && loads.length * opts.numRuns > 1) {
+          throw new CliError(
+            '--profile-export describes one run: give one load point and --num-runs 1 (or use --export)',
+            2,
+          );
+        }
+        const controller = new AbortController();
+        const release = onInterrupt(() => controller.abort());
         const client = connect(opts);
+        const progress = out.json ? undefined : liveProgress();
         try {
           out.progress(`measuring ${opts.model} at ${client.url}…`);
-          const report = await runLatencyTest(client, {
+          const sweep = await runSweep(client, {
             model: opts.model,
             prompt: opts.prompt,
+            inputs: opts.inputFile === undefined ? undefined : readInputDataset(opts.inputFile),
             maxTokens: opts.maxTokens,
             stream: opts.stream,
             slos: opts.goodput,
-            load,
+            timeoutMs: opts.timeout && opts.timeout * 1000,
+            windows:
+              opts.windows === undefined
+                ? undefined
+                : {
+                    ...PERF_ANALYZER_WINDOWS,
+                    windowS: opts.windows === true ? PERF_ANALYZER_WINDOWS.windowS : opts.windows,
+                    maxWindows: opts.maxWindows,
+                  },
+            keepRecords: opts.html !== undefined,
+            loads,
+            numRuns: opts.numRuns,
+            signal: controller.signal,
+            onProgress: progress?.update,
           });
-          if (opts.export) writePerfReport(opts.export, report);
-          out.result(report);
-          out.info(formatPerfReport(report));
-          if (opts.export) out.info(`report written to ${opts.export}`);
-          return report.results.errors > 0 ? 1 : 0;
+          progress?.stop();
+          const single =
+            sweep.points.length === 1 && sweep.points[0]!.runs.length === 1
+              ? sweep.points[0]!.runs[0]!
+              : undefined;
+          writeFiles(opts, sweep);
+          out.result(single ?? sweep);
+          out.info(single ? formatPerfReport(single) : formatSweepReport(sweep));
+          for (const file of [opts.export, opts.profileExport, opts.csv, opts.html]) {
+            if (file) out.info(`written: ${file}`);
+          }
+          const runs = sweep.points.flatMap((p) => p.runs);
+          if (sweep.cancelled) return 130;
+          return runs.some((r) => r.results.errors > 0) ? 1 : 0;
         } finally {
+          progress?.stop();
+          release();
           client.close();
         }
       }),
     );
+  perf.addCommand(compareCommand());
+  return perf;
+}
+
+function compareCommand(): Command {
+  return new Command('compare')
+    .description(
+      'compare two perf reports (--export JSON): the change of every metric, and whether it exceeds run-to-run noise',
+    )
+    .argument('<a>', 'the baseline report')
+    .argument('<b>', 'the report to compare with it')
+    .option('--json', 'print the comparison as JSON')
+    .action(
+      action(async (out, a: string, b: string) => {
+        const comparison = compareReports(readReport(a), readReport(b), [a, b]);
+        out.result(comparison);
+        out.info(formatComparison(comparison));
+        if (comparison.points.length === 0)
+          throw new CliError('the two reports have no load point in common');
+      }),
+    );
+}
+
+function readReport(file: string): SweepReport {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return asComparable(JSON.parse(text), file);
+  } catch (error) {
+    throw new CliError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function loadPoints(opts: PerfCliOptions): LoadSpec[] {
+  const amount = {
+    requests: opts.duration === undefined && opts.windows === undefined ? (opts.requests ?? 100) : undefined,
+    durationS: opts.duration,
+    warmupRequests: opts.warmup,
+  };
+  if (opts.requestRate !== undefined) {
+    return opts.requestRate.map((rate) => ({
+      mode: 'request-rate',
+      rate,
+      distribution: opts.distribution,
+      gammaShape: opts.gammaShape,
+      seed: opts.seed,
+      ...amount,
+    }));
+  }
+  return (opts.concurrency ?? [1]).map((concurrency) => ({ mode: 'concurrency', concurrency, ...amount }));
+}
+
+function writeFiles(opts: PerfCliOptions, sweep: SweepReport): void {
+  const single =
+    sweep.points.length === 1 && sweep.points[0]!.runs.length === 1 ? sweep.points[0]!.runs[0]! : undefined;
+  if (opts.export) writePerfReport(opts.export, single ?? sweep);
+  if (opts.profileExport && single) {
+    writeReportFile(opts.profileExport, `${JSON.stringify(profileExport(single), null, 2)}\n`);
+  }
+  if (opts.csv) writeReportFile(opts.csv, single ? profileCsv(single) : sweepCsv(sweep));
+  if (opts.html) writeReportFile(opts.html, renderHtmlReport(sweep));
+}
+
+/** `1,4,16` → [1, 4, 16], each parsed by `item`. */
+function list(item: (value: string) => number) {
+  return (value: string): number[] => value.split(',').map((part) => item(part.trim()));
 }
 
 function slos(text: string): Record<string, number> {

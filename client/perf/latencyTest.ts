@@ -1,6 +1,9 @@
+import { status } from '@grpc/grpc-js';
 import type { TritonClient } from '../grpc/client.js';
+import { TritonError } from '../grpc/errors.js';
 import type { ModelStatistics } from '../grpc/types.js';
 import { sendPrompt, type PromptResult } from '../prompt.js';
+import { cycle, type RequestInput } from './inputs.js';
 import { runLoad, type LoadSpec, type RequestOutcome } from './loadGenerator.js';
 import {
   computeMetrics,
@@ -10,12 +13,15 @@ import {
   type RequestRecord,
 } from './metrics.js';
 import { statisticsDelta, type ServerModelBreakdown } from './serverStats.js';
-import { latencySummary, type LatencySummary } from './summary.js';
+import { latencySummary, type LatencySummary, round3 } from './summary.js';
+import { StabilityMonitor, type StabilityResult, type WindowSpec } from './windows.js';
 
 export interface LatencyTestOptions {
   model: string;
-  /** Prompt text sent with every request. */
+  /** Prompt text sent with every request… */
   prompt: string;
+  /** …unless a dataset is given: its prompts are sent in turn. */
+  inputs?: RequestInput[];
   maxTokens?: number;
   /** Streamed requests also report time to first token. */
   stream?: boolean;
@@ -24,6 +30,11 @@ export interface LatencyTestOptions {
   timeoutMs?: number;
   /** Goodput's service-level objectives: metric tag → bound in ms (see `parseSlos`). */
   slos?: Record<string, number>;
+  /**
+   * Measure in windows until the last few agree (perf_analyzer's stability rule) instead of a
+   * fixed count or duration; the report covers the last `stableWindows` windows.
+   */
+  windows?: WindowSpec;
   /** Keep every request's record in the report (`records`). */
   keepRecords?: boolean;
   /** Each measured request as it completes (live progress). */
@@ -47,6 +58,8 @@ export interface PerfReport {
     /** Measured requests (warm-up excluded), failed ones included. */
     requests: number;
     errors: number;
+    /** Why the run ended before its planned amount: the server became unreachable, or it was cancelled. */
+    stoppedEarly?: string;
     /** Up to five distinct error messages. */
     errorMessages: string[];
     durationS: number;
@@ -70,6 +83,8 @@ export interface PerfReport {
   };
   /** Every metric of the metric table that applies, in GenAI-Perf / AIPerf's export shape. */
   metrics: MetricResults;
+  /** Measurement windows and whether the run became stable (when measured in windows). */
+  stability?: StabilityResult;
   /** Per-request records, when asked for (`keepRecords`). */
   records?: RequestRecord[];
   /** The server's own per-model breakdown (queue, compute, batch sizes) over the measured run. */
@@ -83,16 +98,20 @@ export interface PerfReport {
  */
 export async function runLatencyTest(client: TritonClient, options: LatencyTestOptions): Promise<PerfReport> {
   const config = await client.modelConfig(options.model);
-  const send = () =>
-    sendPrompt(client, {
+  const next = cycle(options.inputs ?? [{ text: options.prompt }]);
+  const send = () => {
+    const input = next();
+    return sendPrompt(client, {
       model: options.model,
-      text: options.prompt,
-      maxTokens: options.maxTokens,
+      text: input.text,
+      maxTokens: input.maxTokens ?? options.maxTokens,
       stream: options.stream,
       config,
       timeoutMs: options.timeoutMs,
-      signal: options.signal,
+      // No signal: cancelling ends the run by not sending more, never by cancelling streams in
+      // flight (concurrent stream cancellations crash Triton 2.51, see TRITON.md).
     });
+  };
   const startedAt = new Date().toISOString();
   const statsBefore = await optionalStatistics(client);
   const settled = (after: ModelStatistics[] | undefined, sent: number) =>
@@ -104,15 +123,43 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
     );
   // Warm-up is inside runLoad; take the "before" snapshot after it to exclude it.
   let statsAfterWarmup: ModelStatistics[] | undefined;
-  const run = await runLoad<PromptResult>(options.load, send, {
+  const monitor = options.windows && new StabilityMonitor(options.windows);
+  const load: LoadSpec = monitor
+    ? { ...options.load, requests: undefined, durationS: monitor.spec.windowS * monitor.spec.maxWindows }
+    : options.load;
+  // A server that went away (or never answered) ends the run at once: more sends would only fail.
+  let stoppedBecause: string | undefined;
+  const run = await runLoad<PromptResult>(load, send, {
     signal: options.signal,
-    afterWarmup: async () => (statsAfterWarmup = await settled(statsBefore, options.load.warmupRequests)),
-    onOutcome: options.onRecord && ((outcome) => options.onRecord!(promptRecord(outcome))),
+    afterWarmup: async () => {
+      statsAfterWarmup = await settled(statsBefore, options.load.warmupRequests);
+      monitor?.start();
+    },
+    shouldStop: () => stoppedBecause !== undefined || (monitor?.shouldStop() ?? false),
+    onOutcome: (outcome) => {
+      if (outcome.error && isUnavailable(outcome.error)) stoppedBecause ??= outcome.error.message;
+      if (!monitor && !options.onRecord) return;
+      const record = promptRecord(outcome);
+      monitor?.record(record);
+      options.onRecord?.(record);
+    },
   });
   const statsAfter = await settled(statsAfterWarmup ?? statsBefore, run.outcomes.length);
 
   const stream = options.stream ?? false;
-  const records = run.outcomes.map(promptRecord);
+  let records = run.outcomes.map(promptRecord);
+  let durationS = run.durationS;
+  const stability = monitor?.result();
+  if (monitor) {
+    // Like perf_analyzer, report the last windows only: requests that completed inside them.
+    const span = monitor.reportedSpan();
+    const inside = (r: RequestRecord) => {
+      const endS = (r.startMs + r.latencyMs) / 1000;
+      return endS >= span.startS && endS < span.endS;
+    };
+    records = records.filter(inside);
+    durationS = span.endS - span.startS;
+  }
   const context: MetricContext = {
     stream,
     openLoop: options.load.mode === 'request-rate',
@@ -121,7 +168,7 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
     inputTokens: false,
     slos: options.slos,
   };
-  const metrics = computeMetrics({ records, durationS: run.durationS, context });
+  const metrics = computeMetrics({ records, durationS, context });
   const summary = (tag: string) => {
     const result = metrics[tag];
     return result && isDistribution(result) ? latencySummary(result) : undefined;
@@ -135,15 +182,16 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
     model: options.model,
     server: client.url,
     startedAt,
-    load: options.load,
+    load,
     stream,
     maxTokens: options.maxTokens,
     prompt: options.prompt,
     results: {
       requests: records.length,
       errors: metrics.error_request_count!.avg,
+      stoppedEarly: stoppedBecause ?? (options.signal?.aborted ? 'cancelled' : undefined),
       errorMessages,
-      durationS: round3(run.durationS),
+      durationS: round3(durationS),
       requestsPerSecond: metrics.request_throughput!.avg,
       latency: summary('request_latency')!,
       ttft: summary('time_to_first_token'),
@@ -153,6 +201,7 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
       responsesPerRequest: succeeded.length > 0 ? round3(responses / succeeded.length) : 0,
     },
     metrics,
+    stability,
     records: options.keepRecords ? records : undefined,
     serverBreakdown: breakdown(statsAfterWarmup ?? statsBefore, statsAfter),
   };
@@ -170,6 +219,10 @@ function promptRecord(outcome: RequestOutcome<PromptResult>): RequestRecord {
   if (outcome.lagMs !== undefined) record.lagMs = outcome.lagMs;
   if (outcome.error || !outcome.value) record.error = outcome.error?.message ?? 'no result';
   return record;
+}
+
+function isUnavailable(error: Error): boolean {
+  return error instanceof TritonError && error.code === status.UNAVAILABLE;
 }
 
 function breakdown(before?: ModelStatistics[], after?: ModelStatistics[]): ServerModelBreakdown[] {
@@ -215,8 +268,4 @@ async function optionalStatistics(client: TritonClient): Promise<ModelStatistics
   } catch {
     return undefined;
   }
-}
-
-function round3(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

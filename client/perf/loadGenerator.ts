@@ -31,7 +31,7 @@ export async function runConcurrencyLoad<T>(
   validate(load);
   const signal = hooks.signal;
   const warmup = new OutcomeRecorder<T>(performance.now(), false);
-  await runWorkers(load.concurrency, load.warmupRequests, undefined, send, warmup, signal);
+  await runWorkers(load.concurrency, load.warmupRequests, undefined, send, warmup, () => !!signal?.aborted);
   await hooks.afterWarmup?.();
 
   const recorder = new OutcomeRecorder<T>(performance.now(), true, hooks.onOutcome);
@@ -39,7 +39,8 @@ export async function runConcurrencyLoad<T>(
     load.requests === undefined && load.durationS !== undefined
       ? recorder.origin + load.durationS * 1000
       : undefined;
-  await runWorkers(load.concurrency, load.requests, deadline, send, recorder, signal);
+  const stop = () => !!signal?.aborted || !!hooks.shouldStop?.();
+  await runWorkers(load.concurrency, load.requests, deadline, send, recorder, stop);
   return recorder.run();
 }
 
@@ -67,12 +68,12 @@ async function runWorkers<T>(
   deadline: number | undefined,
   send: () => Promise<T>,
   recorder: OutcomeRecorder<T>,
-  signal: AbortSignal | undefined,
+  stop: () => boolean,
 ): Promise<void> {
   if (total === 0) return;
   let issued = 0;
   const more = () =>
-    !signal?.aborted &&
+    !stop() &&
     (total === undefined || issued < total) &&
     (deadline === undefined || performance.now() < deadline);
   const worker = async () => {

@@ -36,6 +36,8 @@ export interface LoadHooks<T = unknown> {
   signal?: AbortSignal;
   /** Runs between warm-up and measurement (e.g. a statistics snapshot). */
   afterWarmup?: () => Promise<unknown>;
+  /** Checked before each measured send: true ends the measurement early (a stable window). */
+  shouldStop?: () => boolean;
   /** Each measured outcome as it completes (live progress). */
   onOutcome?: (outcome: RequestOutcome<T>) => void;
 }

@@ -5,7 +5,7 @@
  * rather than restating any formula. Definitions follow perf_analyzer / GenAI-Perf / AIPerf (see
  * ../shared/TRITON.md, "Measurement conventions").
  */
-import { LatencyRecorder } from './summary.js';
+import { LatencyRecorder, round3 } from './summary.js';
 
 /** What one measured request gives the metrics (AIPerf's parsed response record). */
 export interface RequestRecord {
@@ -332,8 +332,4 @@ export function computeMetrics(run: RunInputs): MetricResults {
     recorder.destroy();
   }
   return results;
-}
-
-function round3(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -1,5 +1,6 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { writeReportFile } from './export.js';
 import type { PerfReport } from './latencyTest.js';
+import type { SweepReport } from './sweep.js';
 import type { LatencySummary } from './summary.js';
 
 /** A short human-readable summary of a latency test, for terminals and output channels. */
@@ -23,6 +24,16 @@ export function formatPerfReport(report: PerfReport): string {
     lines.push(`  output  ${r.outputChunksPerSecond} chunks (≈ tokens)/s`);
   if (r.sendLag)
     lines.push(`  send lag p99 ${r.sendLag.p99Ms} ms, max ${r.sendLag.maxMs} ms (behind schedule)`);
+  if (r.stoppedEarly) lines.push(`  stopped early: ${r.stoppedEarly}`);
+  const stability = report.stability;
+  if (stability) {
+    const n = stability.windows.length;
+    lines.push(
+      stability.stable
+        ? `  stable after ${n} windows of ${stability.spec.windowS} s (last ${stability.spec.stableWindows} within ${stability.spec.tolerance * 100}%)`
+        : `  NOT stable: the last ${stability.spec.stableWindows} of ${n} windows disagreed by more than ${stability.spec.tolerance * 100}%; the numbers are of an unsettled system`,
+    );
+  }
   const goodput = report.metrics.goodput;
   if (goodput) lines.push(`  goodput ${goodput.avg} req/s meeting the SLOs`);
   for (const message of r.errorMessages) lines.push(`  error: ${message}`);
@@ -47,15 +58,34 @@ function fmt(ms: number): string {
 }
 
 /** Writes the report as JSON; a temporary file renamed into place, so a crash never leaves half a report. */
-export function writePerfReport(file: string, report: PerfReport): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`);
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw new Error(
-      `cannot write the report to ${file}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+export function writePerfReport(file: string, report: PerfReport | SweepReport): void {
+  writeReportFile(file, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** A sweep: each point's report, then a table of the main metrics across points (± 95% CI over runs). */
+export function formatSweepReport(sweep: SweepReport): string {
+  const lines: string[] = [];
+  for (const point of sweep.points) for (const run of point.runs) lines.push(formatPerfReport(run));
+  const keys = [
+    ['request_throughput', 'req/s'],
+    ['request_latency.p50', 'latency p50'],
+    ['request_latency.p99', 'latency p99'],
+    ['time_to_first_token.p50', 'TTFT p50'],
+    ['inter_token_latency.p50', 'ITL p50'],
+  ].filter(([key]) => sweep.points.some((p) => p.confidence[key!] !== undefined));
+  lines.push('', `sweep: ${'load'.padEnd(16)}${keys.map(([, label]) => label!.padStart(20)).join('')}`);
+  for (const point of sweep.points) {
+    const load = point.load;
+    const level = load.mode === 'concurrency' ? `concurrency ${load.concurrency}` : `${load.rate} req/s`;
+    const cells = keys.map(([key]) => {
+      const ci = point.confidence[key!];
+      if (!ci) return ''.padStart(20);
+      return (ci.runs > 1 ? `${ci.mean} ±${ci.halfWidth}` : `${ci.mean}`).padStart(20);
+    });
+    lines.push(`       ${level.padEnd(16)}${cells.join('')}`);
   }
+  if (sweep.points.some((p) => p.runs.length > 1))
+    lines.push('       (± = 95% confidence interval over the runs)');
+  if (sweep.cancelled) lines.push('       cancelled: the points above are all that was measured');
+  return lines.join('\n');
 }

@@ -24,12 +24,13 @@ export async function runRequestRateLoad<T>(
 
   if (load.warmupRequests > 0) {
     const warmup = new OutcomeRecorder<T>(performance.now(), false);
-    await sendOnSchedule(load.warmupRequests, undefined, gapMs, send, warmup, hooks.signal);
+    await sendOnSchedule(load.warmupRequests, undefined, gapMs, send, warmup, () => !!hooks.signal?.aborted);
   }
   await hooks.afterWarmup?.();
   const recorder = new OutcomeRecorder<T>(performance.now(), true, hooks.onOutcome);
   const durationMs = load.requests === undefined ? load.durationS! * 1000 : undefined;
-  await sendOnSchedule(load.requests, durationMs, gapMs, send, recorder, hooks.signal);
+  const stop = () => !!hooks.signal?.aborted || !!hooks.shouldStop?.();
+  await sendOnSchedule(load.requests, durationMs, gapMs, send, recorder, stop);
   return recorder.run();
 }
 
@@ -52,14 +53,14 @@ async function sendOnSchedule<T>(
   gapMs: () => number,
   send: () => Promise<T>,
   recorder: OutcomeRecorder<T>,
-  signal: AbortSignal | undefined,
+  stop: () => boolean,
 ): Promise<void> {
   const inFlight: Promise<void>[] = [];
   let scheduledMs = 0; // the first request goes at once
   for (let sent = 0; total === undefined || sent < total; sent++) {
     if (durationMs !== undefined && scheduledMs >= durationMs) break;
     await waitUntil(recorder.origin + scheduledMs, () => performance.now());
-    if (signal?.aborted) break;
+    if (stop()) break;
     inFlight.push(recorder.measure(send, scheduledMs));
     scheduledMs += gapMs();
   }

@@ -1,4 +1,5 @@
 import type { ModelStatistics, StatisticDuration } from '../grpc/types.js';
+import { round3 } from './summary.js';
 
 /** What the server itself measured for one model during a test (differences of cumulative counters). */
 export interface ServerModelBreakdown {
@@ -52,8 +53,4 @@ export function statisticsDelta(before: ModelStatistics[], after: ModelStatistic
 
 function durationDelta(now?: StatisticDuration, then?: StatisticDuration): { count: number; ns: number } {
   return { count: (now?.count ?? 0) - (then?.count ?? 0), ns: (now?.ns ?? 0) - (then?.ns ?? 0) };
-}
-
-function round3(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -100,6 +100,7 @@ export function latencySummary(s: DistributionStats): LatencySummary {
   };
 }
 
-function round3(value: number): number {
+/** Rounds to 0.001: reports keep µs (and 0.001-token) resolution, no float noise. */
+export function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
