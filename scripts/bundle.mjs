@@ -28,6 +28,8 @@ const COPIED = [{ from: 'node_modules/elkjs/lib/elk-worker.min.js', to: 'out/web
 /** Modules that read files from their own folder (`__dirname`): those files follow the bundle. */
 const ASSETS_BESIDE_MODULE = [
   { module: 'generator/codegen/cpp/index.ts', dir: 'generator/codegen/cpp', ext: '.hbs' },
+  // The HTML latency report inlines chart.js's browser build; an installed extension has no node_modules.
+  { module: 'client/perf/htmlReport.ts', dir: 'node_modules/chart.js/dist', ext: 'chart.umd.min.js' },
   { module: 'generator/pbtxt/descriptor.ts', dir: 'generator/pbtxt', ext: '.proto' },
 ];
 
