@@ -65,15 +65,13 @@ export function normalSample(random: () => number): number {
 }
 
 /**
- * Resolves at `deadline` (a performance.now() time). Node's timers fire up to ~1 ms late (they
- * round to whole milliseconds), which at 1,000 requests/s is a whole gap: sleep on a timer until
- * shortly before the deadline, then yield with setImmediate (I/O keeps flowing) until it is due.
+ * Resolves at `deadline` (a performance.now() time), never before: a timer for the wait, then
+ * setImmediate turns for what is left when the timer fires early (Node rounds timers to whole
+ * ms). Spinning the last 1.5 ms on setImmediate instead was measured worse on the shared 2-core
+ * box (bench/perf/pacer.ts, docs/BENCHMARKS.md): a busy process is scheduled later.
  */
 export async function waitUntil(deadline: number, now: () => number): Promise<void> {
-  const early = deadline - now() - SPIN_MS;
-  if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
+  const wait = deadline - now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   while (now() < deadline) await new Promise((resolve) => setImmediate(resolve));
 }
-
-/** How long before a deadline the timer hands over to setImmediate. */
-const SPIN_MS = 1.5;
