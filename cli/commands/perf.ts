@@ -46,7 +46,7 @@ export interface PerfCliOptions {
   maxTokens: number;
   stream?: boolean;
   goodput?: Record<string, number>;
-  timeout?: number;
+  requestTimeout?: number;
   export?: string;
   profileExport?: string;
   csv?: string;
@@ -54,9 +54,17 @@ export interface PerfCliOptions {
   json?: boolean;
 }
 
+/** `perf …` measures (the default subcommand); `perf compare A B` compares two reports. */
 export function perfCommand(): Command {
-  const perf = withConnectionOptions(
-    new Command('perf').description(
+  return new Command('perf')
+    .description('latency test (the default: perf --url … --model …), or perf compare A.json B.json')
+    .addCommand(measureCommand(), { isDefault: true })
+    .addCommand(compareCommand());
+}
+
+function measureCommand(): Command {
+  return withConnectionOptions(
+    new Command('measure').description(
       'latency test: closed-loop concurrency or open-loop request rate, sweeps, TTFT / ITL / latency percentiles, server breakdown',
     ),
   )
@@ -100,7 +108,7 @@ export function perfCommand(): Command {
     .option('--max-tokens <n>', 'tokens to generate per request', wholeNumber(1), 16)
     .option('--stream', 'streamed requests; also reports TTFT, time to second token and ITL')
     .option('--goodput <slos>', 'count requests meeting SLOs, e.g. ttft:50,itl:5 (ms)', slos)
-    .option('--timeout <seconds>', 'per-request deadline', seconds)
+    .option('--request-timeout <seconds>', 'per-request deadline (failures count as errors)', seconds)
     .option(
       '--export <file>',
       'write the full report as JSON (one run: triton-studio.perf; a sweep: triton-studio.perf-sweep)',
@@ -140,7 +148,7 @@ export function perfCommand(): Command {
             maxTokens: opts.maxTokens,
             stream: opts.stream,
             slos: opts.goodput,
-            timeoutMs: opts.timeout && opts.timeout * 1000,
+            timeoutMs: opts.requestTimeout && opts.requestTimeout * 1000,
             windows:
               opts.windows === undefined
                 ? undefined
@@ -176,8 +184,6 @@ export function perfCommand(): Command {
         }
       }),
     );
-  perf.addCommand(compareCommand());
-  return perf;
 }
 
 function compareCommand(): Command {
