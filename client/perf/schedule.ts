@@ -60,7 +60,7 @@ function gammaSample(shape: number, random: () => number): number {
 }
 
 /** Standard normal by Box–Muller. */
-export function normalSample(random: () => number): number {
+function normalSample(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
 
