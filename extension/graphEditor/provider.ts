@@ -99,7 +99,8 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
 
   state(uri: vscode.Uri | undefined): GraphEditorState | undefined {
     const sessions = [...this.sessions];
-    const s = uri ? sessions.find((x) => x.document.uri.toString() === uri.toString()) : sessions.at(-1);
+    // The newest editor of that document (an older one may still be closing).
+    const s = (uri ? sessions.filter((x) => x.document.uri.toString() === uri.toString()) : sessions).at(-1);
     return s && structuredClone(s.state);
   }
 

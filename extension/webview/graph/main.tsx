@@ -309,6 +309,8 @@ function App() {
   return (
     <div
       className="app"
+      // "quick" until ELK's layout has arrived (nodes may still move): the UI test waits it out.
+      data-layout={!needsLayout ? 'stored' : elk?.key === key ? 'elk' : 'quick'}
       onKeyDown={(e) => {
         const inField = (e.target as HTMLElement).closest('input, select, textarea');
         if (!inField && (e.key === 'a' || e.key === 'A') && !e.ctrlKey && !e.metaKey) {

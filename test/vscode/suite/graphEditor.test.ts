@@ -121,7 +121,8 @@ describe('Triton Studio graph editor (the pipeline as a typed graph, two-way wit
   });
 
   beforeEach(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // One editor group again (a test may have opened the graph beside the text).
+    await vscode.commands.executeCommand('workbench.action.closeAllGroups');
     // Each test starts from the sample's text, saved (the previous one may have left edits).
     const doc = await vscode.workspace.openTextDocument(editFile);
     if (doc.getText() !== sampleText || doc.isDirty) {
@@ -238,6 +239,7 @@ describe('Triton Studio graph editor (the pipeline as a typed graph, two-way wit
     await workbench({ kind: 'webviewScreenshot', name: 'graph-error-on-port' });
 
     const textBefore = doc.getText();
+    await workbench({ kind: 'webviewWaitFor', selector: '.app:not([data-layout="quick"])' });
     await workbench({
       kind: 'webviewDrag',
       from: '[data-node="step:preprocessing"] [data-port="out:INPUT_ID"] .react-flow__handle',
@@ -260,6 +262,7 @@ describe('Triton Studio graph editor (the pipeline as a typed graph, two-way wit
   it('refuses a wire into a fed port of another dtype, saying why, and leaves the text alone', async () => {
     const doc = await openGraph(vscode.Uri.file(editFile));
     const before = doc.getText();
+    await workbench({ kind: 'webviewWaitFor', selector: '.app:not([data-layout="quick"])' });
     await workbench({
       kind: 'webviewDrag',
       from: '[data-node="input:text_input"] .react-flow__handle',
