@@ -40,27 +40,51 @@ export function pipelineProblems(text: string, file: string): vscode.Diagnostic[
 }
 
 export function registerPipelineDiagnostics(): vscode.Disposable {
-  const collection = vscode.languages.createDiagnosticCollection('triton-studio');
+  return registerDocumentProblems({
+    name: 'triton-studio',
+    matches: (file) => PIPELINE_FILE.test(file),
+    problems: pipelineProblems,
+    debounceMs: DEBOUNCE_MS,
+    what: 'validate this file',
+    // Tokenizers and `files` are looked up on disk: saving re-checks what the file system says.
+    recheckOnSave: true,
+  });
+}
+
+export interface DocumentProblems {
+  /** The diagnostic collection's name. */
+  name: string;
+  matches(file: string): boolean;
+  problems(text: string, file: string): vscode.Diagnostic[];
+  /** Quiet time after a keystroke before checking. */
+  debounceMs: number;
+  /** For the message when checking throws: "could not <what>". */
+  what: string;
+  recheckOnSave?: boolean;
+}
+
+/** Checks every open file the options match, as it is opened and typed (debounced), into Problems. */
+export function registerDocumentProblems(options: DocumentProblems): vscode.Disposable {
+  const collection = vscode.languages.createDiagnosticCollection(options.name);
   const pending = new Map<string, ReturnType<typeof setTimeout>>();
-  const isPipeline = (doc: vscode.TextDocument) =>
-    doc.uri.scheme === 'file' && PIPELINE_FILE.test(doc.uri.fsPath);
+  const matches = (doc: vscode.TextDocument) => doc.uri.scheme === 'file' && options.matches(doc.uri.fsPath);
   const check = (doc: vscode.TextDocument) => {
-    if (!isPipeline(doc)) return;
+    if (!matches(doc)) return;
     try {
-      collection.set(doc.uri, pipelineProblems(doc.getText(), doc.uri.fsPath));
+      collection.set(doc.uri, options.problems(doc.getText(), doc.uri.fsPath));
     } catch (e) {
-      // A validator bug must not take the editor down; say so where the user looks.
+      // A checker bug must not take the editor down; say so where the user looks.
       collection.set(doc.uri, [
         new vscode.Diagnostic(
           new vscode.Range(0, 0, 0, 0),
-          `Triton Studio could not validate this file: ${(e as Error).message}`,
+          `Triton Studio could not ${options.what}: ${(e as Error).message}`,
           vscode.DiagnosticSeverity.Warning,
         ),
       ]);
     }
   };
   const later = (doc: vscode.TextDocument) => {
-    if (!isPipeline(doc)) return;
+    if (!matches(doc)) return;
     const key = doc.uri.toString();
     clearTimeout(pending.get(key));
     pending.set(
@@ -68,7 +92,7 @@ export function registerPipelineDiagnostics(): vscode.Disposable {
       setTimeout(() => {
         pending.delete(key);
         check(doc);
-      }, DEBOUNCE_MS),
+      }, options.debounceMs),
     );
   };
   for (const doc of vscode.workspace.textDocuments) check(doc);
@@ -76,8 +100,7 @@ export function registerPipelineDiagnostics(): vscode.Disposable {
     collection,
     vscode.workspace.onDidOpenTextDocument(check),
     vscode.workspace.onDidChangeTextDocument((e) => later(e.document)),
-    // Tokenizers and `files` are looked up on disk: saving re-checks what the file system says.
-    vscode.workspace.onDidSaveTextDocument(check),
+    ...(options.recheckOnSave ? [vscode.workspace.onDidSaveTextDocument(check)] : []),
     vscode.workspace.onDidCloseTextDocument((doc) => {
       clearTimeout(pending.get(doc.uri.toString()));
       pending.delete(doc.uri.toString());
