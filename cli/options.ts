@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 
 /** commander argument parser for whole numbers ≥ min. */
 export function wholeNumber(min: number) {
@@ -33,4 +33,25 @@ export function header(value: string, previous: Record<string, string> = {}): Re
   const at = value.indexOf('=');
   if (at <= 0) throw new InvalidArgumentError(`expected KEY=VALUE, got '${value}'`);
   return { ...previous, [value.slice(0, at).trim()]: value.slice(at + 1) };
+}
+
+/** The options of the commands that start a local tritonserver (`serve`, `server start`). */
+export interface LocalServerOptions {
+  httpPort?: number;
+  grpcPort?: number;
+  metricsPort?: number;
+  logVerbose?: number;
+  tritonserver?: string;
+}
+
+export function withLocalServerOptions(command: Command): Command {
+  return command
+    .option('--http-port <n>', 'HTTP port (default: a free one)', wholeNumber(1))
+    .option('--grpc-port <n>', 'gRPC port (default: a free one)', wholeNumber(1))
+    .option('--metrics-port <n>', 'Prometheus metrics port (default: a free one)', wholeNumber(1))
+    .option('--log-verbose <n>', 'tritonserver --log-verbose level', wholeNumber(0))
+    .option(
+      '--tritonserver <path>',
+      'tritonserver binary (default: $TRITON_STUDIO_TRITONSERVER or the project .venv)',
+    );
 }

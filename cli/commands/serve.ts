@@ -1,32 +1,23 @@
 import { Command } from 'commander';
 import { action } from '../action.js';
 import { onInterrupt } from '../interrupt.js';
-import { wholeNumber } from '../options.js';
+import { withLocalServerOptions, type LocalServerOptions } from '../options.js';
 import { describeModel } from './deploy.js';
 import { deployRepository, TritonClient, readLogTail, startLocalServer } from '../../client/index.js';
 
-interface ServeOptions {
-  httpPort?: number;
-  grpcPort?: number;
-  metricsPort?: number;
+interface ServeOptions extends LocalServerOptions {
   load: boolean;
-  logVerbose?: number;
-  tritonserver?: string;
 }
 
 export function serveCommand(): Command {
-  return new Command('serve')
-    .description('run the local tritonserver on a repository (explicit model control, loopback) until Ctrl-C')
-    .argument('<repo>', 'the model repository to serve')
-    .option('--http-port <n>', 'HTTP port (default: a free one)', wholeNumber(1))
-    .option('--grpc-port <n>', 'gRPC port (default: a free one)', wholeNumber(1))
-    .option('--metrics-port <n>', 'Prometheus metrics port (default: a free one)', wholeNumber(1))
+  return withLocalServerOptions(
+    new Command('serve')
+      .description(
+        'run the local tritonserver on a repository (explicit model control, loopback) until Ctrl-C',
+      )
+      .argument('<repo>', 'the model repository to serve'),
+  )
     .option('--no-load', 'start with no model loaded (load later with `triton-studio deploy REPO --local`)')
-    .option('--log-verbose <n>', 'tritonserver --log-verbose level', wholeNumber(0))
-    .option(
-      '--tritonserver <path>',
-      'tritonserver binary (default: $TRITON_STUDIO_TRITONSERVER or the project .venv)',
-    )
     .option('--json', 'print the addresses (and load result) as JSON once ready')
     .action(
       action(async (out, repo: string, opts: ServeOptions) => {

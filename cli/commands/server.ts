@@ -8,15 +8,10 @@ import {
 } from '../../client/index.js';
 import { action } from '../action.js';
 import type { Output } from '../io.js';
-import { wholeNumber } from '../options.js';
+import { wholeNumber, withLocalServerOptions, type LocalServerOptions } from '../options.js';
 
-interface StartOptions {
-  httpPort?: number;
-  grpcPort?: number;
-  metricsPort?: number;
+interface StartOptions extends LocalServerOptions {
   repository?: string;
-  tritonserver?: string;
-  logVerbose?: number;
 }
 
 /** `triton-studio server start|stop|status|logs`: the local server the CLI and the editor share. */
@@ -24,18 +19,12 @@ export function serverCommand(): Command {
   const server = new Command('server').description(
     'the shared local tritonserver (one for the CLI and VS Code): start, stop, status, logs',
   );
-  server
-    .command('start')
-    .description('start the shared server in the background (or report the one already running)')
-    .option('--http-port <n>', 'HTTP port (default: a free one)', wholeNumber(1))
-    .option('--grpc-port <n>', 'gRPC port (default: a free one)', wholeNumber(1))
-    .option('--metrics-port <n>', 'metrics port (default: a free one)', wholeNumber(1))
+  withLocalServerOptions(
+    server
+      .command('start')
+      .description('start the shared server in the background (or report the one already running)'),
+  )
     .option('--repository <dir>', 'model repository (default: an empty one; deploy uploads models)')
-    .option('--log-verbose <n>', 'tritonserver --log-verbose level', wholeNumber(0))
-    .option(
-      '--tritonserver <path>',
-      'tritonserver binary (default: $TRITON_STUDIO_TRITONSERVER or the project .venv)',
-    )
     .option('--json', 'print the server as JSON')
     .action(
       action(async (out, opts: StartOptions) => {
