@@ -31,9 +31,19 @@ export function createProgram(): Command {
     perfCommand(),
     runCommand(),
   ]) {
-    program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
+    program.addCommand(reportingUsageErrors(command));
   }
   return program;
+}
+
+/**
+ * A wrong command line exits 2 with a usage hint at every level: commander sets neither on
+ * subcommands, so `server start --bogus` would otherwise exit the process directly.
+ */
+function reportingUsageErrors(command: Command): Command {
+  command.exitOverride().showHelpAfterError('(run with --help for usage)');
+  for (const subcommand of command.commands) reportingUsageErrors(subcommand);
+  return command;
 }
 
 /** Runs the CLI; resolves with the process exit code (2 for a wrong command line). */

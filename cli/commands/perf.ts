@@ -58,13 +58,8 @@ export interface PerfCliOptions {
 export function perfCommand(): Command {
   return new Command('perf')
     .description('latency test (the default: perf --url … --model …), or perf compare A.json B.json')
-    .addCommand(usage(measureCommand()), { isDefault: true })
-    .addCommand(usage(compareCommand()));
-}
-
-/** Subcommands report a wrong command line like every command (exit 2, a usage hint): main.ts sets this on top-level commands only. */
-function usage(command: Command): Command {
-  return command.exitOverride().showHelpAfterError('(run with --help for usage)');
+    .addCommand(measureCommand(), { isDefault: true })
+    .addCommand(compareCommand());
 }
 
 function measureCommand(): Command {

@@ -108,6 +108,10 @@ describe('triton-studio (command line)', () => {
     ]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --concurrency or --request-rate, not both');
+    const nested = await cli(['server', 'start', '--no-such-option']);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr).toContain("unknown option '--no-such-option'");
+    expect(nested.stderr).toContain('(run with --help for usage)');
   });
 });
 
