@@ -15,7 +15,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Pass-through, counted: one test proves a foreign folder is refused without reading all of it.
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  return { ...fs, readdirSync: vi.fn(fs.readdirSync) };
+});
 import {
   formatDiagnostic,
   generateRepository,
@@ -227,6 +233,17 @@ describe('generateRepository (gpt2-sim sample)', () => {
     expect(err?.message).toContain(join(repo, 'mine', 'model.py'));
     expect(readFileSync(join(repo, 'mine', 'model.py'), 'utf8')).toBe('print(1)');
     expect(existsSync(join(repo, 'gpt2_sim'))).toBe(false);
+  });
+
+  it('refuses a big foreign folder without reading all of it (it looks for the manifest first)', () => {
+    const repo = join(work, 'home');
+    for (let i = 0; i < 200; i++) mkdirSync(join(repo, `project${i}`, 'node_modules', 'x'), { recursive: true });
+    writeFileSync(join(repo, 'project0', 'notes.txt'), 'mine');
+    vi.mocked(readdirSync).mockClear();
+    const r = generateRepository({ pipelinePath: SAMPLE, outDir: repo });
+    const reads = vi.mocked(readdirSync).mock.calls.filter(([dir]) => String(dir).startsWith(repo)).length;
+    expect(r.diagnostics.find((d) => d.code === 'TS-E060')?.message).toContain(join(repo, 'project0', 'notes.txt'));
+    expect(reads).toBeLessThan(10);
   });
 
   it('refuses to overwrite a generated file whose header was removed (a hand edit), and one added beside it', () => {
