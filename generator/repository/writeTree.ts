@@ -55,7 +55,9 @@ function walk(dir: string, base = dir, out: string[] = []): string[] {
 
 /** The first file below `dir` (depth first, sorted), found without reading the whole tree. */
 function firstFile(dir: string, base = dir): string | undefined {
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
     const full = join(dir, entry.name);
     const found = entry.isDirectory() ? firstFile(full, base) : relative(base, full).split(sep).join('/');
     if (found !== undefined && found !== MANIFEST_FILE) return found;

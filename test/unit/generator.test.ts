@@ -237,12 +237,15 @@ describe('generateRepository (gpt2-sim sample)', () => {
 
   it('refuses a big foreign folder without reading all of it (it looks for the manifest first)', () => {
     const repo = join(work, 'home');
-    for (let i = 0; i < 200; i++) mkdirSync(join(repo, `project${i}`, 'node_modules', 'x'), { recursive: true });
+    for (let i = 0; i < 200; i++)
+      mkdirSync(join(repo, `project${i}`, 'node_modules', 'x'), { recursive: true });
     writeFileSync(join(repo, 'project0', 'notes.txt'), 'mine');
     vi.mocked(readdirSync).mockClear();
     const r = generateRepository({ pipelinePath: SAMPLE, outDir: repo });
     const reads = vi.mocked(readdirSync).mock.calls.filter(([dir]) => String(dir).startsWith(repo)).length;
-    expect(r.diagnostics.find((d) => d.code === 'TS-E060')?.message).toContain(join(repo, 'project0', 'notes.txt'));
+    expect(r.diagnostics.find((d) => d.code === 'TS-E060')?.message).toContain(
+      join(repo, 'project0', 'notes.txt'),
+    );
     expect(reads).toBeLessThan(10);
   });
 
