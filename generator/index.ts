@@ -25,11 +25,23 @@ export {
   type PipelineGraph,
 } from './pipeline/validate.js';
 export { nodeEnvironment, type PipelineEnvironment } from './pipeline/environment.js';
+export { nodeStepModules, stepModulePath, type StepModule, type StepModules } from './pipeline/modules.js';
+export {
+  CUSTOM_STEP_EXPORT,
+  HOOK_EXPORTS,
+  HOOK_INPUTS_INTERFACE,
+  hookSignature,
+  STREAM_STATE_INTERFACE,
+  type HookDescriptor,
+  type HookName,
+} from './model/hooks.js';
 export { defaultTokenizerSearchDirs, resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
 export { newWireErrors } from './pipeline/wireCheck.js';
 export {
   resolveSteps,
   resolveEnsemblePorts,
+  type ModuleLookup,
+  type ResolvedModule,
   type ResolvedPort,
   type ResolvedStep,
   type ResolvedEnsemblePort,

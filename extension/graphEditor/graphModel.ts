@@ -114,7 +114,8 @@ export function buildGraphModel(text: string, file: string, options: ValidateOpt
   if (!pipeline) {
     return { ok: false, problems: ownFile.map((d) => problemOf(d)) };
   }
-  const steps = resolveSteps(pipeline);
+  // The validator's steps carry the ports their TypeScript modules declare (hook inputs, custom tensors).
+  const steps = result.steps ?? resolveSteps(pipeline);
   const nodes: NodeView[] = [
     ...resolveEnsemblePorts(pipeline, 'inputs').map((p, index) => ensembleNode('input', p, index)),
     ...steps.map(stepNode(pipeline)),

@@ -67,6 +67,11 @@ export const DIAGNOSTIC_CODES = {
   'TS-E072': 'a config.pbtxt holds an unfilled template placeholder `${name}`',
   'TS-E080': 'a TypeScript step or hook uses something outside the compiled subset (docs/HOOKS.md)',
   'TS-E081': 'a TypeScript step or hook does not type-check',
+  'TS-E082': 'the TypeScript module a step names ("hooks" or "source") cannot be read',
+  'TS-E083': 'the TypeScript module a step names does not compile (its own errors are listed too)',
+  'TS-E084':
+    'a TypeScript module does not fit its step (hook signatures, custom step types, wrong step kind)',
+  'TS-E085': 'a parameter a TypeScript custom step reads is not set',
   'TS-W001': 'a step output is used by nothing (allowed; noted for clarity)',
   'TS-W002': 'an imported Python step is kept as it is (not turned into a native step)',
   'TS-W003': 'a file listed in "files" does not exist yet; it is expected in the repository',
@@ -74,6 +79,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-W005': 'a native tokenize/detokenize step given GPU instances (it runs on the CPU only)',
   'TS-W006': 'a step parameter set to null (remove) that its preset does not set',
   'TS-W007': 'an `import --set NAME=VALUE` whose NAME is a placeholder in no config.pbtxt',
+  'TS-W009': 'a hooks module exports no hook the step calls',
   'TS-W008':
     'import dropped or changed an ensemble input, output or parameter, or a step parameter (says which and why)',
   'TS-W071': 'an imported step becomes native without its optional Python-only tensors',

@@ -165,6 +165,8 @@ function resolveEndpoint(
       );
       return undefined;
     }
+    // A port its hooks module may declare: that module's own error (or a later save) says.
+    if (ctx.unknownModulePorts.has(step)) return undefined;
     const names = own.map((p) => p.name);
     if (role === 'to') ends.stepsWithBrokenWires.add(step);
     report(

@@ -60,6 +60,17 @@ export interface Step {
   /** Detokenize: drop special tokens from the text. Default true. */
   skipSpecialTokens?: boolean;
   /**
+   * Tokenize/detokenize: a TypeScript hooks module (path relative to the file) compiled into the
+   * step: beforeEncode, afterDecode, startStream/onChunk/endStream (docs/HOOKS.md). The fields of
+   * its `HookInputs` interface become optional STRING inputs of the step.
+   */
+  hooks?: string;
+  /**
+   * Custom: a TypeScript module (path relative to the file) exporting `execute(rows, params)`; the
+   * step becomes the generated backend libtriton_<name>.so, its ports come from the module's types.
+   */
+  source?: string;
+  /**
    * Model/custom: the Triton backend (`tensorrtllm`, `onnxruntime`, `vllm`, `sim_llm`, …). A step's
    * own backend or platform replaces its preset's choice of either; `null` removes the preset's.
    */

@@ -14,6 +14,7 @@ import { createContext, type CheckContext } from './checks/context.js';
 import { checkDecoupled } from './checks/decoupled.js';
 import { checkFiles } from './checks/files.js';
 import { checkInstanceGroups } from './checks/instanceGroups.js';
+import { checkModules } from './checks/modules.js';
 import { checkNames } from './checks/names.js';
 import { checkParameters } from './checks/parameters.js';
 import { checkPresets } from './checks/presets.js';
@@ -27,6 +28,8 @@ import {
   type PipelineEnvironment,
 } from './environment.js';
 import { buildWiring, type EnsembleGraph, type PipelineGraph } from './graph.js';
+import { nodeStepModules, type StepModules } from './modules.js';
+import type { ResolvedStep } from './resolve.js';
 import type { SourceText } from './source.js';
 import type { Pipeline } from './types.js';
 
@@ -35,23 +38,32 @@ export type { EnsembleGraph, PipelineGraph } from './graph.js';
 export interface AnalyzeOptions extends EnvironmentOptions {
   /** Where tokenizers and files are looked up; default the real file system (`nodeEnvironment`). */
   environment?: PipelineEnvironment;
+  /** Where steps' TypeScript modules are read and compiled; default the file system, cached. */
+  modules?: StepModules;
 }
 
 export interface CheckResult {
   diagnostics: Diagnostic[];
   /** Present when there are no errors. */
   graph?: EnsembleGraph;
+  /** Every step resolved (presets merged, module ports added), errors or not. */
+  steps: ResolvedStep[];
 }
 
 export interface AnalyzeResult {
   diagnostics: Diagnostic[];
   /** Present when there are no errors. */
   graph?: PipelineGraph;
+  steps: ResolvedStep[];
 }
 
-/** The checks that need nothing but the pipeline: no disk, no environment. */
-export function checkPipeline(pipeline: Pipeline, source: SourceText): CheckResult {
-  return runChecks(createContext(pipeline, source));
+/**
+ * The checks that need nothing but the pipeline: no disk, no environment. Given `modules`, steps'
+ * TypeScript modules are compiled too (cached per file version), so their ports are known;
+ * without, those steps' module ports are unknown and wires to them are not judged.
+ */
+export function checkPipeline(pipeline: Pipeline, source: SourceText, modules?: StepModules): CheckResult {
+  return runChecks(createContext(pipeline, source, modules));
 }
 
 export function analyzePipeline(
@@ -59,13 +71,14 @@ export function analyzePipeline(
   source: SourceText,
   options: AnalyzeOptions = {},
 ): AnalyzeResult {
-  const ctx = createContext(pipeline, source);
+  const ctx = createContext(pipeline, source, options.modules ?? nodeStepModules());
   const checked = runChecks(ctx);
   const tokenizerFiles = checkEnvironment(ctx, options.environment ?? nodeEnvironment(options));
   const errors = ctx.diagnostics.some((d) => d.severity === 'error');
   return {
     diagnostics: ctx.diagnostics,
     graph: checked.graph && !errors ? { ...checked.graph, tokenizerFiles } : undefined,
+    steps: ctx.steps,
   };
 }
 
@@ -74,6 +87,7 @@ function runChecks(ctx: CheckContext): CheckResult {
   // wrong preset has unknown ports, and the later checks keep quiet about them.
   checkNames(ctx);
   checkPresets(ctx);
+  checkModules(ctx);
   checkParameters(ctx);
   checkRoles(ctx);
   checkStepConfigs(ctx);
@@ -86,10 +100,11 @@ function runChecks(ctx: CheckContext): CheckResult {
   checkDecoupled(ctx, wiring);
   const { pipeline } = ctx;
   if (ctx.diagnostics.some((d) => d.severity === 'error') || !wiring.order.ok) {
-    return { diagnostics: ctx.diagnostics };
+    return { diagnostics: ctx.diagnostics, steps: ctx.steps };
   }
   return {
     diagnostics: ctx.diagnostics,
+    steps: ctx.steps,
     graph: {
       name: pipeline.name,
       maxBatchSize: ctx.ensembleBatch,

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { cppStringLiteral, NativeStepCodegenError, renderNativeStep } from '../codegen/cpp/index.js';
+import { CustomStepError, renderCustomStep } from '../codegen/cpp/customStep.js';
 import type { NativeStepModel, TensorBinding } from '../codegen/nativeStep.js';
 import { printPbtxt } from '../pbtxt/print.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../model/diagnostics.js';
@@ -74,6 +75,11 @@ export function planRepository(
       files.push({ path: `${m.name}/src/step.cc`, content: rendered['step.cc'] });
       files.push({ path: `${m.name}/src/CMakeLists.txt`, content: rendered['CMakeLists.txt'] });
     }
+    if (m.customModule) {
+      const rendered = renderCustomStep(m.customModule, m.name);
+      for (const [name, content] of Object.entries(rendered.files))
+        files.push({ path: `${m.name}/src/${name}`, content });
+    }
   }
   const manifest: Manifest = {
     generatedBy: GENERATED_MARKER,
@@ -140,7 +146,7 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
     models = buildModels(analyzed.graph, pipelinePath);
     ({ files, expected } = planRepository(models, pipelinePath, analyzed.graph.name));
   } catch (e) {
-    if (e instanceof NativeStepCodegenError) {
+    if (e instanceof NativeStepCodegenError || e instanceof CustomStepError) {
       const step = parsed.pipeline.steps.findIndex((s) => e.message.includes(s.name));
       return fail(
         'TS-E003',

@@ -15,6 +15,7 @@ import type { ModelConfig, ModelTensor, PbMessage } from '../pbtxt/types.js';
 import type { ResolvedPort, ResolvedStep } from '../pipeline/resolve.js';
 import { versionFiles as copiedFiles } from '../pipeline/checks/files.js';
 import type { PipelineGraph } from '../pipeline/graph.js';
+import type { CompiledModule } from '../tscompile/index.js';
 import type { Port, StepKind } from '../pipeline/types.js';
 
 export const TOKENIZER_FILE = 'tokenizer.json';
@@ -25,6 +26,8 @@ export interface GeneratedModel {
   config: ModelConfig;
   /** tokenize/detokenize steps: rendered to src/step.cc + src/CMakeLists.txt. */
   nativeStep?: NativeStepModel;
+  /** A custom step written in TypeScript: its compiled module, rendered into src/. */
+  customModule?: CompiledModule;
   /** Files (or folders) copied into `<model>/1/`: absolute source → name there. */
   versionFiles: { source: string; name: string }[];
 }
@@ -109,9 +112,10 @@ function stepModel(
   streamed: boolean,
 ): GeneratedModel {
   const native = step.kind === 'tokenize' || step.kind === 'detokenize';
+  const customModule = step.module?.custom ? step.module.loaded?.compiled : undefined;
   const config: ModelConfig = { name: step.name };
   // A native step is its own backend: Triton finds libtriton_<name>.so in the model's version folder.
-  if (native) config.backend = step.name;
+  if (native || customModule) config.backend = step.name;
   else if (step.platform) config.platform = step.platform;
   else config.backend = step.backend;
   config.max_batch_size = step.maxBatchSize;
@@ -129,7 +133,9 @@ function stepModel(
     config.dynamic_batching = db;
   }
   const groups =
-    step.instanceGroups.length > 0 || !native ? step.instanceGroups : [{ count: 1, kind: 'CPU' as const }];
+    step.instanceGroups.length > 0 || !(native || customModule)
+      ? step.instanceGroups
+      : [{ count: 1, kind: 'CPU' as const }];
   if (groups.length > 0) {
     config.instance_group = groups.map((g) => {
       const m: PbMessage = {};
@@ -161,7 +167,7 @@ function stepModel(
     versionFiles.unshift({ source: graph.tokenizerFiles.get(step.name)!, name: TOKENIZER_FILE });
     nativeStep = nativeStepModel(step, merged);
   }
-  return { name: step.name, kind: step.kind, config: merged, nativeStep, versionFiles };
+  return { name: step.name, kind: step.kind, config: merged, nativeStep, customModule, versionFiles };
 }
 
 /** Objects merge key by key; anything else (lists included) is replaced. */
@@ -192,6 +198,10 @@ function bindings(step: ResolvedStep, side: PortSide): Record<string, TensorBind
 }
 
 function nativeStepModel(step: ResolvedStep, config: ModelConfig): NativeStepModel {
+  if (step.module?.hooks?.hooks.length) {
+    // Until the step runtimes call hooks, a pipeline with hooks must not deploy without them.
+    throw new Error(`step "${step.name}": hooks are checked but not yet generated into the native step`);
+  }
   // Validation guarantees every required role is bound, so the casts only restate it.
   const common = {
     modelName: step.name,

@@ -14,3 +14,11 @@ export {
   type TsType,
   type TypedArrayName,
 } from './types.js';
+export {
+  customStepInterface,
+  hookInterface,
+  type CustomModuleInterface,
+  type HookModuleInterface,
+  type ModulePort,
+  type PortPlan,
+} from './stepInterface.js';

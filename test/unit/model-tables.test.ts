@@ -1,5 +1,5 @@
 /**
- * The data-type and port-role tables (generator/model/) are the one source of truth: everything
+ * The data-type, port-role and hook tables (generator/model/) are the one source of truth: everything
  * that restates them — the JSON Schema, the presets, the docs, the .proto, and the C++ runtime in
  * backends/triton — must agree with them. C++ is read as text, so a change on either side that
  * the other does not follow fails here instead of at model load.
@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listPresets } from '../../generator/index.js';
 import { roleTables } from '../../generator/import/roles.js';
+import { HOOK_EXPORTS, hookSignature } from '../../generator/model/hooks.js';
 import { DATA_TYPES, PORT_ROLES, portRoles, type PresetFamily } from '../../generator/model/index.js';
 import { ENUMS } from '../../generator/pbtxt/descriptor.js';
 
@@ -164,5 +165,22 @@ describe('port roles', () => {
       expect(line, r.stepKind).toBeDefined();
       expect(line).toContain(`\`${r.role}\``);
     }
+  });
+});
+
+describe('hooks', () => {
+  it('docs/HOOKS.md lists every hook with the step kind, signature and moment of the table', () => {
+    const doc = read('docs/HOOKS.md').split('\n');
+    for (const h of HOOK_EXPORTS) {
+      expect(doc, h.name).toContain(`| ${h.name} | ${h.stepKind} | \`${hookSignature(h)}\` | ${h.runs} |`);
+    }
+  });
+
+  it('the pipeline schema offers "hooks" and "source" on steps, as the Step type does', () => {
+    const schema = JSON.parse(read('generator/schema/pipeline.schema.json')) as {
+      definitions: { step: { properties: Record<string, { type?: string }> } };
+    };
+    expect(schema.definitions.step.properties['hooks']?.type).toBe('string');
+    expect(schema.definitions.step.properties['source']?.type).toBe('string');
   });
 });

@@ -8,16 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import type { CompiledModule } from '../../tscompile/compile.js';
-import { TYPED_ARRAYS, typeName, type StructField, type TsType } from '../../tscompile/types.js';
+import { customStepInterface, type ModulePort, type PortPlan } from '../../tscompile/stepInterface.js';
+import { TYPED_ARRAYS, type TsType } from '../../tscompile/types.js';
 import { cppStringLiteral } from './escape.js';
 
-export interface CustomStepPort {
-  name: string;
-  /** Triton's spelling without TYPE_ (FP32, INT64, STRING…). */
-  dataType: string;
-  /** Without the batch dimension. */
-  dims: number[];
-}
+export type CustomStepPort = ModulePort;
 
 export interface CustomStep {
   inputs: CustomStepPort[];
@@ -28,110 +23,6 @@ export interface CustomStep {
 }
 
 export class CustomStepError extends Error {}
-
-const TYPED_DTYPE: Record<keyof typeof TYPED_ARRAYS, string> = {
-  Float32Array: 'FP32',
-  Float64Array: 'FP64',
-  Int8Array: 'INT8',
-  Uint8Array: 'UINT8',
-  Int16Array: 'INT16',
-  Uint16Array: 'UINT16',
-  Int32Array: 'INT32',
-  Uint32Array: 'UINT32',
-};
-const NUMBER_DTYPES = [
-  'FP32',
-  'FP64',
-  'INT8',
-  'INT16',
-  'INT32',
-  'INT64',
-  'UINT8',
-  'UINT16',
-  'UINT32',
-  'UINT64',
-];
-
-interface PortPlan {
-  port: CustomStepPort;
-  /** InputTensor reader: Strings, Floats or Integers. */
-  reader: 'Strings' | 'Floats' | 'Integers';
-  kind: 'scalar' | 'list';
-  field: StructField;
-}
-
-function plan(field: StructField, where: string): PortPlan {
-  const t = field.type;
-  const dimsTag = field.tags['dims'];
-  const listDims = dimsTag
-    ? dimsTag
-        .split(/[\s,[\]]+/)
-        .filter(Boolean)
-        .map(Number)
-    : [-1];
-  if (listDims.some((d) => !Number.isInteger(d) || (d < 1 && d !== -1))) {
-    throw new CustomStepError(
-      `${where}.${field.name}: @dims must be positive integers or -1, got "${dimsTag}"`,
-    );
-  }
-  const numberDtype = (): string => {
-    const d = (field.tags['dtype'] ?? 'FP32').replace(/^TYPE_/, '');
-    if (!NUMBER_DTYPES.includes(d))
-      throw new CustomStepError(`${where}.${field.name}: @dtype must be one of ${NUMBER_DTYPES.join(', ')}`);
-    return d;
-  };
-  const readerOf = (d: string): 'Floats' | 'Integers' => (d.startsWith('FP') ? 'Floats' : 'Integers');
-  switch (t.kind) {
-    case 'string':
-      return {
-        port: { name: field.name, dataType: 'STRING', dims: [1] },
-        reader: 'Strings',
-        kind: 'scalar',
-        field,
-      };
-    case 'number': {
-      const d = numberDtype();
-      return {
-        port: { name: field.name, dataType: d, dims: [1] },
-        reader: readerOf(d),
-        kind: 'scalar',
-        field,
-      };
-    }
-    case 'typed': {
-      const d = TYPED_DTYPE[t.name];
-      return {
-        port: { name: field.name, dataType: d, dims: listDims },
-        reader: readerOf(d),
-        kind: 'list',
-        field,
-      };
-    }
-    case 'array':
-      if (t.element.kind === 'string')
-        return {
-          port: { name: field.name, dataType: 'STRING', dims: listDims },
-          reader: 'Strings',
-          kind: 'list',
-          field,
-        };
-      if (t.element.kind === 'number') {
-        const d = numberDtype();
-        return {
-          port: { name: field.name, dataType: d, dims: listDims },
-          reader: readerOf(d),
-          kind: 'list',
-          field,
-        };
-      }
-      break;
-    default:
-      break;
-  }
-  throw new CustomStepError(
-    `${where}.${field.name}: a ${typeName(t)} field cannot be a tensor (use string, number, a typed array, string[] or number[])`,
-  );
-}
 
 function cppDtype(d: string): string {
   return `TRITONSERVER_TYPE_${d === 'STRING' ? 'BYTES' : d}`;
@@ -218,32 +109,17 @@ export function renderCustomStep(module: CompiledModule, model: string): CustomS
     );
   if (module.diagnostics.length > 0 || !module.cpp)
     throw new CustomStepError(`${module.fileName} does not compile`);
-  const execute = module.functions.get('execute');
-  if (!execute || !execute.exported)
-    throw new CustomStepError(
-      `${module.fileName} must export function execute(rows: Row[], params?: Parameters): Out[]`,
-    );
-  const [rowsParam, paramsParam, extra] = execute.params;
-  const structOfArray = (t: TsType | undefined): string | undefined =>
-    t?.kind === 'array' && t.element.kind === 'struct' ? t.element.name : undefined;
-  const rowType = structOfArray(rowsParam?.type);
-  const outType = structOfArray(execute.returns);
-  if (!rowType || !outType || extra || (paramsParam && paramsParam.type.kind !== 'struct')) {
-    throw new CustomStepError(
-      `${module.fileName}: execute must be (rows: Row[], params?: Parameters) => Out[], with Row, Out and Parameters interfaces`,
-    );
-  }
-  const inputs = module.structs.get(rowType)!.map((f) => plan(f, rowType));
-  const outputs = module.structs.get(outType)!.map((f) => plan(f, outType));
-  const paramType = paramsParam?.type.kind === 'struct' ? paramsParam.type.name : undefined;
-  const params = (paramType ? module.structs.get(paramType)! : []).map((f) => {
+  const iface = customStepInterface(module);
+  if (iface.problems.length > 0)
+    throw new CustomStepError(`${module.fileName}: ${iface.problems.join('; ')}`);
+  const { inputs, outputs, rowType, outType, paramType } = iface;
+  const params = iface.parameters.map((f) => {
     const key = cppStringLiteral(f.name);
     const target = `params_->${f.name}`;
     if (f.type.kind === 'string') return { key, assign: `${target} = tsrt::fromUtf8(*v);` };
     if (f.type.kind === 'number')
       return { key, assign: `${target} = tsrt::stringToNumber(tsrt::fromUtf8(*v));` };
-    if (f.type.kind === 'boolean') return { key, assign: `${target} = *v == "true";` };
-    throw new CustomStepError(`${paramType}.${f.name}: parameters are strings, numbers or booleans`);
+    return { key, assign: `${target} = *v == "true";` };
   });
   const t = loadTemplates();
   const source = module.fileName.replace(/[\r\n]/g, ' ');
@@ -276,7 +152,7 @@ export function renderCustomStep(module: CompiledModule, model: string): CustomS
   return {
     inputs: inputs.map((p) => p.port),
     outputs: outputs.map((p) => p.port),
-    parameters: params.map((_, i) => (paramType ? module.structs.get(paramType)![i]!.name : '')),
+    parameters: iface.parameters.map((f) => f.name),
     files: { 'step.cc': step, 'module.h': module.cpp, 'CMakeLists.txt': t.cmake({ source, model }) },
   };
 }

@@ -16,6 +16,15 @@ export function checkBackends(ctx: CheckContext): void {
           `Step "${step.name}" needs a "tokenizer": a known name (gpt2, llama-2, …) or a path to a tokenizer.json.`,
         );
       }
+    } else if (step.module?.property === 'source') {
+      if (step.backend || step.platform) {
+        report(
+          [...step.path, step.backend ? 'backend' : 'platform'],
+          'TS-E054',
+          `Step "${step.name}" is written in TypeScript ("source") and becomes its own backend (libtriton_${step.name}.so); remove "${step.backend ? 'backend' : 'platform'}".`,
+        );
+      }
+      continue;
     } else if (!step.backend && !step.platform && !ctx.presetProblem.has(step)) {
       report(
         step.path,

@@ -4,6 +4,7 @@
  * has unknown ports, so the wiring checks stay quiet about it instead of echoing the error).
  */
 import type { Diagnostic, DiagnosticCode, Severity } from '../../model/diagnostics.js';
+import type { StepModules } from '../modules.js';
 import {
   resolveEnsemblePorts,
   resolveSteps,
@@ -34,21 +35,25 @@ export interface CheckContext {
   readonly stepByName: Map<string, ResolvedStep>;
   /** Steps with an unknown or mismatched preset: their ports are unknown. */
   readonly presetProblem: Set<ResolvedStep>;
+  /** Steps whose hooks module was not looked up or is broken: its inputs are unknown, the rest known. */
+  readonly unknownModulePorts: Set<ResolvedStep>;
   readonly diagnostics: Diagnostic[];
   readonly report: Report;
 }
 
-export function createContext(pipeline: Pipeline, source: SourceText): CheckContext {
+/** `modules`: where the steps' TypeScript modules are read; without it their ports are unknown. */
+export function createContext(pipeline: Pipeline, source: SourceText, modules?: StepModules): CheckContext {
   const diagnostics: Diagnostic[] = [];
   return {
     pipeline,
     source,
-    steps: resolveSteps(pipeline),
+    steps: resolveSteps(pipeline, modules ? { modules, file: source.file } : undefined),
     inputs: resolveEnsemblePorts(pipeline, 'inputs'),
     outputs: resolveEnsemblePorts(pipeline, 'outputs'),
     ensembleBatch: pipeline.maxBatchSize ?? 0,
     stepByName: new Map(),
     presetProblem: new Set(),
+    unknownModulePorts: new Set(),
     diagnostics,
     report: (path, code, message, severity = 'error', key = false) => {
       diagnostics.push({

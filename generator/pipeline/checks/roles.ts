@@ -31,6 +31,7 @@ function checkStepRoles(step: ResolvedStep, report: Report): void {
     const seen = new Map<string, string>();
     let misassigned = false;
     for (const p of ports) {
+      if (p.fromModule && p.role === undefined) continue; // a hook input: the hook reads it, not the step
       if (p.role === undefined) {
         misassigned = true;
         report(
