@@ -1,0 +1,446 @@
+/**
+ * `triton-studio perf` against perf_analyzer (the reference load tool) on the same server, the same
+ * model and the same load, in one run, each load point measured by both tools back to back:
+ * p50 / p99 latency, streamed TTFT and ITL, throughput, client CPU per request, and the highest
+ * open-loop rate each sustains.
+ *
+ *   nice -n -5 node --import tsx bench/perf/vs-perf-analyzer.ts [--quick] [--only latency,stream,rate,max]
+ *
+ * perf_analyzer is bench-only (never in the product's setup), in its own venv:
+ *   python3 -m venv .cache/perf-analyzer-venv
+ *   .cache/perf-analyzer-venv/bin/pip install "tritonclient[all]==2.51.0" "nvidia-cuda-runtime-cu12==12.6.77"
+ *   apt-get install libb64-0d
+ *
+ * Models: the gpt2-sim sample (tokenize → sim-llm → detokenize) with 16 output tokens, in three
+ * timings: `latency` (~9 ms a request: client overhead shows), `stream` (sim-llm decoupled, one
+ * response per token: TTFT and ITL), `fast` (sim-llm at 20 µs a token, so the server keeps up at
+ * thousands of requests/s and the client is what limits the rate).
+ *
+ * Client CPU per request: both tools run as child processes; /proc/PID/stat (user + system time of
+ * all threads) and the server's request count are sampled every 250 ms, and CPU per request is
+ * the ratio over the steady middle of the run (start-up and the tail excluded), so both tools are
+ * charged the same way.
+ *
+ * TTFT and ITL of perf_analyzer come from its --profile-export-file response timestamps, with
+ * TRITON.md's definitions (TTFT = first response − request start; ITL = (latency − TTFT) /
+ * (responses − 1)), as GenAI-Perf computes them. Raw results: .cache/bench/perf-vs-pa.json.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { deployRepository } from '../../client/deploy.js';
+import { TritonClient } from '../../client/grpc/client.js';
+import { LatencyRecorder } from '../../client/perf/summary.js';
+import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { buildRepository } from '../../generator/build/index.js';
+import { generateRepository, hasErrors } from '../../generator/index.js';
+
+const ROOT = resolve(__dirname, '../..');
+const OUT = join(ROOT, '.cache/bench/perf-vs-pa');
+const VENV = join(ROOT, '.cache/perf-analyzer-venv');
+const PA = join(VENV, 'bin/perf_analyzer');
+const PA_LIBS = join(VENV, 'lib/python3.11/site-packages/nvidia/cuda_runtime/lib');
+const CLI = join(ROOT, 'bin/triton-studio.js');
+const PROMPT = 'The quick brown fox jumps over the lazy dog';
+const MAX_TOKENS = 16;
+const CLK_TCK = 100; // Linux USER_HZ: /proc/PID/stat times are in 1/100 s
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args.indexOf('--only');
+const only = onlyArg >= 0 ? new Set(args[onlyArg + 1]!.split(',')) : undefined;
+const wants = (part: string) => !only || only.has(part);
+/** Window length for both tools, ms (perf_analyzer -p, perf --windows): 3 stable windows are reported. */
+const WINDOW_MS = quick ? 1000 : 2000;
+
+type Variant = 'latency' | 'stream' | 'fast';
+const TIMINGS: Record<Variant, { prefill: number; decode: number }> = {
+  latency: { prefill: 50, decode: 500 },
+  stream: { prefill: 50, decode: 500 },
+  fast: { prefill: 5, decode: 20 },
+};
+
+interface Load {
+  mode: 'concurrency' | 'request-rate';
+  value: number;
+}
+
+/** What one tool measured at one load point (ms, requests/s, µs of CPU per request). */
+interface Measured {
+  p50: number;
+  p99: number;
+  throughput: number;
+  ttftP50?: number;
+  ttftP99?: number;
+  itlP50?: number;
+  itlP99?: number;
+  cpuUsPerRequest?: number;
+  /** perf: send lateness p99 (ms) in request-rate mode. */
+  sendLagP99?: number;
+  stable?: boolean;
+}
+
+interface Point {
+  variant: Variant;
+  load: Load;
+  perfAnalyzer?: Measured;
+  perf?: Measured;
+  error?: string;
+}
+
+function pipelineFor(variant: Variant): string {
+  const pipeline = JSON.parse(
+    readFileSync(join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json'), 'utf8'),
+  ) as {
+    name: string;
+    inputs: Record<string, unknown>[];
+    wires: Record<string, unknown>[];
+    steps: Record<string, unknown>[];
+  };
+  pipeline.name = `gpt2_sim_${variant}`;
+  const timing = TIMINGS[variant];
+  for (const step of pipeline.steps) {
+    if (step.name !== 'sim_llm') continue;
+    step.parameters = { prefill_us_per_token: timing.prefill, decode_us_per_step: timing.decode };
+    if (variant === 'stream') {
+      step.decoupled = true;
+      step.inputs = [{ name: 'streaming', dataType: 'BOOL', dims: [1], optional: true }];
+    }
+  }
+  if (variant === 'stream') {
+    pipeline.inputs.push({ name: 'stream', dataType: 'BOOL', dims: [1], optional: true });
+    pipeline.wires.push({ from: 'stream', to: 'sim_llm.streaming' });
+  }
+  const dir = join(OUT, variant);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'pipeline.json');
+  writeFileSync(file, JSON.stringify(pipeline));
+  const repo = join(dir, 'repo');
+  const { diagnostics } = generateRepository({ pipelinePath: file, outDir: repo });
+  if (hasErrors(diagnostics)) throw new Error(`generating ${variant}: ${JSON.stringify(diagnostics)}`);
+  return repo;
+}
+
+/** utime + stime of a process (all its threads), in µs. */
+function cpuUs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is state (field 3); utime is field 14, stime field 15.
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK;
+  } catch {
+    return undefined;
+  }
+}
+
+async function requestCount(client: TritonClient, model: string): Promise<number> {
+  const stats = await client.modelStatistics(model);
+  return stats.reduce(
+    (n, s) => n + (s.inference_stats?.success?.count ?? 0) + (s.inference_stats?.fail?.count ?? 0),
+    0,
+  );
+}
+
+/**
+ * Runs a tool as a child process, sampling its CPU time and the server's request count; returns
+ * its output and the CPU per request over the steady part of the run.
+ */
+async function runTool(
+  client: TritonClient,
+  model: string,
+  command: string,
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ stdout: string; stderr: string; code: number | null; cpuUsPerRequest?: number }> {
+  const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const samples: { cpu: number; count: number }[] = [];
+  let done = false;
+  const exited = new Promise<number | null>((r) =>
+    child.on('close', (code) => {
+      done = true;
+      r(code);
+    }),
+  );
+  while (!done) {
+    const cpu = cpuUs(child.pid!);
+    const count = await requestCount(client, model).catch(() => undefined);
+    if (cpu !== undefined && count !== undefined) samples.push({ cpu, count });
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 250))]);
+  }
+  const code = await exited;
+  return { stdout, stderr, code, cpuUsPerRequest: steadyCpuPerRequest(samples) };
+}
+
+/** CPU per request between the second sample after requests start and the second-last before they stop. */
+function steadyCpuPerRequest(samples: { cpu: number; count: number }[]): number | undefined {
+  const first = samples.findIndex((s, i) => i > 0 && s.count > samples[i - 1]!.count);
+  let last = samples.length - 1;
+  while (last > 0 && samples[last]!.count === samples[last - 1]!.count) last--;
+  const from = first + 1;
+  const to = last - 1;
+  if (first < 0 || to - from < 2) return undefined;
+  const requests = samples[to]!.count - samples[from]!.count;
+  return requests > 0 ? (samples[to]!.cpu - samples[from]!.cpu) / requests : undefined;
+}
+
+function percentile(values: number[], p: number): number {
+  const r = new LatencyRecorder();
+  for (const v of values) r.record(v);
+  const s = r.stats();
+  r.destroy();
+  return (p === 50 ? s.p50 : s.p99)!;
+}
+
+async function runPerfAnalyzer(
+  client: TritonClient,
+  model: string,
+  load: Load,
+  stream: boolean,
+  dir: string,
+): Promise<Measured> {
+  const data = join(dir, 'pa-input.json');
+  const row: Record<string, unknown[]> = { text_input: [PROMPT], max_tokens: [MAX_TOKENS] };
+  if (stream) row.stream = [true];
+  writeFileSync(data, JSON.stringify({ data: [row] }));
+  const csv = join(dir, 'pa.csv');
+  const profile = join(dir, 'pa-profile.json');
+  const loadArgs =
+    load.mode === 'concurrency'
+      ? ['--concurrency-range', String(load.value)]
+      : ['--request-rate-range', String(load.value)];
+  const argv = [
+    '-m',
+    model,
+    '-u',
+    client.url,
+    '-i',
+    'grpc',
+    '--input-data',
+    data,
+    ...loadArgs,
+    '--measurement-mode',
+    'time_windows',
+    '-p',
+    String(WINDOW_MS),
+    '--max-trials',
+    '10',
+    '-s',
+    '10',
+    '-f',
+    csv,
+    '--profile-export-file',
+    profile,
+    ...(stream ? ['--streaming'] : []),
+  ];
+  const env = {
+    ...process.env,
+    LD_LIBRARY_PATH: [PA_LIBS, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
+  };
+  const run = await runTool(client, model, PA, argv, env);
+  if (run.code !== 0) throw new Error(`perf_analyzer failed (${run.code}): ${run.stderr || run.stdout}`);
+  const [header, values] = readFileSync(csv, 'utf8').trim().split('\n');
+  const cols = header!.split(',');
+  const vals = values!.split(',').map(Number);
+  const col = (name: string) => vals[cols.indexOf(name)]!;
+  const measured: Measured = {
+    p50: col('p50 latency') / 1000,
+    p99: col('p99 latency') / 1000,
+    throughput: col('Inferences/Second'),
+    cpuUsPerRequest: run.cpuUsPerRequest,
+    stable: !/Failed to obtain stable measurement/.test(run.stdout + run.stderr),
+  };
+  if (stream) Object.assign(measured, streamedTimes(profile));
+  return measured;
+}
+
+/** TTFT and ITL from perf_analyzer's response timestamps (its last experiment's requests). */
+function streamedTimes(profileFile: string): Partial<Measured> {
+  const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as {
+    experiments: {
+      requests: { timestamp: number; response_timestamps: number[] }[];
+      window_boundaries?: number[];
+    }[];
+  };
+  const experiment = profile.experiments.at(-1)!;
+  const ttft: number[] = [];
+  const itl: number[] = [];
+  for (const r of experiment.requests) {
+    // The last response of a decoupled request may be the empty final flag: GenAI-Perf drops
+    // responses without output; sim-llm's final response carries the last token.
+    const times = r.response_timestamps;
+    if (times.length === 0) continue;
+    const first = (times[0]! - r.timestamp) / 1e6;
+    const latency = (times.at(-1)! - r.timestamp) / 1e6;
+    ttft.push(first);
+    if (times.length > 1) itl.push((latency - first) / (times.length - 1));
+  }
+  return {
+    ttftP50: percentile(ttft, 50),
+    ttftP99: percentile(ttft, 99),
+    itlP50: percentile(itl, 50),
+    itlP99: percentile(itl, 99),
+  };
+}
+
+async function runPerf(
+  client: TritonClient,
+  model: string,
+  load: Load,
+  stream: boolean,
+  dir: string,
+): Promise<Measured> {
+  const exported = join(dir, 'perf.json');
+  const argv = [
+    CLI,
+    'perf',
+    '--url',
+    client.url,
+    '--model',
+    model,
+    load.mode === 'concurrency' ? '--concurrency' : '--request-rate',
+    String(load.value),
+    '--windows',
+    String(WINDOW_MS / 1000),
+    '--warmup',
+    String(load.mode === 'concurrency' ? 4 * load.value : Math.min(200, Math.ceil(load.value / 4))),
+    '--max-tokens',
+    String(MAX_TOKENS),
+    '--prompt',
+    PROMPT,
+    '--export',
+    exported,
+    '--json',
+    ...(stream ? ['--stream'] : []),
+  ];
+  const run = await runTool(client, model, process.execPath, argv);
+  if (run.code !== 0) throw new Error(`perf failed (${run.code}): ${run.stderr}`);
+  const report = JSON.parse(readFileSync(exported, 'utf8')) as {
+    metrics: Record<string, { avg: number; p50?: number; p99?: number }>;
+    stability?: { stable: boolean };
+  };
+  const m = report.metrics;
+  return {
+    p50: m.request_latency!.p50!,
+    p99: m.request_latency!.p99!,
+    throughput: m.request_throughput!.avg,
+    ttftP50: m.time_to_first_token?.p50,
+    ttftP99: m.time_to_first_token?.p99,
+    itlP50: m.inter_token_latency?.p50,
+    itlP99: m.inter_token_latency?.p99,
+    cpuUsPerRequest: run.cpuUsPerRequest,
+    sendLagP99: m.send_lag?.p99,
+    stable: report.stability?.stable,
+  };
+}
+
+function plan(): { variant: Variant; stream: boolean; loads: Load[] }[] {
+  const c = (value: number): Load => ({ mode: 'concurrency', value });
+  const r = (value: number): Load => ({ mode: 'request-rate', value });
+  const parts: { part: string; variant: Variant; stream: boolean; loads: Load[] }[] = [
+    { part: 'latency', variant: 'latency', stream: false, loads: [c(1), c(4), c(16), r(20), r(50), r(100)] },
+    { part: 'stream', variant: 'stream', stream: true, loads: quick ? [c(1)] : [c(1), c(4), c(16)] },
+    { part: 'rate', variant: 'fast', stream: false, loads: [r(1000), c(16)] },
+    {
+      part: 'max',
+      variant: 'fast',
+      stream: false,
+      loads: (quick ? [2000, 4000] : [2000, 3000, 4000, 6000]).map(r),
+    },
+  ];
+  const chosen = parts.filter((p) => wants(p.part));
+  // One server per variant: merge parts that share one.
+  const merged = new Map<Variant, { variant: Variant; stream: boolean; loads: Load[] }>();
+  for (const p of chosen) {
+    const key = p.variant;
+    const existing = merged.get(key);
+    if (existing) existing.loads.push(...p.loads);
+    else merged.set(key, { variant: p.variant, stream: p.stream, loads: [...p.loads] });
+  }
+  return [...merged.values()];
+}
+
+const ratio = (a?: number, b?: number) => (a !== undefined && b ? (a / b).toFixed(3) : '—');
+const fmt = (v?: number, digits = 2) => (v === undefined ? '—' : v.toFixed(digits));
+
+function printPoint(p: Point): void {
+  const label = `${p.variant} ${p.load.mode === 'concurrency' ? 'c=' : 'rate='}${p.load.value}`;
+  if (p.error) {
+    console.log(`${label}: ${p.error}`);
+    return;
+  }
+  const a = p.perfAnalyzer!;
+  const b = p.perf!;
+  const rows: [string, number | undefined, number | undefined][] = [
+    ['p50 ms', a.p50, b.p50],
+    ['p99 ms', a.p99, b.p99],
+    ['req/s', a.throughput, b.throughput],
+    ['TTFT p50', a.ttftP50, b.ttftP50],
+    ['TTFT p99', a.ttftP99, b.ttftP99],
+    ['ITL p50', a.itlP50, b.itlP50],
+    ['ITL p99', a.itlP99, b.itlP99],
+    ['CPU µs/req', a.cpuUsPerRequest, b.cpuUsPerRequest],
+  ];
+  console.log(
+    `${label}:  ` +
+      rows
+        .filter(([, x, y]) => x !== undefined || y !== undefined)
+        .map(([name, x, y]) => `${name} ${fmt(x)} / ${fmt(y)} (×${ratio(y, x)})`)
+        .join(' | ') +
+      `${b.sendLagP99 !== undefined ? ` | perf send lag p99 ${fmt(b.sendLagP99)} ms` : ''}` +
+      `${a.stable === false ? ' | perf_analyzer unstable' : ''}${b.stable === false ? ' | perf unstable' : ''}`,
+  );
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(PA)) {
+    console.error(`${PA} missing: see the header of bench/perf/vs-perf-analyzer.ts to install perf_analyzer`);
+    process.exit(1);
+  }
+  console.log('columns: perf_analyzer / perf (×perf÷perf_analyzer)');
+  const points: Point[] = [];
+  for (const group of plan()) {
+    const repo = pipelineFor(group.variant);
+    await buildRepository(repo);
+    let server: LocalServer | undefined;
+    let client: TritonClient | undefined;
+    try {
+      server = await startLocalServer({ modelRepository: repo });
+      client = new TritonClient(server.grpcUrl);
+      const deployed = await deployRepository(client, { repository: repo, mode: 'local' });
+      if (!deployed.ok) throw new Error(`deploying ${group.variant} failed`);
+      const model = `gpt2_sim_${group.variant}`;
+      for (const load of group.loads) {
+        const dir = join(OUT, group.variant, `${load.mode}-${load.value}`);
+        mkdirSync(dir, { recursive: true });
+        const point: Point = { variant: group.variant, load };
+        const started = performance.now();
+        try {
+          point.perfAnalyzer = await runPerfAnalyzer(client, model, load, group.stream, dir);
+          point.perf = await runPerf(client, model, load, group.stream, dir);
+        } catch (error) {
+          point.error = error instanceof Error ? error.message : String(error);
+        }
+        printPoint(point);
+        console.log(`  (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+        points.push(point);
+      }
+    } finally {
+      client?.close();
+      await server?.stop();
+    }
+  }
+  const file = join(ROOT, '.cache/bench/perf-vs-pa.json');
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), windowMs: WINDOW_MS, points }, null, 2));
+  console.log(`raw results: ${file}`);
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
