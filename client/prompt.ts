@@ -160,10 +160,9 @@ export async function sendClassify(
   for await (const result of client.streamInfer(
     options.model,
     [bytesInput(text.name, shape, [options.text])],
-    {
-      outputs: [LOGITS],
-      timeoutMs: options.timeoutMs,
-    },
+    // Every output: Triton 2.51's ensemble reports a deadlock when a request names only some of
+    // its outputs while a step also consumes one of them (the label step after the logits).
+    { timeoutMs: options.timeoutMs },
   )) {
     if (result.outputs.has(LOGITS)) logits = result.numbers(LOGITS);
   }

@@ -7,6 +7,7 @@
 
 import type { RoleBindings } from '../model/portRoles.js';
 import type { TritonDataType } from '../model/dataTypes.js';
+import type { StepHooksModel } from './cpp/hooks.js';
 
 export type { TritonDataType };
 
@@ -27,6 +28,8 @@ export interface TokenizeStepModel {
   /** File name of the tokenizer inside the model version folder, normally "tokenizer.json". */
   tokenizerFile: string;
   addSpecialTokens: boolean;
+  /** Compiled TypeScript hooks the step calls (docs/HOOKS.md). */
+  hooks?: StepHooksModel;
   /** Bindings by role: `generator/model/portRoles.ts` says what each role means. */
   inputs: RoleBindings<'tokenize', 'inputs', TensorBinding>;
   outputs: RoleBindings<'tokenize', 'outputs', TensorBinding>;
@@ -38,6 +41,7 @@ export interface DetokenizeStepModel {
   maxBatchSize: number;
   tokenizerFile: string;
   skipSpecialTokens: boolean;
+  hooks?: StepHooksModel;
   inputs: RoleBindings<'detokenize', 'inputs', TensorBinding>;
   outputs: RoleBindings<'detokenize', 'outputs', TensorBinding>;
 }

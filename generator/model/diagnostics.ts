@@ -80,6 +80,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-W006': 'a step parameter set to null (remove) that its preset does not set',
   'TS-W007': 'an `import --set NAME=VALUE` whose NAME is a placeholder in no config.pbtxt',
   'TS-W009': 'a hooks module exports no hook the step calls',
+  'TS-W010': 'a hook that cannot work fully where its detokenize step streams in an ensemble',
   'TS-W008':
     'import dropped or changed an ensemble input, output or parameter, or a step parameter (says which and why)',
   'TS-W071': 'an imported step becomes native without its optional Python-only tensors',

@@ -74,6 +74,8 @@ export function planRepository(
       assertEveryBindingRendered(m.nativeStep, rendered['step.cc']);
       files.push({ path: `${m.name}/src/step.cc`, content: rendered['step.cc'] });
       files.push({ path: `${m.name}/src/CMakeLists.txt`, content: rendered['CMakeLists.txt'] });
+      if (rendered['module.h'] !== undefined)
+        files.push({ path: `${m.name}/src/module.h`, content: rendered['module.h'] });
     }
     if (m.customModule) {
       const rendered = renderCustomStep(m.customModule, m.name);

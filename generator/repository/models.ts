@@ -198,15 +198,23 @@ function bindings(step: ResolvedStep, side: PortSide): Record<string, TensorBind
 }
 
 function nativeStepModel(step: ResolvedStep, config: ModelConfig): NativeStepModel {
-  if (step.module?.hooks?.hooks.length) {
-    // Until the step runtimes call hooks, a pipeline with hooks must not deploy without them.
-    throw new Error(`step "${step.name}": hooks are checked but not yet generated into the native step`);
-  }
+  const hooks = step.module?.hooks;
+  const compiled = step.module?.loaded?.compiled;
   // Validation guarantees every required role is bound, so the casts only restate it.
   const common = {
     modelName: step.name,
     maxBatchSize: config.max_batch_size ?? step.maxBatchSize,
     tokenizerFile: TOKENIZER_FILE,
+    ...(hooks && compiled && hooks.hooks.length > 0
+      ? {
+          hooks: {
+            module: compiled,
+            source: step.module!.ref,
+            hooks: hooks.hooks,
+            inputs: hooks.inputs.map((p) => p.name),
+          },
+        }
+      : {}),
   };
   if (step.kind === 'tokenize') {
     return {

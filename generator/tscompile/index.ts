@@ -22,3 +22,4 @@ export {
   type ModulePort,
   type PortPlan,
 } from './stepInterface.js';
+export { cppName } from './cppText.js';

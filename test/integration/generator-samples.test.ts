@@ -4,7 +4,9 @@
  * (FasterTransformer, TensorRT-LLM), text in and out (vLLM), ids + attention mask in, logits out
  * (DistilBERT on ONNX Runtime). So Triton validates every ensemble (dtypes and shapes across every
  * wire), loads it and answers; the answers are deterministic functions of the inputs and are
- * checked against Hugging Face's own tokenizer where a native step tokenizes.
+ * checked against Hugging Face's own tokenizer where a native step tokenizes. The samples' TypeScript
+ * hooks and custom step run compiled inside their steps; what they do is checked against the same
+ * modules run in Node.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { startLocalServer, type LocalServer } from '../../client/server/localSer
 import { buildRepository } from '../../generator/build/index.js';
 import { formatDiagnostic, generateRepository, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
+import { loadInNode } from '../tscompile/harness.js';
 
 const SAMPLES = resolve(__dirname, '../../samples');
 const work = mkdtempSync(join(tmpdir(), 'ts-gen-samples-'));
@@ -35,6 +38,8 @@ interface Case {
   answer: 'tokens' | 'text' | 'logits' | 'ft-tensors';
   tokenizer?: string;
   addSpecialTokens?: boolean;
+  /** The sample's TypeScript hook or step, checked in the server against Node. */
+  typescript?: 'chat-template' | 'stop-sequence' | 'label-step';
 }
 
 const CASES: Case[] = [
@@ -61,6 +66,7 @@ const CASES: Case[] = [
     answer: 'tokens',
     tokenizer: 'gpt2',
     addSpecialTokens: true,
+    typescript: 'stop-sequence',
   },
   // Streams one token per response: SentencePiece word-start spaces must survive the chunking.
   {
@@ -69,6 +75,7 @@ const CASES: Case[] = [
     answer: 'tokens',
     tokenizer: 'llama-2',
     addSpecialTokens: true,
+    typescript: 'chat-template',
   },
   // sim-llm's text interface: decoupled, max_batch_size 0, text_input/stream/sampling_parameters.
   { sample: 'gpt2-vllm', standIn: { vllm_model: {} }, answer: 'text' },
@@ -79,6 +86,7 @@ const CASES: Case[] = [
     answer: 'logits',
     tokenizer: 'bert-base-uncased',
     addSpecialTokens: true,
+    typescript: 'label-step',
   },
 ];
 
@@ -150,10 +158,13 @@ describe.each(CASES.map((c) => [caseName(c), c] as const))('sample %s', (name, c
       for (const step of steps) expect(await loadError(client, step), `${step} should load`).toBeUndefined();
       expect(await loadError(client, ensemble), `ensemble ${ensemble} should load`).toBeUndefined();
       expect(await client.modelReady(ensemble)).toBe(true);
-      if (c.answer === 'tokens') await checkTokenAnswer(client, ensemble, hf!, c.addSpecialTokens!);
+      if (c.answer === 'tokens') await checkTokenAnswer(client, ensemble, hf!, c.addSpecialTokens!, c);
       else if (c.answer === 'ft-tensors') await checkFtTensorsAnswer(client, ensemble, hf!);
       else if (c.answer === 'text') await checkTextAnswer(client, ensemble);
       else await checkLogits(client, ensemble, hf!);
+      if (c.typescript === 'chat-template') await checkChatTemplate(client, ensemble, hf!);
+      if (c.typescript === 'stop-sequence') await checkStopSequence(client, ensemble, hf!);
+      if (c.typescript === 'label-step') await checkLabelStep(client, ensemble);
     });
   });
 });
@@ -164,11 +175,14 @@ async function checkTokenAnswer(
   ensemble: string,
   hf: Tokenizer,
   addSpecialTokens: boolean,
+  c: Case,
 ) {
   // Characters whose bytes span tokens and word-start spaces must come through whole, also
   // where a decoupled model step streams one token per response.
   const prompt = 'naïve café ünïcödé 🙂 def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)';
-  const ids = (await hf.encode(prompt, null, { addSpecialTokens })).getIds();
+  // The chat template hook runs before encoding: the model sees the templated prompt.
+  const encoded = c.typescript === 'chat-template' ? chatTemplate(prompt, '') : prompt;
+  const ids = (await hf.encode(encoded, null, { addSpecialTokens })).getIds();
   const maxTokens = ids.length + 5;
   const expected = await hf.decode(
     Array.from({ length: maxTokens }, (_, i) => ids[i % ids.length]!),
@@ -278,4 +292,87 @@ async function checkLogits(client: TritonClient, ensemble: string, hf: Tokenizer
       Array.from({ length: width }, (_, i) => (i < wantIds.length ? 1 : 0)),
     );
   }
+}
+
+const HOOKS = {
+  chat: join(SAMPLES, 'llama2-tensorrt-llm/hooks/llama2-chat.ts'),
+  stop: join(SAMPLES, 'gpt2-tensorrt-llm/hooks/stop-sequence.ts'),
+  label: join(SAMPLES, 'distilbert-onnx/steps/label.ts'),
+};
+
+function chatTemplate(prompt: string, system: string): string {
+  return loadInNode(HOOKS.chat).beforeEncode!(prompt, { system_prompt: system }) as string;
+}
+
+/** Streams a prompt with extra ensemble inputs; the answer's text. */
+async function streamText(client: TritonClient, ensemble: string, inputs: ReturnType<typeof bytesInput>[]) {
+  let text = '';
+  for await (const r of client.streamInfer(ensemble, inputs)) {
+    if (r.outputs.has('text_output')) text += r.strings('text_output').join('');
+  }
+  return text;
+}
+
+/**
+ * The Llama-2 chat template (a TypeScript beforeEncode hook with an optional system_prompt input)
+ * runs in the tokenize step: sim-llm echoes the ids it was given, so the answer is the template
+ * Node makes of the same prompt and system prompt, and changes with the system prompt.
+ */
+async function checkChatTemplate(client: TritonClient, ensemble: string, hf: Tokenizer) {
+  const prompt = '  What is 2 + 2? ';
+  for (const system of ['', 'Answer in one word, naïvely 🙂.']) {
+    const ids = (await hf.encode(chatTemplate(prompt, system), null, { addSpecialTokens: true })).getIds();
+    const inputs = [
+      bytesInput('text_input', [1, 1], [prompt]),
+      numericInput('max_tokens', 'INT32', [1, 1], [ids.length]),
+      numericInput('stream', 'BOOL', [1, 1], [true]),
+    ];
+    if (system) inputs.push(bytesInput('system_prompt', [1, 1], [system]));
+    const answer = await streamText(client, ensemble, inputs);
+    expect(answer).toBe(await hf.decode(ids, true));
+    expect(answer.includes('<<SYS>>')).toBe(system !== '');
+  }
+}
+
+/**
+ * The stop-sequence hook (startStream/onChunk/endStream) in the streaming detokenize step: one
+ * token per response, so the stop sequence arrives split across chunks and is still cut; held-back
+ * text is flushed when the answer's tokens end with the end token (an end_id the model never
+ * matches makes sim-llm pass GPT-2's <|endoftext|> through as a token).
+ */
+async function checkStopSequence(client: TritonClient, ensemble: string, hf: Tokenizer) {
+  const stop = loadInNode(HOOKS.stop);
+  const send = async (prompt: string) => {
+    const ids = (await hf.encode(prompt, null, { addSpecialTokens: true })).getIds();
+    return streamText(client, ensemble, [
+      bytesInput('text_input', [1, 1], [prompt]),
+      numericInput('max_tokens', 'INT32', [1, 1], [ids.length]),
+      numericInput('stream', 'BOOL', [1, 1], [true]),
+      numericInput('end_id', 'INT32', [1, 1], [999_999]),
+    ]);
+  };
+  const cut = 'Question: naïve? Answer: yes 🙂\n\n### Question: more';
+  expect(await send(cut)).toBe(stop.afterDecode!(cut));
+  expect(await send(cut)).toBe('Question: naïve? Answer: yes 🙂');
+  // Ends with the start of the stop sequence: held back chunk by chunk, flushed at the end token.
+  expect(await send('one\n\n#<|endoftext|>')).toBe('one\n\n#');
+  expect(await send('two\n\n##<|endoftext|>')).toBe('two\n\n##');
+}
+
+/**
+ * The DistilBERT label step (a TypeScript custom step: softmax, top label and score) after the
+ * model step: its label and score are what the module computes in Node from the same logits.
+ */
+async function checkLabelStep(client: TritonClient, ensemble: string) {
+  const texts = ['The quick brown fox jumps over the lazy dog', 'Short one.'];
+  const result = await client.infer(ensemble, [bytesInput('text', [2, 1], texts)]);
+  const logits = result.numbers('logits');
+  const width = logits.length / texts.length;
+  const rows = texts.map((_, r) => ({ logits: Float32Array.from(logits.slice(r * width, (r + 1) * width)) }));
+  const node = loadInNode(HOOKS.label).execute!(rows, { labels: 'NEGATIVE,POSITIVE' }) as Array<{
+    label: string;
+    score: number;
+  }>;
+  expect(result.strings('label')).toEqual(node.map((x) => x.label));
+  expect(result.numbers('score')).toEqual(node.map((x) => Math.fround(x.score)));
 }

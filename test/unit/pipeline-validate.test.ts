@@ -293,6 +293,27 @@ describe('batching and decoupled', () => {
     expect(ds[0]!.message).toContain('from two different decoupled steps ("sim_llm" and "sim_llm2")');
   });
 
+  it('TS-E032: a step fed by a decoupled step and by an ensemble input (Triton: "inputs originated from different decoupled models")', () => {
+    const p = base();
+    step(p, 'sim_llm').decoupled = true;
+    p.steps.push({
+      name: 'after',
+      kind: 'custom',
+      backend: 'python',
+      inputs: [
+        { name: 'ids', dataType: 'UINT32', dims: [-1, -1] },
+        { name: 'budget', dataType: 'INT32', dims: [1] },
+      ],
+      outputs: [{ name: 'out', dataType: 'STRING', dims: [-1] }],
+    });
+    p.wires.push({ from: 'sim_llm.output_ids', to: 'after.ids' }, { from: 'max_tokens', to: 'after.budget' });
+    const text = JSON.stringify(p, null, 2);
+    const ds = run(text).filter((d) => d.severity === 'error');
+    expect(ds.map((d) => d.code)).toEqual(['TS-E032']);
+    expect(covered(text, ds[0]!)).toContain('"to": "after.budget"');
+    expect(ds[0]!.message).toContain('also "max_tokens" from the ensemble input');
+  });
+
   it('TS-E032: a native step marked decoupled', () => {
     const { at } = only('TS-E032', (p) => (step(p, 'preprocessing').decoupled = true));
     expect(at).toBe('true');

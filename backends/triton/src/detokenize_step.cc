@@ -15,7 +15,8 @@ using glue::OutputTensor;
 
 class DetokenizeModel : public glue::BackendModel {
  public:
-  DetokenizeModel(TRITONBACKEND_Model* model, const DetokenizeSpec& spec) : spec_(spec) {
+  DetokenizeModel(TRITONBACKEND_Model* model, const DetokenizeSpec& spec, const StepHooks& hooks)
+      : spec_(spec), hooks_(hooks) {
     config_ = glue::ReadModelConfig(model);
     NoteBatchSizeDifference(config_, spec_.max_batch_size);
     if (spec_.tokens.dims.size() != 1 && spec_.tokens.dims.size() != 2) {
@@ -32,7 +33,7 @@ class DetokenizeModel : public glue::BackendModel {
       const double idle_s = config_.NumberParameter("stream_idle_timeout_s", 60);
       if (!(idle_s > 0)) throw BackendError("parameter stream_idle_timeout_s must be a positive number of seconds");
       streams_ = std::make_unique<StreamDecoders>(*tokenizer_, skip_special_tokens_,
-                                                  static_cast<uint64_t>(idle_s * 1e9));
+                                                  static_cast<uint64_t>(idle_s * 1e9), &hooks_);
     }
   }
 
@@ -101,7 +102,9 @@ class DetokenizeModel : public glue::BackendModel {
       if (!stream_id.empty()) {
         texts.push_back(streams_->Push(stream_id + '\x1f' + std::to_string(s), sequence));
       } else {
-        texts.push_back(tokenizer_->Decode(sequence, skip_special_tokens_));
+        std::string text = tokenizer_->Decode(sequence, skip_special_tokens_);
+        // afterDecode sees whole answers only; a streamed one goes through the streaming hooks.
+        texts.push_back(hooks_.after_decode && !streams_ ? hooks_.after_decode(text) : std::move(text));
       }
     }
 
@@ -115,6 +118,7 @@ class DetokenizeModel : public glue::BackendModel {
   }
 
   DetokenizeSpec spec_;
+  StepHooks hooks_;
   glue::ModelConfig config_;
   bool skip_special_tokens_ = true;
   std::shared_ptr<const tok::Tokenizer> tokenizer_;
@@ -124,8 +128,9 @@ class DetokenizeModel : public glue::BackendModel {
 
 }  // namespace
 
-std::unique_ptr<glue::BackendModel> CreateDetokenizeModel(TRITONBACKEND_Model* model, const DetokenizeSpec& spec) {
-  return std::make_unique<DetokenizeModel>(model, spec);
+std::unique_ptr<glue::BackendModel> CreateDetokenizeModel(TRITONBACKEND_Model* model, const DetokenizeSpec& spec,
+                                                          const StepHooks& hooks) {
+  return std::make_unique<DetokenizeModel>(model, spec, hooks);
 }
 
 }  // namespace triton_studio::steps

@@ -5,8 +5,12 @@
 namespace triton_studio::steps {
 
 StreamText::StreamText(const tok::Tokenizer& tokenizer, bool skip_special_tokens,
-                       std::vector<std::string> stop_sequences, ChunkHook on_chunk, void* hook_state)
-    : decoder_(tokenizer, skip_special_tokens), on_chunk_(std::move(on_chunk)), hook_state_(hook_state) {
+                       std::vector<std::string> stop_sequences, ChunkHook on_chunk, void* hook_state,
+                       EndHook on_end)
+    : decoder_(tokenizer, skip_special_tokens),
+      on_chunk_(std::move(on_chunk)),
+      hook_state_(hook_state),
+      on_end_(std::move(on_end)) {
   for (auto& s : stop_sequences) {
     if (s.empty()) continue;  // an empty stop sequence would end every answer before it starts
     longest_stop_ = std::max(longest_stop_, s.size());
@@ -21,9 +25,16 @@ std::string StreamText::Push(const std::vector<uint32_t>& ids) {
 }
 
 std::string StreamText::Finish() {
-  if (stopped_) return "";
+  if (stopped_) return End();
   pending_ += decoder_.Finish();
-  return Release(true);
+  std::string text = Release(true);
+  return text + End();
+}
+
+std::string StreamText::End() {
+  if (ended_ || !on_end_) return "";
+  ended_ = true;
+  return on_end_(hook_state_);
 }
 
 std::string StreamText::Release(bool final) {
@@ -34,7 +45,9 @@ std::string StreamText::Release(bool final) {
     stopped_ = true;
     std::string text = pending_.substr(0, match);
     pending_.clear();
-    return Emit(std::move(text));
+    // The answer ends here: what the chunk hook held back belongs to it.
+    text = Emit(std::move(text));
+    return text + End();
   }
   size_t keep = 0;
   if (!final) {

@@ -21,22 +21,27 @@ namespace triton_studio::steps {
 // The on-chunk hook: rewrites each text delta before it is sent; gets the sequence's own state
 // object (created by the hook's owner per sequence, or null).
 using ChunkHook = std::function<std::string(void* state, const std::string& text)>;
+// The end-of-stream hook: what the chunk hook held back, as the sequence's last delta.
+using EndHook = std::function<std::string(void* state)>;
 
 class StreamText {
  public:
   StreamText(const tok::Tokenizer& tokenizer, bool skip_special_tokens, std::vector<std::string> stop_sequences,
-             ChunkHook on_chunk = nullptr, void* hook_state = nullptr);
+             ChunkHook on_chunk = nullptr, void* hook_state = nullptr, EndHook on_end = nullptr);
 
-  // Text that became final with `ids` (possibly empty). After a stop sequence matched, returns ""
-  // and stopped() is true: the caller should cancel the model request.
+  // Text that became final with `ids` (possibly empty). The push that matches a stop sequence
+  // returns the text before it (and the end hook's flush); after it, "" — and stopped() is true:
+  // the caller should cancel the model request.
   std::string Push(const std::vector<uint32_t>& ids);
-  // The rest at the end of the sequence: held-back text that did not start a stop sequence, and a
-  // trailing partial character as U+FFFD (as a whole decode shows it).
+  // The rest at the end of the sequence: held-back text that did not start a stop sequence, a
+  // trailing partial character as U+FFFD (as a whole decode shows it), and the end hook's flush.
   std::string Finish();
   bool stopped() const { return stopped_; }
 
  private:
   std::string Emit(std::string text);
+  // The end hook's flush, once.
+  std::string End();
   // Moves the decided part of pending_ to the output (all of it when `final`).
   std::string Release(bool final);
 
@@ -45,6 +50,8 @@ class StreamText {
   size_t longest_stop_ = 0;
   ChunkHook on_chunk_;
   void* hook_state_;
+  EndHook on_end_;
+  bool ended_ = false;
   std::string pending_;  // decoded text not yet sent: it may be the start of a stop sequence
   bool stopped_ = false;
 };

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "triton_studio/glue.h"
+#include "triton_studio/step_hooks.h"
 #include "triton_studio/steps.h"
 #include "triton_studio/tokenizer.h"
 
@@ -18,6 +19,11 @@ namespace triton_studio::steps {
 using InputLookup = std::function<std::optional<glue::InputTensor>(const std::string& name)>;
 // Rewrites the prompt of batch row `row` before it is encoded (the before-encode hook).
 using PromptHook = std::function<std::string(const std::string& prompt, int64_t row)>;
+
+// The before-encode hook of `hooks` as a PromptHook over one request: each row's hook inputs
+// (input_names) come through `inputs` ("" when the request does not send one); null when the
+// module has no beforeEncode.
+PromptHook BeforeEncodeHook(const StepHooks& hooks, const InputLookup& inputs, bool batching);
 
 class TokenizeRunner {
  public:

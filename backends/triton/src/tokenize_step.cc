@@ -23,7 +23,7 @@ struct WordLists {
 
 class TokenizeModel : public glue::BackendModel {
  public:
-  TokenizeModel(TRITONBACKEND_Model* model, const TokenizeSpec& spec) {
+  TokenizeModel(TRITONBACKEND_Model* model, const TokenizeSpec& spec, const StepHooks& hooks) : hooks_(hooks) {
     config_ = glue::ReadModelConfig(model);
     NoteBatchSizeDifference(config_, spec.max_batch_size);
     CheckTensorDeclared(config_, spec.text, false);
@@ -45,17 +45,47 @@ class TokenizeModel : public glue::BackendModel {
 
   void Execute(TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t count) override {
     glue::ExecuteEach(instance, config_.name, requests, count, [this](TRITONBACKEND_Request* request) {
-      return runner_->Run([request](const std::string& name) { return glue::ReadInput(request, name); },
-                          glue::RequestedOutputs(request));
+      const InputLookup inputs = [request](const std::string& name) { return glue::ReadInput(request, name); };
+      return runner_->Run(inputs, glue::RequestedOutputs(request),
+                          BeforeEncodeHook(hooks_, inputs, config_.batching()));
     });
   }
 
  private:
+  StepHooks hooks_;
   glue::ModelConfig config_;
   std::unique_ptr<TokenizeRunner> runner_;
 };
 
 }  // namespace
+
+PromptHook BeforeEncodeHook(const StepHooks& hooks, const InputLookup& inputs, bool batching) {
+  if (!hooks.before_encode) return nullptr;
+  // Each hook input is read once per request, when the first row needs it.
+  auto values = std::make_shared<std::vector<std::optional<std::vector<std::string>>>>(hooks.input_names.size());
+  return [&hooks, inputs, batching, values](const std::string& prompt, int64_t row) {
+    std::vector<std::string> row_inputs(hooks.input_names.size());
+    for (size_t i = 0; i < hooks.input_names.size(); ++i) {
+      auto& column = (*values)[i];
+      if (!column) {
+        const auto tensor = inputs(hooks.input_names[i]);
+        column = tensor ? tensor->Strings() : std::vector<std::string>{};
+        if (tensor && SplitRows(*tensor, batching).per_row != 1) {
+          throw BackendError("input '" + tensor->name + "' must hold one string per " +
+                             (batching ? std::string("batch row") : std::string("request")) + ", got shape " +
+                             glue::ShapeToString(tensor->shape));
+        }
+      }
+      if (column->empty()) continue;  // not sent: the hook sees ""
+      if (static_cast<size_t>(row) >= column->size()) {
+        throw BackendError("input '" + hooks.input_names[i] + "' has " + std::to_string(column->size()) +
+                           " rows but the prompt has more");
+      }
+      row_inputs[i] = (*column)[static_cast<size_t>(row)];
+    }
+    return hooks.before_encode(prompt, row_inputs);
+  };
+}
 
 TokenizeRunner::TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const tok::Tokenizer> tokenizer,
                                bool add_special_tokens, bool batching)
@@ -271,8 +301,9 @@ OutputTensor TokenizeRunner::WordListOutput(const InputLookup& inputs, const std
                                 glue::WithBatch(batching, rows, {2, static_cast<int64_t>(width)}), values);
 }
 
-std::unique_ptr<glue::BackendModel> CreateTokenizeModel(TRITONBACKEND_Model* model, const TokenizeSpec& spec) {
-  return std::make_unique<TokenizeModel>(model, spec);
+std::unique_ptr<glue::BackendModel> CreateTokenizeModel(TRITONBACKEND_Model* model, const TokenizeSpec& spec,
+                                                        const StepHooks& hooks) {
+  return std::make_unique<TokenizeModel>(model, spec, hooks);
 }
 
 }  // namespace triton_studio::steps

@@ -53,3 +53,43 @@ TEST(StreamDecoders, AnIdleStreamIsForgotten) {
   // Forgotten: the next chunk starts a fresh decoder, which drops the word's leading space.
   EXPECT_EQ(first + decoders.Push("a", {ids[1]}), "Helloworld");
 }
+
+// Streaming hooks per stream: startStream at the first chunk, onChunk on each delta, endStream
+// when the stream ends at the end-of-sequence id, after which the stream is forgotten (a later
+// chunk with the same key starts a new one with fresh state).
+namespace {
+struct Counter {
+  int chunks = 0;
+  std::string held;
+};
+triton_studio::steps::StepHooks HoldLastCharHooks() {
+  triton_studio::steps::StepHooks h;
+  h.start_stream = [] { return std::static_pointer_cast<void>(std::make_shared<Counter>()); };
+  h.on_chunk = [](void* state, const std::string& text) {
+    auto* c = static_cast<Counter*>(state);
+    ++c->chunks;
+    std::string all = c->held + text;
+    c->held = all.substr(all.size() - 1);
+    return all.substr(0, all.size() - 1);
+  };
+  h.end_stream = [](void* state) {
+    auto* c = static_cast<Counter*>(state);
+    return c->held + "|" + std::to_string(c->chunks);
+  };
+  return h;
+}
+}  // namespace
+
+TEST(StreamDecoders, TheEndOfSequenceIdEndsAStream) {
+  const Tokenizer& tok = Llama2();
+  ASSERT_TRUE(tok.EosId());
+  const auto hooks = HoldLastCharHooks();
+  StreamDecoders decoders(tok, true, 60'000'000'000ull, &hooks);
+  std::vector<uint32_t> ids = tok.Encode("hi there", false);
+  std::string text;
+  for (uint32_t id : ids) text += decoders.Push("a", {id});
+  EXPECT_EQ(text, "hi ther");  // the last character is still held back
+  text += decoders.Push("a", {*tok.EosId()});
+  EXPECT_EQ(text, "hi there|" + std::to_string(ids.size()));
+  EXPECT_EQ(decoders.Push("a", {ids[0], *tok.EosId()}), "hi|1");
+}

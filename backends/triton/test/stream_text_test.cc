@@ -142,3 +142,47 @@ TEST(StreamText, TheChunkHookSeesEveryDeltaWithItsSequenceState) {
   EXPECT_EQ(text, "SHOUT THIS");
   EXPECT_GE(calls, 2);
 }
+
+// The stop-sequence hook's shape: on-chunk holds back a tail that may start "##", the end hook
+// flushes it — at the end of the sequence, and also when the step's own stop sequence ends it.
+struct HoldBack {
+  std::string pending;
+};
+std::string HoldBackChunk(void* state, const std::string& text) {
+  auto* s = static_cast<HoldBack*>(state);
+  std::string all = s->pending + text;
+  size_t keep = !all.empty() && all.back() == '#' ? 1 : 0;
+  s->pending = all.substr(all.size() - keep);
+  return all.substr(0, all.size() - keep);
+}
+std::string HoldBackEnd(void* state) {
+  auto* s = static_cast<HoldBack*>(state);
+  std::string rest = s->pending;
+  s->pending.clear();
+  return rest;
+}
+
+TEST(StreamText, TheEndHookFlushesWhatTheChunkHookHeldBackOnce) {
+  const Tokenizer& tok = Load("gpt2");
+  for (const char* text : {"a b #", "x # y #"}) {
+    HoldBack state;
+    StreamText s(tok, true, {}, HoldBackChunk, &state, HoldBackEnd);
+    std::string out;
+    for (uint32_t id : tok.Encode(text, false)) out += s.Push({id});
+    EXPECT_EQ(state.pending, "#") << "held back until the end";
+    out += s.Finish();
+    out += s.Finish();  // a second Finish adds nothing
+    EXPECT_EQ(out, text);
+  }
+}
+
+TEST(StreamText, AStopSequenceEndsTheStreamAndRunsTheEndHook) {
+  const Tokenizer& tok = Load("gpt2");
+  HoldBack state;
+  StreamText s(tok, true, {"STOP"}, HoldBackChunk, &state, HoldBackEnd);
+  std::string out;
+  for (uint32_t id : tok.Encode("keep #STOP drop", false)) out += s.Push({id});
+  EXPECT_TRUE(s.stopped());
+  EXPECT_EQ(out, "keep #");
+  EXPECT_EQ(s.Finish(), "");
+}

@@ -18,12 +18,15 @@ import type {
   TritonDataType,
 } from '../nativeStep.js';
 import { cmakeQuotedArgument, cppStringLiteral } from './escape.js';
+import { renderHooksFunction } from './hooks.js';
 
 export { cmakeQuotedArgument, cppStringLiteral } from './escape.js';
 
 export interface RenderedNativeStep {
   'step.cc': string;
   'CMakeLists.txt': string;
+  /** The compiled hooks module, when the step has hooks. */
+  'module.h'?: string;
 }
 
 /** A NativeStepModel the printer cannot turn into a working step; `path` names the field. */
@@ -41,10 +44,12 @@ export function renderNativeStep(model: NativeStepModel): RenderedNativeStep {
   validateCommon(model);
   const view = stepView(model);
   const templates = loadTemplates();
-  return {
+  const rendered: RenderedNativeStep = {
     'step.cc': templates.step(view),
     'CMakeLists.txt': templates.cmake({ outputName: cmakeQuotedArgument(`triton_${model.modelName}`) }),
   };
+  if (model.hooks?.hooks.length) rendered['module.h'] = model.hooks.module.cpp;
+  return rendered;
 }
 
 /** The backend library Triton looks for: the model's backend name is its model name. */
@@ -64,6 +69,10 @@ interface StepView {
   specType: string;
   registerMacro: string;
   fields: Field[];
+  /** The body of Hooks() ('' without hooks), the module's namespace and file. */
+  hooks: string;
+  hooksNamespace: string;
+  hooksSource: string;
 }
 
 const SPEC = {
@@ -97,11 +106,17 @@ function stepView(model: NativeStepModel): StepView {
   for (const { role, path, binding } of bound) {
     if (binding) fields.push(tensorField(role.cppField, binding, path));
   }
+  const hooks = model.hooks;
+  if (hooks && (!hooks.module.cpp || hooks.module.diagnostics.some((d) => d.severity === 'error')))
+    throw new NativeStepCodegenError('hooks', `${hooks.module.fileName} does not compile`);
   return {
     kind: model.kind,
     specType: SPEC[model.kind].specType,
     registerMacro: SPEC[model.kind].registerMacro,
     fields,
+    hooks: hooks && hooks.hooks.length > 0 ? renderHooksFunction(hooks) : '',
+    hooksNamespace: hooks?.module.namespace ?? '',
+    hooksSource: (hooks?.source ?? '').replace(/[\r\n]/g, ' '),
   };
 }
 

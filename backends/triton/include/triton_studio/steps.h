@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "triton_studio/glue.h"
+#include "triton_studio/step_hooks.h"
 
 namespace triton_studio::steps {
 
@@ -56,26 +57,33 @@ struct DetokenizeSpec {
   TensorSpec text;                            // BYTES, one string per beam
 };
 
-// Model factories used by the registration macros below.
-std::unique_ptr<glue::BackendModel> CreateTokenizeModel(TRITONBACKEND_Model* model, const TokenizeSpec& spec);
-std::unique_ptr<glue::BackendModel> CreateDetokenizeModel(TRITONBACKEND_Model* model, const DetokenizeSpec& spec);
+// Model factories used by the registration macros below; `hooks` are the step's compiled hooks.
+std::unique_ptr<glue::BackendModel> CreateTokenizeModel(TRITONBACKEND_Model* model, const TokenizeSpec& spec,
+                                                        const StepHooks& hooks = {});
+std::unique_ptr<glue::BackendModel> CreateDetokenizeModel(TRITONBACKEND_Model* model, const DetokenizeSpec& spec,
+                                                          const StepHooks& hooks = {});
 
 }  // namespace triton_studio::steps
 
 // Registers a tokenize step: SPEC_FN is a function returning `const TokenizeSpec&`.
-#define TS_TOKENIZE_STEP(SPEC_FN)                                                                   \
+#define TS_TOKENIZE_STEP(SPEC_FN) TS_TOKENIZE_STEP_WITH_HOOKS(SPEC_FN, ::triton_studio::steps::StepHooks)
+
+// Registers a tokenize step with hooks: HOOKS_FN() returns a `StepHooks` (a type name works too).
+#define TS_TOKENIZE_STEP_WITH_HOOKS(SPEC_FN, HOOKS_FN)                                              \
   namespace {                                                                                       \
   std::unique_ptr<::triton_studio::glue::BackendModel> TsCreateStepModel(TRITONBACKEND_Model* model) { \
-    return ::triton_studio::steps::CreateTokenizeModel(model, SPEC_FN());                           \
+    return ::triton_studio::steps::CreateTokenizeModel(model, SPEC_FN(), HOOKS_FN());               \
   }                                                                                                 \
   }                                                                                                 \
   TS_TRITON_BACKEND(TsCreateStepModel)
 
 // Registers a detokenize step: SPEC_FN is a function returning `const DetokenizeSpec&`.
-#define TS_DETOKENIZE_STEP(SPEC_FN)                                                                 \
+#define TS_DETOKENIZE_STEP(SPEC_FN) TS_DETOKENIZE_STEP_WITH_HOOKS(SPEC_FN, ::triton_studio::steps::StepHooks)
+
+#define TS_DETOKENIZE_STEP_WITH_HOOKS(SPEC_FN, HOOKS_FN)                                            \
   namespace {                                                                                       \
   std::unique_ptr<::triton_studio::glue::BackendModel> TsCreateStepModel(TRITONBACKEND_Model* model) { \
-    return ::triton_studio::steps::CreateDetokenizeModel(model, SPEC_FN());                         \
+    return ::triton_studio::steps::CreateDetokenizeModel(model, SPEC_FN(), HOOKS_FN());             \
   }                                                                                                 \
   }                                                                                                 \
   TS_TRITON_BACKEND(TsCreateStepModel)
