@@ -9,7 +9,7 @@
  * behind sim-llm (which streams the ids it was given back, one token per response) the streaming
  * detokenize step answers what onChunk/endStream make of the prompt.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
