@@ -15,7 +15,8 @@ import { buildRepository } from '../../generator/build/index.js';
 import { compileModule } from '../../generator/index.js';
 import { renderCustomStep } from '../../generator/codegen/cpp/customStep.js';
 import { writeCustomStep } from '../tscompile/customStepRepo.js';
-import { loadInNode } from '../tscompile/harness.js';
+import fc from 'fast-check';
+import { loadInNode, numberArbitrary } from '../tscompile/harness.js';
 
 const ROOT = resolve(__dirname, '../..');
 const LABEL = join(ROOT, 'samples/distilbert-onnx/steps/label.ts');
@@ -74,6 +75,59 @@ describe('a TypeScript custom step in tritonserver', () => {
     expect(labels).toEqual(node.map((x) => x.label));
     expect(scores).toEqual(node.map((x) => Math.fround(x.score)));
     expect(r.output('label').shape).toEqual([4, 1]);
+  });
+
+  it('the label step answers as Node on generated logits (NaN, ±Infinity, -0, huge and tiny values)', async () => {
+    const runs = Number(process.env.TS_SERVER_RUNS ?? 40);
+    const batches = fc.sample(
+      fc.array(fc.tuple(numberArbitrary(), numberArbitrary()), { minLength: 1, maxLength: 8 }),
+      {
+        numRuns: runs,
+        seed: Number(process.env.TS_DIFF_SEED ?? 20261123),
+      },
+    );
+    const execute = loadInNode(LABEL).execute!;
+    // Sent all at once: the step's 200 ms queue delay batches them (each request still its own).
+    const mismatches: string[] = [];
+    await Promise.all(
+      batches.map(async (batch) => {
+        const rows = batch.map((l) => Float32Array.from(l)); // what crosses the wire is FP32
+        const r = await client
+          .infer('label', [
+            numericInput(
+              'logits',
+              'FP32',
+              [rows.length, 2],
+              rows.flatMap((x) => [...x]),
+            ),
+          ])
+          .then(
+            (x) => ({
+              labels: decodeBytesTensor(x.output('label').raw).map((b) => b.toString('utf8')),
+              scores: decodeNumericTensor('FP32', x.output('score').raw),
+            }),
+            (e: Error) => ({ error: e.message }),
+          );
+        let node: { labels: string[]; scores: number[] } | { error: string };
+        try {
+          const out = execute(
+            rows.map((logits) => ({ logits })),
+            { labels: 'NEGATIVE, POSITIVE' },
+          ) as Array<{ label: string; score: number }>;
+          node = { labels: out.map((x) => x.label), scores: out.map((x) => Math.fround(x.score)) };
+        } catch (e) {
+          node = { error: (e as Error).message };
+        }
+        const same =
+          'error' in node
+            ? 'error' in r && r.error.includes(node.error)
+            : 'labels' in r &&
+              JSON.stringify(r.labels) === JSON.stringify(node.labels) &&
+              r.scores.every((x, i) => Object.is(x, (node as { scores: number[] }).scores[i]));
+        if (!same) mismatches.push(JSON.stringify({ batch, node, served: r }));
+      }),
+    );
+    expect(mismatches).toEqual([]);
   });
 
   it('batches concurrent requests, and a thrown Error fails only its own request', async () => {
