@@ -1,5 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { bytesInput, numericInput, type InferInput, type TritonClient } from './grpc/client.js';
+import {
+  bytesInput,
+  encodeStreamRequest,
+  numericInput,
+  type InferInput,
+  type TritonClient,
+} from './grpc/client.js';
+import type { EncodedRequest } from './grpc/streamCodec.js';
+import type { InferStreamPool } from './grpc/streamPool.js';
 import { protocolDataType } from './grpc/tensors.js';
 import type { ModelConfig, ModelTensorConfig } from './grpc/types.js';
 
@@ -65,6 +73,67 @@ export async function sendPrompt(client: TritonClient, options: PromptOptions): 
   }
   const latencyMs = performance.now() - start;
   return { text: chunks.join(''), chunks, chunkMs, responses, ttftMs: chunkMs[0] ?? latencyMs, latencyMs };
+}
+
+/**
+ * Sends many prompts to one ensemble, as a latency test does: each distinct prompt is encoded
+ * once, and requests go over a pool of long-lived ModelStreamInfer calls rather than a new call
+ * each (see InferStreamPool). Results are timed exactly as `sendPrompt` times them.
+ */
+export class PromptSender {
+  private readonly pool: InferStreamPool;
+  private readonly encoded = new Map<string, EncodedRequest>();
+
+  constructor(
+    client: TritonClient,
+    private readonly options: {
+      model: string;
+      config: ModelConfig;
+      stream?: boolean;
+      timeoutMs?: number;
+    },
+  ) {
+    this.pool = client.inferStreamPool();
+  }
+
+  async send(text: string, maxTokens?: number): Promise<PromptResult> {
+    const request = this.request(text, maxTokens);
+    const chunks: string[] = [];
+    const chunkMs: number[] = [];
+    let responses = 0;
+    const start = performance.now();
+    await this.pool.send(
+      request,
+      (result) => {
+        responses++;
+        if (!result.outputs.has(TEXT_OUTPUT)) return;
+        const chunk = result.strings(TEXT_OUTPUT).join('');
+        if (chunk === '') return;
+        chunkMs.push(performance.now() - start);
+        chunks.push(chunk);
+      },
+      this.options.timeoutMs,
+    );
+    const latencyMs = performance.now() - start;
+    return { text: chunks.join(''), chunks, chunkMs, responses, ttftMs: chunkMs[0] ?? latencyMs, latencyMs };
+  }
+
+  close(): void {
+    this.pool.close();
+  }
+
+  private request(text: string, maxTokens: number | undefined): EncodedRequest {
+    const key = `${maxTokens ?? ''}\u0000${text}`;
+    let request = this.encoded.get(key);
+    if (!request) {
+      const { model, config, stream } = this.options;
+      request = encodeStreamRequest(model, promptInputs(config, { text, maxTokens, stream }), {
+        outputs: [TEXT_OUTPUT],
+      });
+      this.encoded.set(key, request);
+    }
+    return request;
+  }
 }
 
 /** Builds the request tensors from the model's own config: names it has, dtypes and shapes it declares. */

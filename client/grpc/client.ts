@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Metadata, credentials, type CallOptions, type Client, type ClientDuplexStream } from '@grpc/grpc-js';
 import { toTritonError, TritonError } from './errors.js';
 import { inferenceServiceClient } from './protocol.js';
+import { decodeStreamResponse, EncodedRequest } from './streamCodec.js';
+import { InferStreamPool, type RawStream } from './streamPool.js';
 import {
   decodeBytesTensor,
   decodeNumericTensor,
@@ -341,6 +343,22 @@ export class TritonClient {
     }
   }
 
+  /**
+   * Long-lived ModelStreamInfer calls that carry many requests (see InferStreamPool): what the
+   * latency lab sends through, so the client's own cost per request stays small.
+   */
+  inferStreamPool(maxStreams?: number): InferStreamPool {
+    const open = () =>
+      this.client.makeBidiStreamRequest(
+        '/inference.GRPCInferenceService/ModelStreamInfer',
+        (bytes: Buffer) => bytes,
+        decodeStreamResponse,
+        this.metadata(),
+        {},
+      ) as RawStream;
+    return new InferStreamPool(open, this.url, maxStreams);
+  }
+
   private metadata(): Metadata {
     const metadata = new Metadata();
     for (const [key, value] of Object.entries(this.headers)) metadata.set(key.toLowerCase(), value);
@@ -403,6 +421,26 @@ function buildRequest(model: string, inputs: InferInput[], options: InferOptions
     outputs: (options.outputs ?? []).map((name) => ({ name, parameters: {} })),
     raw_input_contents: inputs.map((i) => i.raw),
   };
+}
+
+/**
+ * A ModelStreamInfer request encoded once, to be sent many times through an InferStreamPool (each
+ * send adds its own id). Asks Triton to mark the last response, as `streamInfer` does.
+ */
+export function encodeStreamRequest(
+  model: string,
+  inputs: InferInput[],
+  options: Pick<InferOptions, 'outputs' | 'version'> = {},
+): EncodedRequest {
+  for (const input of inputs) checkInput(model, input);
+  return new EncodedRequest({
+    model_name: model,
+    model_version: options.version ?? '',
+    parameters: { triton_enable_empty_final_response: { bool_param: true } },
+    inputs: inputs.map((i) => ({ name: i.name, datatype: i.datatype, shape: i.shape })),
+    outputs: (options.outputs ?? []).map((name) => ({ name })),
+    raw_input_contents: inputs.map((i) => i.raw),
+  });
 }
 
 /** Catches shape/data mismatches here, where the message can name the tensor, not in the server. */

@@ -2,9 +2,9 @@ import { status } from '@grpc/grpc-js';
 import type { TritonClient } from '../grpc/client.js';
 import { TritonError } from '../grpc/errors.js';
 import type { ModelStatistics } from '../grpc/types.js';
-import { sendPrompt, type PromptResult } from '../prompt.js';
+import { PromptSender, type PromptResult } from '../prompt.js';
 import { cycle, type RequestInput } from './inputs.js';
-import { runLoad, type LoadSpec, type RequestOutcome } from './loadGenerator.js';
+import { runLoad, type LoadRun, type LoadSpec, type RequestOutcome } from './loadGenerator.js';
 import {
   computeMetrics,
   isDistribution,
@@ -99,18 +99,17 @@ export interface PerfReport {
 export async function runLatencyTest(client: TritonClient, options: LatencyTestOptions): Promise<PerfReport> {
   const config = await client.modelConfig(options.model);
   const next = cycle(options.inputs ?? [{ text: options.prompt }]);
+  // No signal: cancelling ends the run by not sending more, never by cancelling streams in
+  // flight (concurrent stream cancellations crash Triton 2.51, see TRITON.md).
+  const sender = new PromptSender(client, {
+    model: options.model,
+    config,
+    stream: options.stream,
+    timeoutMs: options.timeoutMs,
+  });
   const send = () => {
     const input = next();
-    return sendPrompt(client, {
-      model: options.model,
-      text: input.text,
-      maxTokens: input.maxTokens ?? options.maxTokens,
-      stream: options.stream,
-      config,
-      timeoutMs: options.timeoutMs,
-      // No signal: cancelling ends the run by not sending more, never by cancelling streams in
-      // flight (concurrent stream cancellations crash Triton 2.51, see TRITON.md).
-    });
+    return sender.send(input.text, input.maxTokens ?? options.maxTokens);
   };
   const startedAt = new Date().toISOString();
   const statsBefore = await optionalStatistics(client);
@@ -129,21 +128,26 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
     : options.load;
   // A server that went away (or never answered) ends the run at once: more sends would only fail.
   let stoppedBecause: string | undefined;
-  const run = await runLoad<PromptResult>(load, send, {
-    signal: options.signal,
-    afterWarmup: async () => {
-      statsAfterWarmup = await settled(statsBefore, options.load.warmupRequests);
-      monitor?.start();
-    },
-    shouldStop: () => stoppedBecause !== undefined || (monitor?.shouldStop() ?? false),
-    onOutcome: (outcome) => {
-      if (outcome.error && isUnavailable(outcome.error)) stoppedBecause ??= outcome.error.message;
-      if (!monitor && !options.onRecord) return;
-      const record = promptRecord(outcome);
-      monitor?.record(record);
-      options.onRecord?.(record);
-    },
-  });
+  let run: LoadRun<PromptResult>;
+  try {
+    run = await runLoad<PromptResult>(load, send, {
+      signal: options.signal,
+      afterWarmup: async () => {
+        statsAfterWarmup = await settled(statsBefore, options.load.warmupRequests);
+        monitor?.start();
+      },
+      shouldStop: () => stoppedBecause !== undefined || (monitor?.shouldStop() ?? false),
+      onOutcome: (outcome) => {
+        if (outcome.error && isUnavailable(outcome.error)) stoppedBecause ??= outcome.error.message;
+        if (!monitor && !options.onRecord) return;
+        const record = promptRecord(outcome);
+        monitor?.record(record);
+        options.onRecord?.(record);
+      },
+    });
+  } finally {
+    sender.close();
+  }
   const statsAfter = await settled(statsAfterWarmup ?? statsBefore, run.outcomes.length);
 
   const stream = options.stream ?? false;

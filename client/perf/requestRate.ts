@@ -1,7 +1,7 @@
-import { performance } from 'node:perf_hooks';
 import { validateAmount, type LoadHooks, type LoadRun, type RequestRateLoad } from './loadSpec.js';
 import { OutcomeRecorder } from './outcomeRecorder.js';
-import { gapSampler, seededRandom, waitUntil } from './schedule.js';
+import { Pacer } from './pacer.js';
+import { gapSampler, seededRandom } from './schedule.js';
 
 /**
  * Open loop: sends requests on a schedule (equal gaps of 1/rate, or random gaps drawn from a
@@ -19,19 +19,17 @@ export async function runRequestRateLoad<T>(
     throw new Error(`request rate must be more than 0 requests/s (got ${load.rate})`);
   }
   validateAmount(load);
-  // One generator for warm-up and measurement: a seed fixes the whole run's schedule.
-  const gapMs = gaps(load);
-
   if (load.warmupRequests > 0) {
-    const warmup = new OutcomeRecorder<T>(performance.now(), false);
-    await sendOnSchedule(load.warmupRequests, undefined, gapMs, send, warmup, () => !!hooks.signal?.aborted);
+    const warmup = (origin: number) => new OutcomeRecorder<T>(origin, false);
+    await sendOnSchedule(load, load.warmupRequests, undefined, send, warmup, () => !!hooks.signal?.aborted);
   }
   await hooks.afterWarmup?.();
-  const recorder = new OutcomeRecorder<T>(performance.now(), true, hooks.onOutcome);
+  let recorder: OutcomeRecorder<T> | undefined;
+  const measured = (origin: number) => (recorder = new OutcomeRecorder<T>(origin, true, hooks.onOutcome));
   const durationMs = load.requests === undefined ? load.durationS! * 1000 : undefined;
   const stop = () => !!hooks.signal?.aborted || !!hooks.shouldStop?.();
-  await sendOnSchedule(load.requests, durationMs, gapMs, send, recorder, stop);
-  return recorder.run();
+  await sendOnSchedule(load, load.requests, durationMs, send, measured, stop);
+  return recorder!.run();
 }
 
 /** The send times (ms from the start) a load offers: what a seed reproduces. */
@@ -47,22 +45,38 @@ function gaps(load: RequestRateLoad): () => number {
   return gapSampler(load.distribution, load.rate, random, load.gammaShape);
 }
 
+/**
+ * Sends on the load's schedule (measured from when the pacer is ready: `recorder(origin)`); each
+ * phase draws its gaps afresh from the seed, so the measured sends follow `sendSchedule` exactly.
+ */
 async function sendOnSchedule<T>(
+  load: RequestRateLoad,
   total: number | undefined,
   durationMs: number | undefined,
-  gapMs: () => number,
   send: () => Promise<T>,
-  recorder: OutcomeRecorder<T>,
+  recorder: (origin: number) => OutcomeRecorder<T>,
   stop: () => boolean,
 ): Promise<void> {
+  const gapMs = gaps(load);
+  let offsetMs = 0; // the first request goes at once
+  let origin = 0;
+  const pacer = await Pacer.start((start) => {
+    origin = start;
+    const at = start + offsetMs;
+    offsetMs += gapMs();
+    return at;
+  });
+  const kept = recorder(origin);
   const inFlight: Promise<void>[] = [];
-  let scheduledMs = 0; // the first request goes at once
-  for (let sent = 0; total === undefined || sent < total; sent++) {
-    if (durationMs !== undefined && scheduledMs >= durationMs) break;
-    await waitUntil(recorder.origin + scheduledMs, () => performance.now());
-    if (stop()) break;
-    inFlight.push(recorder.measure(send, scheduledMs));
-    scheduledMs += gapMs();
+  try {
+    for (let sent = 0; total === undefined || sent < total; sent++) {
+      if (durationMs !== undefined && pacer.upcoming() - origin >= durationMs) break;
+      const at = await pacer.next();
+      if (stop()) break;
+      inFlight.push(kept.measure(send, at - origin));
+    }
+  } finally {
+    pacer.close();
   }
   await Promise.all(inFlight);
 }

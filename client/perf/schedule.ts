@@ -63,15 +63,3 @@ function gammaSample(shape: number, random: () => number): number {
 function normalSample(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
-
-/**
- * Resolves at `deadline` (a performance.now() time), never before: a timer for the wait, then
- * setImmediate turns for what is left when the timer fires early (Node rounds timers to whole
- * ms). Spinning the last 1.5 ms on setImmediate instead was measured worse on the shared 2-core
- * box (bench/perf/pacer.ts, docs/BENCHMARKS.md): a busy process is scheduled later.
- */
-export async function waitUntil(deadline: number, now: () => number): Promise<void> {
-  const wait = deadline - now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  while (now() < deadline) await new Promise((resolve) => setImmediate(resolve));
-}
