@@ -18,12 +18,16 @@ void ExecuteEach(TRITONBACKEND_ModelInstance* instance, const std::string& model
     try {
       RequestResult result = handler(request);
       const uint64_t request_computed = NowNs();
-      success = SendResponse(request, result.outputs);
+      TRITONBACKEND_Response* response = BuildResponse(request, result.outputs);
+      // As Triton's own backends (onnxruntime, pytorch) count it: the execution ends with the
+      // outputs written; handing the response to the frontend (ResponseSend) is not compute.
+      const uint64_t outputs_written = NowNs();
+      success = response != nullptr && SendBuiltResponse(response);
       if (success) {
         batch_size += result.batch_size;
         compute_end = request_computed;
         LogIfError(TRITONBACKEND_ModelInstanceReportStatistics(instance, request, true, exec_start, request_start,
-                                                               request_computed, NowNs()),
+                                                               request_computed, outputs_written),
                    "reporting request statistics");
       }
     } catch (...) {

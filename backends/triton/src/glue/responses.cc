@@ -39,12 +39,12 @@ void SendError(TRITONBACKEND_Request* request, TRITONSERVER_Error* error) {
   TRITONSERVER_ErrorDelete(error);  // ResponseSend does not take ownership of the error
 }
 
-bool SendResponse(TRITONBACKEND_Request* request, const std::vector<OutputTensor>& outputs) {
+TRITONBACKEND_Response* BuildResponse(TRITONBACKEND_Request* request, const std::vector<OutputTensor>& outputs) {
   TRITONBACKEND_Response* response = nullptr;
   TRITONSERVER_Error* err = TRITONBACKEND_ResponseNew(&response, request);
   if (err != nullptr) {
     LogIfError(err, "creating a response");
-    return false;
+    return nullptr;
   }
   try {
     WriteOutputs(response, outputs);
@@ -52,12 +52,21 @@ bool SendResponse(TRITONBACKEND_Request* request, const std::vector<OutputTensor
     // A half-built response must not be sent: drop it and answer with the error instead.
     LogIfError(TRITONBACKEND_ResponseDelete(response), "deleting a partial response");
     SendError(request, CurrentExceptionToError(""));
-    return false;
+    return nullptr;
   }
+  return response;
+}
+
+bool SendBuiltResponse(TRITONBACKEND_Response* response) {
   TRITONSERVER_Error* send_err = TRITONBACKEND_ResponseSend(response, TRITONSERVER_RESPONSE_COMPLETE_FINAL, nullptr);
   const bool sent = send_err == nullptr;
   LogIfError(send_err, "sending a response");
   return sent;
+}
+
+bool SendResponse(TRITONBACKEND_Request* request, const std::vector<OutputTensor>& outputs) {
+  TRITONBACKEND_Response* response = BuildResponse(request, outputs);
+  return response != nullptr && SendBuiltResponse(response);
 }
 
 void ReleaseRequest(TRITONBACKEND_Request* request) {

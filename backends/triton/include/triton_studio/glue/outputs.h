@@ -34,6 +34,10 @@ void WriteOutputs(TRITONBACKEND_Response* response, const std::vector<OutputTens
 // Sends a response with `outputs` for `request` (FINAL); false when it could not (then an error
 // response went out instead, or the failure was logged: there is nobody else to tell).
 bool SendResponse(TRITONBACKEND_Request* request, const std::vector<OutputTensor>& outputs);
+// SendResponse in its two halves: the response with its outputs written (null when that failed:
+// an error response went out instead), and sending it (FINAL).
+TRITONBACKEND_Response* BuildResponse(TRITONBACKEND_Request* request, const std::vector<OutputTensor>& outputs);
+bool SendBuiltResponse(TRITONBACKEND_Response* response);
 // Sends an error response for `request` (FINAL); takes ownership of `error`.
 void SendError(TRITONBACKEND_Request* request, TRITONSERVER_Error* error);
 void ReleaseRequest(TRITONBACKEND_Request* request);
