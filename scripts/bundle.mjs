@@ -1,6 +1,8 @@
 // Bundles Triton Studio with esbuild (CommonJS, Node 20):
 //   extension/extension.ts      → out/extension.js       (the VS Code extension; `vscode` external)
 //   cli/main.ts                 → out/cli.js             (what bin/triton-studio.js runs when installed)
+//   generator/tscompile/index.ts → out/tscompile.js      (the TypeScript → C++ compiler: ts-morph and
+//                                  typescript, ~14 MB; the two bundles above load it on first use)
 //   test/vscode/runTests.ts     → out/test/runVscodeTests.js  (entry of `npm run test:vscode`)
 //   test/vscode/launcher.ts     → out/test/launcher.js   (code-server + Chromium in VS Code's place)
 //   test/vscode/suite/{index,*.test}.ts → out/test/suite/ (mocha suite run inside the extension host)
@@ -17,6 +19,7 @@
 import { chmodSync, copyFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,8 +54,58 @@ const suiteEntries = readdirSync(join(root, 'test/vscode/suite'))
   .filter((f) => f === 'index.ts' || f.endsWith('.test.ts'))
   .map((f) => `test/vscode/suite/${f}`);
 
+/**
+ * The compiler of TypeScript steps (ts-morph + typescript) is its own bundle, out/tscompile.js.
+ * Everything else reaches it through generator/tscompile/index.ts, which this plugin replaces in
+ * the extension and CLI bundles with a stub whose exports load out/tscompile.js on first access:
+ * activation and CLI start-up do not read 14 MB they only need once a step names a .ts module.
+ */
+const TSCOMPILE_ENTRY = join(root, 'generator/tscompile/index.ts');
+const TSCOMPILE = { entryPoints: { tscompile: 'generator/tscompile/index.ts' }, outdir: 'out' };
+function lazyTscompile(names) {
+  return {
+    name: 'lazy-tscompile',
+    setup(build) {
+      build.onResolve({ filter: /tscompile\/index\.(js|ts)$/ }, (args) => {
+        const target = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+        if (target !== TSCOMPILE_ENTRY || args.importer.startsWith(join(root, 'generator/tscompile/')))
+          return undefined;
+        return { path: 'tscompile-stub', namespace: 'lazy-tscompile' };
+      });
+      build.onResolve({ filter: /^\.\/tscompile\.js$/, namespace: 'lazy-tscompile' }, () => ({
+        path: './tscompile.js',
+        external: true,
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-tscompile' }, () => ({
+        loader: 'js',
+        resolveDir: root,
+        contents:
+          'let loaded;\n' +
+          "const load = () => (loaded ??= require('./tscompile.js'));\n" +
+          `for (const name of ${JSON.stringify(names)})\n` +
+          '  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });\n',
+      }));
+    },
+  };
+}
+
+/** The names out/tscompile.js exports (the stub must offer each one). */
+async function tscompileExports() {
+  await esbuild.build({ ...common, ...TSCOMPILE });
+  const file = join(root, 'out/tscompile.js');
+  const require = createRequire(import.meta.url);
+  delete require.cache[file];
+  return Object.keys(require(file));
+}
+
 const builds = [
-  { ...common, entryPoints: { extension: 'extension/extension.ts', cli: 'cli/main.ts' }, outdir: 'out' },
+  { ...common, ...TSCOMPILE },
+  {
+    ...common,
+    entryPoints: { extension: 'extension/extension.ts', cli: 'cli/main.ts' },
+    outdir: 'out',
+    plugins: [lazyTscompile(await tscompileExports())],
+  },
   {
     ...common,
     entryPoints: { runVscodeTests: 'test/vscode/runTests.ts', launcher: 'test/vscode/launcher.ts' },
@@ -123,7 +176,11 @@ const watchPlugin = {
 
 if (watch) {
   for (const options of builds) {
-    const context = await esbuild.context({ ...options, logLevel: 'error', plugins: [watchPlugin] });
+    const context = await esbuild.context({
+      ...options,
+      logLevel: 'error',
+      plugins: [...(options.plugins ?? []), watchPlugin],
+    });
     await context.watch();
   }
   console.log('bundle: watching for changes (Ctrl+C to stop)');

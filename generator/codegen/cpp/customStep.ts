@@ -7,9 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
-import type { CompiledModule } from '../../tscompile/compile.js';
-import { customStepInterface, type ModulePort, type PortPlan } from '../../tscompile/stepInterface.js';
-import { TYPED_ARRAYS, type TsType } from '../../tscompile/types.js';
+import {
+  customStepInterface,
+  TYPED_ARRAYS,
+  type CompiledModule,
+  type ModulePort,
+  type PortPlan,
+  type TsType,
+} from '../../tscompile/index.js';
 import { cppStringLiteral } from './escape.js';
 
 export type CustomStepPort = ModulePort;
