@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildGraphModel } from '../../extension/graphEditor/graphModel.js';
 import {
   checkPipeline,
   formatDiagnostic,
@@ -229,5 +230,25 @@ describe('custom steps written in TypeScript ("kind": "custom", "source")', () =
     const r = validate(p);
     expect(r.errors.map((d) => d.code)).toEqual(['TS-E084']);
     expect(r.errors[0]!.message).toContain('export function execute');
+  });
+});
+
+describe('the graph editor sees module ports', () => {
+  it('a hook input is a port of the tokenize node, its wire drawn; a custom step node has its typed ports', () => {
+    const built = buildGraphModel(JSON.stringify(withChatHook(), null, 2), file);
+    if (!built.ok) throw new Error('not a pipeline');
+    const pre = built.model.nodes.find((n) => n.kind === 'step' && n.name === 'preprocessing')!;
+    expect(pre.kind === 'step' && pre.inputs.map((q) => q.name)).toContain('system_prompt');
+    expect(built.model.wires.some((w) => w.targetPort === 'system_prompt')).toBe(true);
+    expect(built.model.danglingWires).toEqual([]);
+    expect(built.model.problems.filter((q) => q.severity === 'error')).toEqual([]);
+
+    const distilbert = join(ROOT, 'samples/distilbert-onnx/distilbert-onnx.pipeline.json');
+    const sample = buildGraphModel(readFileSync(distilbert, 'utf8'), distilbert);
+    if (!sample.ok) throw new Error('not a pipeline');
+    const label = sample.model.nodes.find((n) => n.kind === 'step' && n.name === 'label')!;
+    expect(label.kind === 'step' && [label.inputs, label.outputs].map((ps) => ps.map((q) => q.name))).toEqual(
+      [['logits'], ['label', 'score']],
+    );
   });
 });
