@@ -109,8 +109,8 @@ describe("accuracy against sim-llm's latency model", () => {
       const m = report.metrics;
       expect(m.error_request_count!.avg).toBe(0);
       // The model's truth, plus what the server itself measured in the steps around it (tokenize before
-      // the first token, detokenize after it): at concurrency 16 on the shared 2-core box those steps
-      // queue for several ms, which is real latency, not a measurement error of the client.
+      // the first token, detokenize after it): with 16 requests arriving at once those steps batch
+      // and queue a little, which is real latency, not a measurement error of the client.
       const step = (name: string) => report.serverBreakdown.find((s) => s.model === name)?.avgRequestMs ?? 0;
       const ttftTruth =
         (PREFILL_US_PER_TOKEN * promptTokens + DECODE_US_PER_STEP) / 1000 +
@@ -118,32 +118,14 @@ describe("accuracy against sim-llm's latency model", () => {
         step('postprocessing');
       const itlTruth = DECODE_US_PER_STEP / 1000;
       const latencyTruth = (PREFILL_US_PER_TOKEN * promptTokens + MAX_TOKENS * DECODE_US_PER_STEP) / 1000;
-      if (concurrency === 1) {
-        expectWithin(m.time_to_first_token!.p50!, ttftTruth);
-      } else {
-        // At 16 in flight, TTFT on the shared 2-core box read 123–151 ms against 114–116 (queueing
-        // outside the model that the server's step statistics do not show): the 5% goal is not met
-        // here (docs/BENCHMARKS.md). What must hold: never below the truth (a client that reads
-        // low is wrong).
-        expect(m.time_to_first_token!.p50!).toBeGreaterThanOrEqual(
-          ttftTruth - Math.max(0.05 * ttftTruth, 0.2),
-        );
-      }
-      if (concurrency === 1) {
-        expectWithin(m.inter_token_latency!.p50!, itlTruth);
-        expectWithin(m.time_to_second_token!.p50!, itlTruth);
-      } else {
-        // A first token delivered late makes the later gaps look shorter (sim-llm keeps its own
-        // clock): ITL read 94.8 ms against 100 in one run at 16. Whole requests never finish early.
-        expect(m.request_latency!.p50!).toBeGreaterThanOrEqual(latencyTruth * 0.95);
-      }
+      expectWithin(m.time_to_first_token!.p50!, ttftTruth);
+      expectWithin(m.inter_token_latency!.p50!, itlTruth);
+      expectWithin(m.time_to_second_token!.p50!, itlTruth);
       expect(m.output_sequence_length!.avg).toBe(MAX_TOKENS);
       // Closed loop: `concurrency` requests every latency.
       const throughputTruth = (concurrency / latencyTruth) * 1000;
       const ratio = m.request_throughput!.avg / throughputTruth;
-      // At 16 the same queueing lowers throughput (5.5% below the model in one run): never above it.
-      if (concurrency === 1) expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(0.05);
-      else expect(ratio).toBeLessThanOrEqual(1.05);
+      expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(0.05);
       // The server's own breakdown: sim_llm computed for the whole generation, one request per execution.
       const sim = report.serverBreakdown.find((s) => s.model === 'sim_llm')!;
       expect(sim.meanBatchSize).toBe(1);
