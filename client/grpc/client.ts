@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Metadata, credentials, type CallOptions, type Client, type ClientDuplexStream } from '@grpc/grpc-js';
 import { toTritonError, TritonError } from './errors.js';
 import { inferenceServiceClient } from './protocol.js';
-import { decodeStreamResponse, EncodedRequest } from './streamCodec.js';
-import { InferStreamPool, type RawStream } from './streamPool.js';
+import { Http2Channel } from './http2Call.js';
+import { EncodedRequest } from './streamCodec.js';
+import { InferStreamPool } from './streamPool.js';
 import {
   decodeBytesTensor,
   decodeNumericTensor,
@@ -157,12 +158,16 @@ export class TritonClient {
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
   private readonly loadTimeoutMs: number;
+  private readonly tls: TritonClientOptions['tls'];
+  /** The stream pools' own HTTP/2 connection (see Http2Channel), opened on first use. */
+  private http2: Http2Channel | undefined;
 
   constructor(url: string, options: TritonClientOptions = {}) {
     this.url = normalizeUrl(url);
     const Service = inferenceServiceClient();
     // Model uploads carry whole shared libraries: lift gRPC's 4 MiB receive default both ways.
     const tls = options.tls;
+    this.tls = tls;
     const channelCredentials = tls
       ? credentials.createSsl(
           tls.rootCertificate ?? null,
@@ -181,6 +186,7 @@ export class TritonClient {
 
   close(): void {
     this.client.close();
+    this.http2?.close();
   }
 
   async serverLive(): Promise<boolean> {
@@ -348,14 +354,9 @@ export class TritonClient {
    * latency lab sends through, so the client's own cost per request stays small.
    */
   inferStreamPool(maxStreams?: number): InferStreamPool {
-    const open = () =>
-      this.client.makeBidiStreamRequest(
-        '/inference.GRPCInferenceService/ModelStreamInfer',
-        (bytes: Buffer) => bytes,
-        decodeStreamResponse,
-        this.metadata(),
-        {},
-      ) as RawStream;
+    this.http2 ??= new Http2Channel(this.url, this.headers, this.tls);
+    const channel = this.http2;
+    const open = () => channel.open('/inference.GRPCInferenceService/ModelStreamInfer');
     return new InferStreamPool(open, this.url, maxStreams);
   }
 

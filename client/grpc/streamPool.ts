@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { status, type ClientDuplexStream } from '@grpc/grpc-js';
-import { toTritonError, TritonError } from './errors.js';
-import type { DecodedStreamResponse, EncodedRequest } from './streamCodec.js';
+import { status } from '@grpc/grpc-js';
+import { TritonError } from './errors.js';
+import type { MessageCall } from './http2Call.js';
+import { decodeStreamResponse, type DecodedStreamResponse, type EncodedRequest } from './streamCodec.js';
 import { isTensorDataType } from './tensors.js';
 import type { InferParameterValue } from './types.js';
 import { InferResult, type OutputTensor } from './client.js';
 
 const METHOD = 'ModelStreamInfer';
-
-export type RawStream = ClientDuplexStream<Buffer, DecodedStreamResponse>;
 
 interface Pending {
   onResponse: (result: InferResult) => void;
@@ -25,21 +24,19 @@ class PooledStream {
   closed = false;
 
   constructor(
-    readonly call: RawStream,
+    readonly call: MessageCall,
     url: string,
     onClosed: (stream: PooledStream) => void,
   ) {
-    call.on('data', (message: DecodedStreamResponse) => this.route(message));
-    const fail = (error: Error) => {
+    call.onMessage((bytes) => this.route(decodeStreamResponse(bytes)));
+    call.onClose((error) => {
       this.closed = true;
       onClosed(this);
-      for (const p of this.pending.values()) finish(p, error);
+      const failure =
+        error ?? new TritonError(`Triton at ${url} closed the ${METHOD} stream`, status.UNAVAILABLE, METHOD);
+      for (const p of this.pending.values()) finish(p, failure);
       this.pending.clear();
-    };
-    call.on('error', (error) => fail(toTritonError(error, url, METHOD)));
-    call.on('end', () =>
-      fail(new TritonError(`Triton at ${url} closed the ${METHOD} stream`, status.UNAVAILABLE, METHOD)),
-    );
+    });
   }
 
   send(id: string, bytes: Buffer, pending: Pending): void {
@@ -109,7 +106,7 @@ export class InferStreamPool {
   private counter = 0;
 
   constructor(
-    private readonly openCall: () => RawStream,
+    private readonly openCall: () => MessageCall,
     private readonly url: string,
     private readonly maxStreams = 100,
   ) {}
