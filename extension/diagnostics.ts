@@ -46,7 +46,8 @@ export function registerPipelineDiagnostics(): vscode.Disposable {
     problems: pipelineProblems,
     debounceMs: DEBOUNCE_MS,
     what: 'validate this file',
-    // Tokenizers and `files` are looked up on disk: saving re-checks what the file system says.
+    // Tokenizers, `files` and TypeScript modules are looked up on disk: saving any file (a hooks
+    // module, say) re-checks what the file system says.
     recheckOnSave: true,
   });
 }
@@ -60,6 +61,7 @@ export interface DocumentProblems {
   debounceMs: number;
   /** For the message when checking throws: "could not <what>". */
   what: string;
+  /** Re-check every open matching file when any file is saved (they may name it). */
   recheckOnSave?: boolean;
 }
 
@@ -100,7 +102,9 @@ export function registerDocumentProblems(options: DocumentProblems): vscode.Disp
     collection,
     vscode.workspace.onDidOpenTextDocument(check),
     vscode.workspace.onDidChangeTextDocument((e) => later(e.document)),
-    ...(options.recheckOnSave ? [vscode.workspace.onDidSaveTextDocument(check)] : []),
+    ...(options.recheckOnSave
+      ? [vscode.workspace.onDidSaveTextDocument(() => vscode.workspace.textDocuments.forEach(check))]
+      : []),
     vscode.workspace.onDidCloseTextDocument((doc) => {
       clearTimeout(pending.get(doc.uri.toString()));
       pending.delete(doc.uri.toString());

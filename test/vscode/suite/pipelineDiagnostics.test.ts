@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 
 const SOURCE = 'Triton Studio';
@@ -66,6 +66,47 @@ describe('Triton Studio extension: pipeline diagnostics (validatePipeline) in Pr
       vscode.languages.getDiagnostics(file).filter((d) => d.source === SOURCE),
       [],
     );
+  });
+
+  it('a hooks module that does not compile: TS-E083 on the step, TS-E080 in the module, both cleared by fixing and saving the module', async () => {
+    const sample = readFileSync(vscode.Uri.joinPath(folder(), 'gpt2-sim.pipeline.json').fsPath, 'utf8');
+    const hooks = vscode.Uri.joinPath(folder(), 'hooks', 'cleanup.ts');
+    mkdirSync(vscode.Uri.joinPath(folder(), 'hooks').fsPath, { recursive: true });
+    writeFileSync(
+      hooks.fsPath,
+      'export function afterDecode(text: string): string {\n  return text.replace(/ +/g, " ");\n}\n',
+    );
+    file = vscode.Uri.joinPath(folder(), 'hooked.pipeline.json');
+    writeFileSync(
+      file.fsPath,
+      sample.replace(
+        '"skipSpecialTokens": true',
+        '"skipSpecialTokens": true,\n      "hooks": "hooks/cleanup.ts"',
+      ),
+    );
+    try {
+      const doc = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(doc);
+      const [d] = await ours(file, (ds) => ds.length > 0);
+      assert.equal(d!.code, 'TS-E083');
+      assert.equal(doc.getText(d!.range), '"hooks/cleanup.ts"');
+      assert.match(d!.message, /regular expressions/);
+
+      // The module itself, in its own Problems, at the exact range.
+      const module = await vscode.workspace.openTextDocument(hooks);
+      const editor = await vscode.window.showTextDocument(module);
+      const [m] = await ours(hooks, (ds) => ds.length > 0);
+      assert.equal(m!.code, 'TS-E080');
+      assert.equal(module.getText(m!.range), '/ +/g');
+
+      // Fixed within the subset and saved: both go away.
+      await editor.edit((e) => e.replace(m!.range, '"  "'));
+      await module.save();
+      await ours(hooks, (ds) => ds.length === 0);
+      await ours(file, (ds) => ds.length === 0);
+    } finally {
+      rmSync(hooks.fsPath, { force: true });
+    }
   });
 
   it('reports nothing for the valid sample', async () => {
