@@ -62,6 +62,9 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
   const broken = brokenLibraries(entries);
   if (broken.size > 0) return refuseBrokenLibraries(client, options, entries, broken);
   if (options.mode === 'local') await checkServerServes(client, options.repository, entries);
+  // Reach the repository endpoint before loading anything: a refused TLS handshake or a
+  // restricted endpoint is then one error that says what to pass, not one failure per model.
+  else await client.repositoryIndex();
 
   const statuses: ModelDeployStatus[] = [];
   const failed = new Set<string>();

@@ -41,6 +41,7 @@ export {
   type OutputTensor,
 } from './grpc/client.js';
 export { TritonError } from './grpc/errors.js';
+export { readTlsFiles, TlsFileError, type TlsFiles, type TlsOptions } from './grpc/tls.js';
 export { readLogTail } from './server/logTail.js';
 export type * from './grpc/types.js';
 export type { TensorDataType } from './grpc/tensors.js';

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Metadata, credentials, type CallOptions, type Client, type ClientDuplexStream } from '@grpc/grpc-js';
-import { toTritonError, TritonError } from './errors.js';
+import { toTritonError, TritonError, type ChannelSecurity } from './errors.js';
 import { inferenceServiceClient } from './protocol.js';
 import { Http2Channel } from './http2Call.js';
 import { EncodedRequest } from './streamCodec.js';
 import { InferStreamPool } from './streamPool.js';
+import type { TlsOptions } from './tls.js';
 import {
   decodeBytesTensor,
   decodeNumericTensor,
@@ -34,8 +35,8 @@ export interface TritonClientOptions {
   timeoutMs?: number;
   /** Deadline for model loads; default 10 min (loading can compile or download). */
   loadTimeoutMs?: number;
-  /** TLS (PEM contents); without it the channel is plaintext. Client certificate and key go together. */
-  tls?: { rootCertificate?: Buffer; clientCertificate?: Buffer; clientKey?: Buffer };
+  /** TLS (PEM contents, see `readTlsFiles`); without it the channel is plaintext. */
+  tls?: TlsOptions;
 }
 
 /** One input tensor: raw protocol bytes plus what they mean. */
@@ -155,12 +156,14 @@ type UnaryMethod = (
 export class TritonClient {
   readonly url: string;
   private readonly client: Client;
-  private readonly headers: Record<string, string>;
+  private readonly headers: Metadata;
   private readonly timeoutMs: number;
   private readonly loadTimeoutMs: number;
   private readonly tls: TritonClientOptions['tls'];
   /** The stream pools' own HTTP/2 connection (see Http2Channel), opened on first use. */
   private http2: Http2Channel | undefined;
+  /** How the channel is secured, so a failed handshake can be explained. */
+  private readonly security: ChannelSecurity;
 
   constructor(url: string, options: TritonClientOptions = {}) {
     this.url = normalizeUrl(url);
@@ -178,8 +181,13 @@ export class TritonClient {
     this.client = new Service(this.url, channelCredentials, {
       'grpc.max_receive_message_length': -1,
       'grpc.max_send_message_length': -1,
+      // The certificate names a host other than the address dialled (an IP, a tunnel, a proxy).
+      ...(tls?.serverName
+        ? { 'grpc.ssl_target_name_override': tls.serverName, 'grpc.default_authority': tls.serverName }
+        : {}),
     });
-    this.headers = options.headers ?? {};
+    this.security = { tls: tls !== undefined, clientCertificate: tls?.clientCertificate !== undefined };
+    this.headers = headerMetadata(options.headers ?? {});
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.loadTimeoutMs = options.loadTimeoutMs ?? 600_000;
   }
@@ -315,7 +323,9 @@ export class TritonClient {
         push(toResult(message.infer_response));
       }
     });
-    call.on('error', (error) => push(toTritonError(error, this.url, method, options.timeoutMs)));
+    call.on('error', (error) =>
+      push(toTritonError(error, this.url, method, options.timeoutMs, this.security)),
+    );
     call.on('end', () => push(null));
     const onAbort = () => call.cancel();
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -354,16 +364,14 @@ export class TritonClient {
    * latency lab sends through, so the client's own cost per request stays small.
    */
   inferStreamPool(maxStreams?: number): InferStreamPool {
-    this.http2 ??= new Http2Channel(this.url, this.headers, this.tls);
+    this.http2 ??= new Http2Channel(this.url, this.headers.getMap() as Record<string, string>, this.tls);
     const channel = this.http2;
     const open = () => channel.open('/inference.GRPCInferenceService/ModelStreamInfer');
     return new InferStreamPool(open, this.url, maxStreams);
   }
 
   private metadata(): Metadata {
-    const metadata = new Metadata();
-    for (const [key, value] of Object.entries(this.headers)) metadata.set(key.toLowerCase(), value);
-    return metadata;
+    return this.headers.clone();
   }
 
   private callOptions(timeoutMs: number | undefined): CallOptions {
@@ -385,7 +393,7 @@ export class TritonClient {
         this.callOptions(timeoutMs),
         (error, response) => {
           signal?.removeEventListener('abort', onAbort);
-          if (error) reject(toTritonError(error, this.url, method, timeoutMs));
+          if (error) reject(toTritonError(error, this.url, method, timeoutMs, this.security));
           else resolve(response as T);
         },
       ) as unknown as { cancel(): void };
@@ -393,6 +401,33 @@ export class TritonClient {
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
+}
+
+/**
+ * The headers as gRPC metadata, checked once. Values are often secrets (a restricted endpoint's
+ * key), so a refused value is named by its key only; grpc-js's own error would quote it.
+ */
+function headerMetadata(headers: Record<string, string>): Metadata {
+  const metadata = new Metadata();
+  for (const [key, value] of Object.entries(headers)) {
+    const name = key.trim().toLowerCase();
+    if (!/^[0-9a-z_.-]+$/.test(name) || name.endsWith('-bin')) {
+      throw new TritonError(
+        `header name '${key}' is not a gRPC metadata key: use lower-case letters, digits, '-', '_' and '.'`,
+        undefined,
+        'connect',
+      );
+    }
+    if (!/^[\x20-\x7e]*$/.test(value)) {
+      throw new TritonError(
+        `the value of header '${name}' has characters gRPC metadata cannot carry (printable ASCII only); the value is not shown`,
+        undefined,
+        'connect',
+      );
+    }
+    metadata.set(name, value);
+  }
+  return metadata;
 }
 
 /** Accepts `host:port`, or a `grpc://` / `http://` prefixed form people paste. */

@@ -1,6 +1,7 @@
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { status } from '@grpc/grpc-js';
-import { TritonError } from './errors.js';
+import { connectionError, TritonError, type ChannelSecurity } from './errors.js';
+import type { TlsOptions } from './tls.js';
 
 /** What the stream pool needs of one bidirectional call: send messages, hear them back. */
 export interface MessageCall {
@@ -24,7 +25,7 @@ export class Http2Channel {
   constructor(
     private readonly url: string,
     private readonly headers: Record<string, string>,
-    private readonly tls?: { rootCertificate?: Buffer; clientCertificate?: Buffer; clientKey?: Buffer },
+    private readonly tls?: TlsOptions,
   ) {}
 
   open(path: string): MessageCall {
@@ -38,7 +39,11 @@ export class Http2Channel {
       },
       { endStream: false },
     );
-    return new Http2Call(stream, this.url, path.slice(path.lastIndexOf('/') + 1));
+    const security = {
+      tls: this.tls !== undefined,
+      clientCertificate: this.tls?.clientCertificate !== undefined,
+    };
+    return new Http2Call(stream, this.url, path.slice(path.lastIndexOf('/') + 1), security);
   }
 
   close(): void {
@@ -54,6 +59,8 @@ export class Http2Channel {
           ca: tls.rootCertificate,
           cert: tls.clientCertificate,
           key: tls.clientKey,
+          // Node verifies the certificate against the SNI name when one is given.
+          servername: tls.serverName,
         })
       : connect(`http://${this.url}`);
     // A dead connection is reported through each call; don't let it throw on the session.
@@ -73,6 +80,7 @@ class Http2Call implements MessageCall {
     private readonly stream: ClientHttp2Stream,
     private readonly url: string,
     private readonly method: string,
+    private readonly security: ChannelSecurity,
   ) {
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
     let trailers: Record<string, unknown> = {};
@@ -135,12 +143,7 @@ class Http2Call implements MessageCall {
   }
 
   private unreachable(error: Error): TritonError {
-    return new TritonError(
-      `Triton at ${this.url} is unavailable for ${this.method}: ${error.message}`,
-      status.UNAVAILABLE,
-      this.method,
-      error.message,
-    );
+    return connectionError(this.url, this.method, error.message, status.UNAVAILABLE, this.security);
   }
 
   private close(error?: Error): void {

@@ -47,6 +47,11 @@ export interface LocalServerOptions {
   startupTimeoutMs?: number;
   /** How long `stop()` waits after SIGTERM before SIGKILL; default 10 s. */
   stopGraceMs?: number;
+  /**
+   * Serve gRPC over TLS (`--grpc-use-ssl`), PEM file paths. `mutual` makes the server require a
+   * client certificate signed by `rootCertificate` (`--grpc-use-ssl-mutual`). HTTP stays plain.
+   */
+  grpcTls?: { certificate: string; key: string; rootCertificate?: string; mutual?: boolean };
   /** Further tritonserver flags, passed as given. */
   extraArgs?: string[];
   /**
@@ -254,6 +259,22 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<LocalS
   }
 }
 
+function grpcTlsArgs(tls: LocalServerOptions['grpcTls']): string[] {
+  if (!tls) return [];
+  if (tls.mutual && !tls.rootCertificate) {
+    throw new LocalServerError(
+      'mutual TLS needs the CA that signs client certificates (grpcTls.rootCertificate)',
+    );
+  }
+  return [
+    '--grpc-use-ssl=true',
+    `--grpc-server-cert=${resolve(tls.certificate)}`,
+    `--grpc-server-key=${resolve(tls.key)}`,
+    ...(tls.rootCertificate ? [`--grpc-root-cert=${resolve(tls.rootCertificate)}`] : []),
+    ...(tls.mutual ? ['--grpc-use-ssl-mutual=true'] : []),
+  ];
+}
+
 async function startOnce(
   opts: LocalServerOptions,
   installation: TritonInstallation,
@@ -280,6 +301,7 @@ async function startOnce(
     '--pinned-memory-pool-byte-size=0',
     `--log-verbose=${opts.logVerbose ?? 0}`,
     ...(opts.loadModels ?? []).map((m) => `--load-model=${m}`),
+    ...grpcTlsArgs(opts.grpcTls),
     ...(opts.extraArgs ?? []),
   ];
   const env = { ...process.env };

@@ -1,8 +1,9 @@
 import { status } from '@grpc/grpc-js';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { createProgram } from '../../cli/main.js';
 import { header, seconds, wholeNumber } from '../../cli/options.js';
-import { normalizeUrl } from '../../client/grpc/client.js';
+import { normalizeUrl, TritonClient } from '../../client/grpc/client.js';
 import { toTritonError } from '../../client/grpc/errors.js';
 
 describe('CLI argument parsers', () => {
@@ -71,6 +72,84 @@ describe('gRPC failures as user-facing errors', () => {
     );
     expect(e.message).toBe(
       'cannot reach Triton at 127.0.0.1:9: is it running? start one with `triton-studio serve REPO` (connection refused)',
+    );
+  });
+});
+
+describe('one connection-options path', () => {
+  /** Every command, subcommands included, as `parent child`. */
+  function commands(command: Command, prefix = ''): [string, Command][] {
+    return command.commands.flatMap((c) => {
+      const name = `${prefix}${c.name()}`;
+      return [[name, c] as [string, Command], ...commands(c, `${name} `)];
+    });
+  }
+
+  it('gives every command that takes --url the header and TLS options', () => {
+    const connecting = commands(createProgram()).filter(([, c]) => c.options.some((o) => o.long === '--url'));
+    expect(connecting.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['deploy', 'prompt', 'perf measure']),
+    );
+    for (const [name, command] of connecting) {
+      const longs = command.options.map((o) => o.long);
+      expect({ name, longs }).toEqual({
+        name,
+        longs: expect.arrayContaining([
+          '--header',
+          '--timeout',
+          '--tls',
+          '--tls-ca',
+          '--tls-cert',
+          '--tls-key',
+          '--tls-server-name',
+        ]),
+      });
+    }
+  });
+
+  it('refuses a header gRPC cannot carry without quoting its value (values are secrets)', () => {
+    const secret = 'token-\u0007-s3cret';
+    let message = '';
+    try {
+      new TritonClient('127.0.0.1:1', { headers: { 'triton-grpc-protocol-key': secret } });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(
+      "the value of header 'triton-grpc-protocol-key' has characters gRPC metadata cannot carry (printable ASCII only); the value is not shown",
+    );
+    expect(() => new TritonClient('127.0.0.1:1', { headers: { 'Bad Key': 'v' } })).toThrow(
+      "header name 'Bad Key' is not a gRPC metadata key",
+    );
+  });
+});
+
+describe('TLS failures as user-facing errors', () => {
+  const unavailable = (details: string) =>
+    Object.assign(new Error(details), { code: status.UNAVAILABLE, details, metadata: {} });
+  const plain = { tls: false, clientCertificate: false };
+  const tls = { tls: true, clientCertificate: false };
+  const failed =
+    'No connection established. Last error: Failed to connect (2026-11-23T13:23:33.256Z). Resolution note: ';
+
+  it('tells a plaintext client that the server may use TLS, and a TLS client that it may need a client certificate', () => {
+    expect(toTritonError(unavailable(failed), 'h:1', 'ServerLive', 1, plain).message).toMatch(
+      /^Triton at h:1 accepted the connection but not plaintext gRPC: if the server uses TLS \(--grpc-use-ssl\), pass --tls-ca FILE/,
+    );
+    expect(toTritonError(unavailable(failed), 'h:1', 'ServerLive', 1, tls).message).toMatch(
+      /pass --tls-cert FILE and --tls-key FILE$/,
+    );
+    expect(
+      toTritonError(unavailable(failed), 'h:1', 'ServerLive', 1, { tls: true, clientCertificate: true })
+        .message,
+    ).toMatch(/does not accept the client certificate/);
+  });
+
+  it('says a TLS client reached a plaintext port', () => {
+    const wrongVersion =
+      'No connection established. Last error: Error: 803C10645B7F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:\n. Resolution note: ';
+    expect(toTritonError(unavailable(wrongVersion), 'h:1', 'ServerLive', 1, tls).message).toBe(
+      'Triton at h:1 does not speak TLS on this port (wrong version number): leave out the --tls options, or check that the server runs with --grpc-use-ssl',
     );
   });
 });
