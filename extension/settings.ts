@@ -19,6 +19,7 @@ export const SETTING = {
   tlsRootCertificate: 'tritonStudio.tls.rootCertificate',
   tlsClientCertificate: 'tritonStudio.tls.clientCertificate',
   tlsClientKey: 'tritonStudio.tls.clientKey',
+  tlsServerName: 'tritonStudio.tls.serverName',
   localGrpcPort: 'tritonStudio.localServer.grpcPort',
   localHttpPort: 'tritonStudio.localServer.httpPort',
   localMetricsPort: 'tritonStudio.localServer.metricsPort',
@@ -114,8 +115,11 @@ export function readConnectionSettings(scope?: vscode.ConfigurationScope): Trito
       `Settings ${SETTING.tlsClientCertificate} and ${SETTING.tlsClientKey} go together: set both (mutual TLS) or neither.`,
     );
   }
+  const serverName = config.get<string>(SETTING.tlsServerName, '').trim() || undefined;
   const tls =
-    rootCertificate || clientCertificate ? { rootCertificate, clientCertificate, clientKey } : undefined;
+    rootCertificate || clientCertificate || serverName
+      ? { rootCertificate, clientCertificate, clientKey, serverName }
+      : undefined;
   return { headers: headers as Record<string, string>, tls };
 }
 
