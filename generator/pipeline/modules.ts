@@ -27,34 +27,34 @@ export function stepModulePath(ref: string, pipelineFile: string): { fileName: s
   return { fileName, path: resolve(fileName) };
 }
 
-const compiled = new Map<string, CompiledModule>(); // path + mtime + size → compilation
+/** Per file, the compilation of its latest version (an editor saves a module many times). */
+const compiled = new Map<string, { version: string; module: CompiledModule }>();
 
 /** The real file system; compilations are cached per file version (the compiler takes ~100 ms). */
 export function nodeStepModules(): StepModules {
   return {
     load(ref, pipelineFile) {
       const { fileName, path } = stepModulePath(ref, pipelineFile);
-      let key: string;
+      let version: string;
       try {
         const st = statSync(path);
         if (!st.isFile()) return { fileName, path, unreadable: 'it is not a file' };
-        key = `${path}\0${st.mtimeMs}\0${st.size}`;
+        version = `${st.mtimeMs}\0${st.size}\0${fileName}`;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         return { fileName, path, unreadable: code === 'ENOENT' ? 'no such file' : (e as Error).message };
       }
-      let c = compiled.get(key);
-      if (!c || c.fileName !== fileName) {
-        let text: string;
-        try {
-          text = readFileSync(path, 'utf8');
-        } catch (e) {
-          return { fileName, path, unreadable: (e as Error).message };
-        }
-        c = compileModule({ fileName, text });
-        compiled.set(key, c);
+      const cached = compiled.get(path);
+      if (cached?.version === version) return { fileName, path, compiled: cached.module };
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (e) {
+        return { fileName, path, unreadable: (e as Error).message };
       }
-      return { fileName, path, compiled: c };
+      const module = compileModule({ fileName, text });
+      compiled.set(path, { version, module });
+      return { fileName, path, compiled: module };
     },
   };
 }

@@ -159,6 +159,25 @@ describe('hooks on tokenize and detokenize steps', () => {
     expect(covered(r.text, r.errors[0]!)).toBe('"hooks"');
   });
 
+  it('a changed module is compiled again (compilations are kept per file version)', () => {
+    const p = base();
+    step(p, 'postprocessing').hooks = 'hooks/changing.ts';
+    writeFileSync(
+      join(dir, 'hooks/changing.ts'),
+      'export function afterDecode(text: string): string {\n  return text;\n}\n',
+    );
+    expect(validate(p).errors).toEqual([]);
+    writeFileSync(
+      join(dir, 'hooks/changing.ts'),
+      'export function afterDecode(text: string): string {\n  return text.match(/x/) ? "" : text;\n}\n',
+    );
+    expect(
+      validate(p)
+        .errors.map((d) => d.code)
+        .sort(),
+    ).toEqual(['TS-E080', 'TS-E083']);
+  });
+
   it('without a module lookup (checkPipeline alone) wires to module ports are not judged', () => {
     const text = JSON.stringify(withChatHook(), null, 2);
     const parsed = parsePipeline(text, file);
