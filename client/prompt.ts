@@ -78,7 +78,8 @@ export async function sendPrompt(client: TritonClient, options: PromptOptions): 
 /**
  * Sends many prompts to one ensemble, as a latency test does: each distinct prompt is encoded
  * once, and requests go over a pool of long-lived ModelStreamInfer calls rather than a new call
- * each (see InferStreamPool). Results are timed exactly as `sendPrompt` times them.
+ * each (see InferStreamPool). Times are taken where the bytes leave and arrive (`CallTimes`), so
+ * the client's own encoding and decoding are not counted as latency.
  */
 export class PromptSender {
   private readonly pool: InferStreamPool;
@@ -99,22 +100,22 @@ export class PromptSender {
   async send(text: string, maxTokens?: number): Promise<PromptResult> {
     const request = this.request(text, maxTokens);
     const chunks: string[] = [];
-    const chunkMs: number[] = [];
+    const arrivals: number[] = [];
     let responses = 0;
-    const start = performance.now();
-    await this.pool.send(
+    const { sentMs, endMs } = await this.pool.send(
       request,
-      (result) => {
+      (result, arrivedMs) => {
         responses++;
         if (!result.outputs.has(TEXT_OUTPUT)) return;
         const chunk = result.strings(TEXT_OUTPUT).join('');
         if (chunk === '') return;
-        chunkMs.push(performance.now() - start);
+        arrivals.push(arrivedMs);
         chunks.push(chunk);
       },
       this.options.timeoutMs,
     );
-    const latencyMs = performance.now() - start;
+    const chunkMs = arrivals.map((at) => at - sentMs);
+    const latencyMs = endMs - sentMs;
     return { text: chunks.join(''), chunks, chunkMs, responses, ttftMs: chunkMs[0] ?? latencyMs, latencyMs };
   }
 

@@ -1,4 +1,5 @@
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
+import { performance } from 'node:perf_hooks';
 import { status } from '@grpc/grpc-js';
 import { connectionError, TritonError, type ChannelSecurity } from './errors.js';
 import type { TlsOptions } from './tls.js';
@@ -7,7 +8,8 @@ import type { TlsOptions } from './tls.js';
 export interface MessageCall {
   write(message: Buffer): void;
   end(): void;
-  onMessage(handler: (message: Buffer) => void): void;
+  /** Each message with when its bytes arrived (performance.now() ms, taken before any decoding). */
+  onMessage(handler: (message: Buffer, arrivedMs: number) => void): void;
   /** The call ended: with an error (a gRPC status other than OK, a broken connection), or cleanly. */
   onClose(handler: (error?: Error) => void): void;
 }
@@ -72,7 +74,7 @@ export class Http2Channel {
 
 class Http2Call implements MessageCall {
   private pending: Buffer | undefined;
-  private messageHandler: (message: Buffer) => void = () => undefined;
+  private messageHandler: (message: Buffer, arrivedMs: number) => void = () => undefined;
   private closeHandler: (error?: Error) => void = () => undefined;
   private closed = false;
 
@@ -116,7 +118,7 @@ class Http2Call implements MessageCall {
     this.stream.end();
   }
 
-  onMessage(handler: (message: Buffer) => void): void {
+  onMessage(handler: (message: Buffer, arrivedMs: number) => void): void {
     this.messageHandler = handler;
   }
 
@@ -125,6 +127,7 @@ class Http2Call implements MessageCall {
   }
 
   private receive(chunk: Buffer): void {
+    const arrivedMs = performance.now();
     let data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     while (data.length >= 5) {
       const length = data.readUInt32BE(1);
@@ -136,7 +139,7 @@ class Http2Call implements MessageCall {
         );
         return;
       }
-      this.messageHandler(data.subarray(5, 5 + length));
+      this.messageHandler(data.subarray(5, 5 + length), arrivedMs);
       data = data.subarray(5 + length);
     }
     this.pending = data.length > 0 ? data : undefined;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { status } from '@grpc/grpc-js';
 import { TritonError } from './errors.js';
 import type { MessageCall } from './http2Call.js';
@@ -10,8 +11,9 @@ import { InferResult, type OutputTensor } from './client.js';
 const METHOD = 'ModelStreamInfer';
 
 interface Pending {
-  onResponse: (result: InferResult) => void;
-  resolve: () => void;
+  onResponse: (result: InferResult, arrivedMs: number) => void;
+  resolve: (times: CallTimes) => void;
+  sentMs: number;
   reject: (error: Error) => void;
   timer?: NodeJS.Timeout;
 }
@@ -28,7 +30,7 @@ class PooledStream {
     url: string,
     onClosed: (stream: PooledStream) => void,
   ) {
-    call.onMessage((bytes) => this.route(decodeStreamResponse(bytes)));
+    call.onMessage((bytes, arrivedMs) => this.route(decodeStreamResponse(bytes), arrivedMs));
     call.onClose((error) => {
       this.closed = true;
       onClosed(this);
@@ -41,6 +43,7 @@ class PooledStream {
 
   send(id: string, bytes: Buffer, pending: Pending): void {
     this.pending.set(id, pending);
+    pending.sentMs = performance.now();
     this.call.write(bytes);
   }
 
@@ -48,7 +51,7 @@ class PooledStream {
     if (this.pending.delete(id)) this.abandoned.add(id);
   }
 
-  private route(message: DecodedStreamResponse): void {
+  private route(message: DecodedStreamResponse, arrivedMs: number): void {
     const response = message.infer_response;
     let id = response?.id ?? '';
     // Triton names the request in an error response; if it ever does not, one request in flight is unambiguous.
@@ -74,18 +77,28 @@ class PooledStream {
     }
     if (!response) return;
     const result = toResult(response);
-    if (!(result.final && result.outputs.size === 0)) pending.onResponse(result);
+    if (!(result.final && result.outputs.size === 0)) pending.onResponse(result, arrivedMs);
     if (result.final) {
       this.pending.delete(id);
-      finish(pending);
+      finish(pending, undefined, arrivedMs);
     }
   }
 }
 
-function finish(pending: Pending, error?: Error): void {
+function finish(pending: Pending, error?: Error, endMs = performance.now()): void {
   if (pending.timer) clearTimeout(pending.timer);
   if (error) pending.reject(error);
-  else pending.resolve();
+  else pending.resolve({ sentMs: pending.sentMs, endMs });
+}
+
+/**
+ * When a request's bytes were handed to the connection and when its final response's bytes
+ * arrived (performance.now() ms): timestamps taken at the wire, as perf_analyzer takes its own,
+ * so the client's encoding, decoding and promise hops are not counted as server latency.
+ */
+export interface CallTimes {
+  sentMs: number;
+  endMs: number;
 }
 
 /**
@@ -117,13 +130,13 @@ export class InferStreamPool {
    */
   send(
     request: EncodedRequest,
-    onResponse: (result: InferResult) => void,
+    onResponse: (result: InferResult, arrivedMs: number) => void,
     timeoutMs?: number,
-  ): Promise<void> {
+  ): Promise<CallTimes> {
     const stream = this.acquire();
     const id = `${this.idPrefix}-${++this.counter}`;
-    return new Promise<void>((resolve, reject) => {
-      const pending: Pending = { onResponse, resolve, reject };
+    return new Promise<CallTimes>((resolve, reject) => {
+      const pending: Pending = { onResponse, resolve, reject, sentMs: 0 };
       if (timeoutMs !== undefined) {
         pending.timer = setTimeout(() => {
           stream.abandon(id);
