@@ -229,6 +229,19 @@ describe('custom steps written in TypeScript ("kind": "custom", "source")', () =
     expect(covered(r.text, r.errors[0]!)).toBe('"python"');
   });
 
+  it('it answers each request once on the CPU: "decoupled" is TS-E032, GPU instances TS-W005', () => {
+    const p = labelled();
+    step(p, 'label_step').decoupled = true;
+    let r = validate(p);
+    expect(r.errors.map((d) => d.code)).toEqual(['TS-E032']);
+    expect(r.errors[0]!.message).toContain('TypeScript custom steps answer each request once');
+    delete step(p, 'label_step').decoupled;
+    step(p, 'label_step').instanceGroups = [{ count: 1, kind: 'GPU' }];
+    r = validate(p);
+    expect(r.errors.map((d) => d.code)).toEqual(['TS-W005']);
+    expect(r.errors[0]!.message).toContain('TypeScript custom steps run on the CPU only');
+  });
+
   it('a wire of the wrong dtype into a module port is TS-E012', () => {
     const p = labelled();
     p.inputs.at(-1)!.dataType = 'FP64';

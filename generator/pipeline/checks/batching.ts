@@ -3,7 +3,7 @@
  * the ensemble, dynamic batching and ragged inputs need a batch dimension, preferred sizes fit
  * maxBatchSize, and native steps answer each request once (not decoupled).
  */
-import { isNative, type CheckContext } from './context.js';
+import { generatedKind, isGenerated, type CheckContext } from './context.js';
 
 export function checkBatching(ctx: CheckContext): void {
   const { report, ensembleBatch } = ctx;
@@ -42,11 +42,12 @@ export function checkBatching(ctx: CheckContext): void {
         );
       }
     }
-    if (step.decoupled && isNative(step)) {
+    if (step.decoupled && isGenerated(step)) {
+      const kind = generatedKind(step);
       report(
         [...stepPath, 'decoupled'],
         'TS-E032',
-        `Native ${step.kind} steps answer each request once; remove "decoupled" from step "${step.name}".`,
+        `${kind[0]!.toUpperCase()}${kind.slice(1)} answer each request once; remove "decoupled" from step "${step.name}".`,
       );
     }
   }

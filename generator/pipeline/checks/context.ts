@@ -79,3 +79,13 @@ export function hasControlChars(s: string): boolean {
 export function isNative(step: ResolvedStep): boolean {
   return step.kind === 'tokenize' || step.kind === 'detokenize';
 }
+
+/** Steps Triton Studio generates and builds, which run on the CPU and answer each request once. */
+export function isGenerated(step: ResolvedStep): boolean {
+  return isNative(step) || step.module?.property === 'source';
+}
+
+/** "native tokenize steps", "TypeScript custom steps": what a message calls a generated step's kind. */
+export function generatedKind(step: ResolvedStep): string {
+  return isNative(step) ? `native ${step.kind} steps` : 'TypeScript custom steps';
+}

@@ -5,13 +5,13 @@
  * use it, and a server without a GPU refuses to load the model.
  */
 import type { JsonPath } from '../source.js';
-import { isNative, type CheckContext } from './context.js';
+import { generatedKind, isGenerated, type CheckContext } from './context.js';
 
 export function checkInstanceGroups(ctx: CheckContext): void {
   for (const step of ctx.steps) {
     // Groups the step lists itself are pointed at; a preset's point at the "preset" property.
     const own = ctx.pipeline.steps[step.index]?.instanceGroups !== undefined;
-    const native = isNative(step);
+    const native = isGenerated(step);
     step.instanceGroups.forEach((g, i) => {
       const group: JsonPath = own ? [...step.path, 'instanceGroups', i] : [...step.path, 'preset'];
       const kind = g.kind ?? 'AUTO';
@@ -31,7 +31,7 @@ export function checkInstanceGroups(ctx: CheckContext): void {
           own && field ? [...group, field] : group,
           'TS-W005',
           `${which} is ${g.kind === undefined ? 'of kind AUTO (GPU on a GPU server)' : `of kind ${kind}`}` +
-            `${g.gpus?.length ? ' on GPUs' : ''}, but native ${step.kind} steps run on the CPU only: ` +
+            `${g.gpus?.length ? ' on GPUs' : ''}, but ${generatedKind(step)} run on the CPU only: ` +
             'a server without a GPU refuses to load it, and on one with GPUs each instance holds a GPU it never uses. ' +
             'Use "kind": "CPU" (and no "gpus").',
           'warning',
