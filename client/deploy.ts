@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { modelConfigToJson } from '../generator/index.js';
+import { modelConfigToJson, stepSourcesDir } from '../generator/index.js';
 import { TritonError } from './grpc/errors.js';
 import type { TritonClient } from './grpc/client.js';
 import { libraryProblem } from './libraryCheck.js';
@@ -197,7 +197,8 @@ async function deployModel(
 function hintFor(entry: RepositoryModelEntry, message: string): { hint?: string } {
   if (!/unable to find backend library/.test(message)) return {};
   const builtByUs =
-    existsSync(join(entry.dir, 'src', 'CMakeLists.txt')) || entry.config.backend === 'sim_llm';
+    existsSync(join(stepSourcesDir(dirname(entry.dir)), entry.name, 'CMakeLists.txt')) ||
+    entry.config.backend === 'sim_llm';
   if (builtByUs) return { hint: 'its backend library is not built: run `triton-studio build REPO` first' };
   return {
     hint:

@@ -68,6 +68,7 @@ export {
   type GenerateResult,
 } from './repository/generate.js';
 export { MANIFEST_FILE, GENERATED_MARKER, type Manifest } from './repository/manifest.js';
+export { stepSourcesDir } from './repository/layout.js';
 export { RepositoryWriteError } from './repository/writeTree.js';
 export { importRepository, type ImportOptions, type ImportResult } from './import/importRepository.js';
 export {

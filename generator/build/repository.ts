@@ -1,9 +1,9 @@
 /**
- * Building a generated model repository: every native step (a model folder with
- * src/CMakeLists.txt) is compiled into libtriton_<backend>.so and placed in the model's version
- * folder, where Triton looks for a model's backend library; sim_llm models get the prebuilt
- * libtriton_sim_llm.so the same way. Step build trees live outside the repository, so deploying
- * it never ships build litter.
+ * Building a generated model repository: every native step (a model whose sources folder
+ * `REPO.src/<model>/` holds a CMakeLists.txt) is compiled into libtriton_<backend>.so and placed
+ * in the model's version folder, where Triton looks for a model's backend library; sim_llm models
+ * get the prebuilt libtriton_sim_llm.so the same way. Sources and build trees live outside the
+ * repository, so deploying it never ships them.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parsePbtxt } from '../pbtxt/index.js';
+import { stepSourcesDir } from '../repository/layout.js';
 import { buildBackends, defaultJobs, simLlmLibrary, type BuildBackendsOptions } from './backends.js';
 import { withDirectoryLock } from './lock.js';
 import { BuildError, runOrThrow, runTool } from './run.js';
@@ -28,6 +29,8 @@ export interface BuildRepositoryOptions extends BuildBackendsOptions {
   stepsBuildDir?: string;
   /** Only these model folders; default every model in the repository. */
   models?: string[];
+  /** The native steps' sources; default `stepSourcesDir(repo)` (`REPO.src`, beside it). */
+  sourcesDir?: string;
   /** CMAKE_BUILD_TYPE of the native steps (the shared backends stay Release); default Release. */
   buildType?: 'Release' | 'RelWithDebInfo' | 'Debug';
 }
@@ -53,18 +56,20 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
   const models = listModels(repo, opts.models);
   const backends = await buildBackends(opts);
   const stepsRoot = resolve(opts.stepsBuildDir ?? join(dirname(backends.buildDir), 'steps'));
+  const sourcesRoot = resolve(opts.sourcesDir ?? stepSourcesDir(repo));
   const built: BuiltModel[] = [];
 
   for (const model of models) {
     const modelDir = join(repo, model);
     const backend = configuredBackend(modelDir);
-    if (existsSync(join(modelDir, 'src', 'CMakeLists.txt'))) {
-      const library = await buildStep(modelDir, stepsRoot, backends, opts);
+    const src = join(sourcesRoot, model);
+    if (existsSync(join(src, 'CMakeLists.txt'))) {
+      const library = await buildStep(model, src, stepsRoot, backends, opts);
       await checkSymbolsResolve(model, library);
       const produced = basename(library);
       if (backend !== undefined && produced !== `libtriton_${backend}.so`) {
         throw new BuildError(
-          `${model}: config.pbtxt says backend "${backend}" but its src/ builds ${produced}; ` +
+          `${model}: config.pbtxt says backend "${backend}" but its sources (${src}) build ${produced}; ` +
             'regenerate the repository so the config and the step source agree',
         );
       }
@@ -106,21 +111,20 @@ function configuredBackend(modelDir: string): string | undefined {
 }
 
 async function buildStep(
-  modelDir: string,
+  model: string,
+  src: string,
   stepsRoot: string,
   backends: { buildDir: string; sourceDir: string },
   opts: BuildRepositoryOptions,
 ): Promise<string> {
-  const src = join(modelDir, 'src');
   // One build tree per step source folder: readable name + hash of the absolute path.
   const id = createHash('sha256').update(src).digest('hex').slice(0, 12);
-  const safeName = basename(modelDir).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
+  const safeName = model.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
   const workDir = join(stepsRoot, `${safeName}-${id}`);
   const sources = join(workDir, 'src');
   const buildDir = join(workDir, 'build');
   mkdirSync(workDir, { recursive: true });
   const run = { onOutput: opts.onOutput, signal: opts.signal };
-  const model = basename(modelDir);
 
   return withDirectoryLock(`${workDir}.lock`, 15 * 60_000, async () => {
     // Make cannot handle every character a model folder may hold ($, ;, spaces), so CMake gets a

@@ -1,7 +1,7 @@
 /**
  * The model a native step (tokenize / detokenize) is generated from. The generator's pipeline
  * layer builds it from a validated pipeline step; the C++ code generator renders it into
- * `<model>/src/step.cc` + `<model>/src/CMakeLists.txt`. Kept free of pipeline-file details so the
+ * `REPO.src/<model>/step.cc` + `CMakeLists.txt`. Kept free of pipeline-file details so the
  * printer can be tested on its own (protobuf-es style: model -> printer).
  */
 

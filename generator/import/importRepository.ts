@@ -26,6 +26,7 @@ import {
 import { fillTemplate } from './fillTemplate.js';
 import { roleTables, tokenizerStepKind } from './roles.js';
 import { findVocabMerges, tokenizerJsonFromFiles, VocabMergesError } from './vocabMerges.js';
+import { stepSourcesDir } from '../repository/layout.js';
 
 export interface ImportOptions {
   /** Where the pipeline file will be written: paths in it are made relative to its folder. */
@@ -472,7 +473,8 @@ function nativeCandidate(
   emit: Emit,
 ): Step | undefined {
   const cfg = model.config;
-  const generatedNative = cfg.backend === model.name && existsSync(join(model.dir, 'src', 'step.cc'));
+  const generatedNative =
+    cfg.backend === model.name && existsSync(join(stepSourcesDir(dirname(model.dir)), model.name, 'step.cc'));
   if (cfg.backend !== 'python' && !generatedNative) return undefined;
   const kind = tokenizerStepKind(inputs, outputs);
   if (!kind) return undefined; // some other Python model: kept as a custom step

@@ -1,6 +1,7 @@
 /**
- * `generateRepository`: pipeline file → Triton model repository (configs, native step sources,
- * tokenizer data, manifest). Refuses to write anything when the pipeline has errors.
+ * `generateRepository`: pipeline file → Triton model repository (configs, tokenizer data,
+ * manifest) and, beside it, the native steps' sources (`REPO.src/`, see layout.ts). Refuses to
+ * write anything when the pipeline has errors.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
@@ -12,8 +13,9 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from '../model/diagnostic
 import { loadPipeline, parsePipeline } from '../pipeline/parse.js';
 import { analyzePipeline } from '../pipeline/validate.js';
 import { GENERATED_MARKER, MANIFEST_FILE, sha256, type Manifest } from './manifest.js';
+import { stepSourcesDir } from './layout.js';
 import { buildModels, type GeneratedModel } from './models.js';
-import { RepositoryWriteError, writeTree, type PlannedFile } from './writeTree.js';
+import { RepositoryWriteError, writeTrees, type PlannedFile } from './writeTree.js';
 
 export interface GenerateOptions {
   pipelinePath: string;
@@ -30,6 +32,9 @@ export interface GenerateResult {
   diagnostics: Diagnostic[];
   /** Repository-relative paths of every file written (or planned, with dryRun). */
   files: string[];
+  /** The native steps' sources folder (`stepSourcesDir(outDir)`), and its files relative to it. */
+  sourcesDir: string;
+  sourceFiles: string[];
   ensembleName?: string;
   models: { name: string; kind: GeneratedModel['kind'] }[];
   outDir: string;
@@ -49,13 +54,38 @@ function listFiles(dir: string): string[] {
     .sort();
 }
 
-/** Every file of the repository, in memory. Exported for tests and benchmarks. */
+function manifestFile(
+  files: PlannedFile[],
+  models: GeneratedModel[],
+  pipelineFile: string,
+  ensembleName: string,
+  expected: string[],
+): PlannedFile {
+  const manifest: Manifest = {
+    generatedBy: GENERATED_MARKER,
+    formatVersion: 1,
+    pipeline: basename(pipelineFile),
+    ensemble: ensembleName,
+    models: models.map((m) => ({ name: m.name, kind: m.kind })),
+    expected,
+    files: Object.fromEntries(
+      files.map((f) => [f.path, sha256(f.content !== undefined ? f.content : readFileSync(f.copyFrom!))]),
+    ),
+  };
+  return { path: MANIFEST_FILE, content: `${JSON.stringify(manifest, null, 2)}\n` };
+}
+
+/**
+ * Every file of the repository and of its step sources folder (each with its own manifest, which
+ * protects hand edits the same way), in memory. Exported for tests and benchmarks.
+ */
 export function planRepository(
   models: GeneratedModel[],
   pipelineFile: string,
   ensembleName: string,
-): { files: PlannedFile[]; expected: string[] } {
+): { files: PlannedFile[]; sources: PlannedFile[]; expected: string[] } {
   const files: PlannedFile[] = [];
+  const sources: PlannedFile[] = [];
   const expected: string[] = [];
   const header = pbtxtHeader(pipelineFile);
   for (const m of models) {
@@ -72,10 +102,10 @@ export function planRepository(
     if (m.nativeStep) {
       const rendered = renderNativeStep(m.nativeStep);
       assertEveryBindingRendered(m.nativeStep, rendered['step.cc']);
-      files.push({ path: `${m.name}/src/step.cc`, content: rendered['step.cc'] });
-      files.push({ path: `${m.name}/src/CMakeLists.txt`, content: rendered['CMakeLists.txt'] });
+      sources.push({ path: `${m.name}/step.cc`, content: rendered['step.cc'] });
+      sources.push({ path: `${m.name}/CMakeLists.txt`, content: rendered['CMakeLists.txt'] });
       if (rendered['module.h'] !== undefined)
-        files.push({ path: `${m.name}/src/module.h`, content: rendered['module.h'] });
+        sources.push({ path: `${m.name}/module.h`, content: rendered['module.h'] });
     }
     if (m.customModule) {
       const rendered = renderCustomStep(m.customModule, m.name);
@@ -83,19 +113,12 @@ export function planRepository(
         files.push({ path: `${m.name}/src/${name}`, content });
     }
   }
-  const manifest: Manifest = {
-    generatedBy: GENERATED_MARKER,
-    formatVersion: 1,
-    pipeline: basename(pipelineFile),
-    ensemble: ensembleName,
-    models: models.map((m) => ({ name: m.name, kind: m.kind })),
-    expected,
-    files: Object.fromEntries(
-      files.map((f) => [f.path, sha256(f.content !== undefined ? f.content : readFileSync(f.copyFrom!))]),
-    ),
-  };
-  files.push({ path: MANIFEST_FILE, content: `${JSON.stringify(manifest, null, 2)}\n` });
-  return { files, expected };
+  files.push(manifestFile(files, models, pipelineFile, ensembleName, expected));
+  if (sources.length > 0) {
+    const native = models.filter((m) => m.nativeStep);
+    sources.push(manifestFile(sources, native, pipelineFile, ensembleName, []));
+  }
+  return { files, sources, expected };
 }
 
 /**
@@ -121,7 +144,15 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
     options.pipelineText !== undefined
       ? parsePipeline(options.pipelineText, options.pipelinePath)
       : loadPipeline(options.pipelinePath);
-  const result: GenerateResult = { diagnostics: parsed.diagnostics, files: [], models: [], outDir };
+  const sourcesDir = stepSourcesDir(outDir);
+  const result: GenerateResult = {
+    diagnostics: parsed.diagnostics,
+    files: [],
+    sourcesDir,
+    sourceFiles: [],
+    models: [],
+    outDir,
+  };
   if (!parsed.pipeline) return { ...result, diagnostics: sortDiagnostics(result.diagnostics) };
   const analyzed = analyzePipeline(parsed.pipeline, parsed.source, {
     tokenizerSearchDirs: options.tokenizerSearchDirs,
@@ -143,10 +174,11 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
 
   let models: GeneratedModel[];
   let files: PlannedFile[];
+  let sources: PlannedFile[];
   let expected: string[];
   try {
     models = buildModels(analyzed.graph, pipelinePath);
-    ({ files, expected } = planRepository(models, pipelinePath, analyzed.graph.name));
+    ({ files, sources, expected } = planRepository(models, pipelinePath, analyzed.graph.name));
   } catch (e) {
     if (e instanceof NativeStepCodegenError || e instanceof CustomStepError) {
       const step = parsed.pipeline.steps.findIndex((s) => e.message.includes(s.name));
@@ -161,9 +193,14 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   result.ensembleName = analyzed.graph.name;
   result.models = models.map((m) => ({ name: m.name, kind: m.kind }));
   result.files = files.map((f) => f.path);
+  result.sourceFiles = sources.map((f) => f.path);
   if (options.dryRun) return result;
   try {
-    writeTree(outDir, files, { emptyDirs: models.map((m) => `${m.name}/1`), keep: expected });
+    writeTrees([
+      { outDir, files, emptyDirs: models.map((m) => `${m.name}/1`), keep: expected },
+      // No native step: stale sources of an earlier generation go (the build would compile them).
+      { outDir: sourcesDir, files: sources.length > 0 ? sources : null },
+    ]);
   } catch (e) {
     if (e instanceof RepositoryWriteError)
       return fail(e.kind === 'not-ours' ? 'TS-E060' : 'TS-E061', e.message);

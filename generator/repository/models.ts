@@ -24,7 +24,7 @@ export interface GeneratedModel {
   name: string;
   kind: StepKind | 'ensemble';
   config: ModelConfig;
-  /** tokenize/detokenize steps: rendered to src/step.cc + src/CMakeLists.txt. */
+  /** tokenize/detokenize steps: rendered to REPO.src/<model>/step.cc + CMakeLists.txt. */
   nativeStep?: NativeStepModel;
   /** A custom step written in TypeScript: its compiled module, rendered into src/. */
   customModule?: CompiledModule;

@@ -124,7 +124,7 @@ export function checkReplaceable(outDir: string, keep: readonly string[] = []): 
       if (sha256(readFileSync(full)) === manifest.files[rel]) continue;
       const hint = /(^|\/)config\.pbtxt$/.test(rel)
         ? `put the change into the step's "config" (or "parameters", "instanceGroups"…) in the pipeline file`
-        : /\/src\//.test(rel)
+        : /(\.(cc|h)|CMakeLists\.txt)$/.test(rel)
           ? 'generated sources cannot carry edits: change the pipeline file (options, tokenizer) instead'
           : `change the file the pipeline copies it from (the step's "tokenizer" or "files") instead`;
       throw new RepositoryWriteError(
@@ -171,14 +171,71 @@ export interface WriteTreeOptions {
   keep?: string[];
 }
 
+/** One folder a generation writes: its whole content, or `files: null` to remove it (when ours). */
+export interface TreeWrite extends WriteTreeOptions {
+  outDir: string;
+  files: PlannedFile[] | null;
+}
+
 /** Writes `files` as the whole content of `outDir`, atomically with respect to failures. */
 export function writeTree(outDir: string, files: PlannedFile[], options: WriteTreeOptions = {}): void {
-  const { emptyDirs = [], keep = [] } = options;
-  checkReplaceable(outDir, keep);
+  writeTrees([{ outDir, files, ...options }]);
+}
+
+interface Staged {
+  tree: TreeWrite;
+  tmp: string;
+  old: string;
+  existed: boolean;
+  /** Progress of the commit, so a rollback undoes exactly what was done. */
+  moved: string[];
+  oldAside: boolean;
+  newInPlace: boolean;
+}
+
+/**
+ * Writes several folders as one change (the model repository and its step sources): every tree
+ * is checked and written to a temporary sibling first, then each replaces its target by renames;
+ * if any rename fails, the trees already replaced get their old content back.
+ */
+export function writeTrees(trees: TreeWrite[]): void {
+  for (const t of trees) checkReplaceable(t.outDir, t.keep ?? []);
+  const staged: Staged[] = [];
+  try {
+    for (const tree of trees) staged.push(stage(tree));
+  } catch (e) {
+    for (const s of staged) removeQuietly(s.tmp);
+    throw e;
+  }
+  try {
+    for (const s of staged) commit(s);
+  } catch (e) {
+    for (const s of [...staged].reverse()) {
+      try {
+        rollback(s);
+      } catch {
+        // keep undoing the others; the error below names every folder
+      }
+    }
+    throw new RepositoryWriteError(
+      `Could not replace ${staged.map((s) => s.tree.outDir).join(' and ')} (${(e as Error).message}); ` +
+        'they were left as they were.',
+      trees[0]!.outDir,
+      'io',
+    );
+  }
+  for (const s of staged) if (s.existed) rmSync(s.old, { recursive: true, force: true });
+}
+
+function stage(tree: TreeWrite): Staged {
+  const { outDir, files, emptyDirs = [] } = tree;
   const parent = dirname(outDir);
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmp = join(parent, `.${basename(outDir)}.tmp-${tag}`);
   const old = join(parent, `.${basename(outDir)}.old-${tag}`);
+  const existed = existsSync(outDir);
+  const staged: Staged = { tree, tmp, old, existed, moved: [], oldAside: false, newInPlace: false };
+  if (files === null) return staged; // to be removed: nothing to write
   try {
     mkdirSync(parent, { recursive: true });
     mkdirSync(tmp);
@@ -199,25 +256,35 @@ export function writeTree(outDir: string, files: PlannedFile[], options: WriteTr
       'io',
     );
   }
-  const existed = existsSync(outDir);
+  return staged;
+}
+
+function commit(s: Staged): void {
+  const { outDir, files, keep = [] } = s.tree;
   // Hand-placed files move (not copy: they may be gigabytes) into the new tree, and back on failure.
-  const moved = existed ? keep.filter((k) => existsSync(join(outDir, k))) : [];
-  try {
-    for (const k of moved) {
-      mkdirSync(dirname(join(tmp, k)), { recursive: true });
-      renameSync(join(outDir, k), join(tmp, k));
-    }
-    if (existed) renameSync(outDir, old);
-    renameSync(tmp, outDir);
-  } catch (e) {
-    if (existed && !existsSync(outDir) && existsSync(old)) renameSync(old, outDir);
-    for (const k of moved) if (existsSync(join(tmp, k))) renameSync(join(tmp, k), join(outDir, k));
-    removeQuietly(tmp);
-    throw new RepositoryWriteError(
-      `Could not replace ${outDir} (${(e as Error).message}); it was left as it was.`,
-      outDir,
-      'io',
-    );
+  const moving = s.existed && files !== null ? keep.filter((k) => existsSync(join(outDir, k))) : [];
+  for (const k of moving) {
+    mkdirSync(dirname(join(s.tmp, k)), { recursive: true });
+    renameSync(join(outDir, k), join(s.tmp, k));
+    s.moved.push(k);
   }
-  if (existed) rmSync(old, { recursive: true, force: true });
+  if (s.existed) {
+    renameSync(outDir, s.old);
+    s.oldAside = true;
+  }
+  if (files !== null) {
+    renameSync(s.tmp, outDir);
+    s.newInPlace = true;
+  }
+}
+
+function rollback(s: Staged): void {
+  const { outDir } = s.tree;
+  try {
+    if (s.newInPlace) renameSync(outDir, s.tmp);
+    if (s.oldAside) renameSync(s.old, outDir);
+    for (const k of s.moved) renameSync(join(s.tmp, k), join(outDir, k));
+  } finally {
+    removeQuietly(s.tmp);
+  }
 }

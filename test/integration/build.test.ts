@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError, buildBackends, buildRepository } from '../../generator/build/index.js';
 import { renderNativeStep } from '../../generator/codegen/cpp/index.js';
 import type { TokenizeStepModel } from '../../generator/codegen/nativeStep.js';
+import { stepSourcesDir } from '../../generator/index.js';
 
 const step: TokenizeStepModel = {
   kind: 'tokenize',
@@ -32,10 +33,11 @@ let work: string;
 /** A repository with the single step `tok` (config backend name as given). */
 function writeRepository(name: string, backend = 'tok'): string {
   const repo = join(work, name);
-  mkdirSync(join(repo, 'tok', 'src'), { recursive: true });
+  mkdirSync(join(repo, 'tok'), { recursive: true });
+  mkdirSync(join(stepSourcesDir(repo), 'tok'), { recursive: true });
   writeFileSync(join(repo, 'tok', 'config.pbtxt'), config(backend));
   for (const [file, text] of Object.entries(renderNativeStep(step)))
-    writeFileSync(join(repo, 'tok', 'src', file), text);
+    writeFileSync(join(stepSourcesDir(repo), 'tok', file), text);
   return repo;
 }
 
@@ -91,7 +93,7 @@ describe('buildRepository', () => {
 
   it('reports a compile error with the model name, what to do, and the compiler message', async () => {
     const repo = writeRepository('broken');
-    appendFileSync(join(repo, 'tok', 'src', 'step.cc'), '\nthis is not C++;\n');
+    appendFileSync(join(stepSourcesDir(repo), 'tok', 'step.cc'), '\nthis is not C++;\n');
     const failure = buildRepository(repo, { stepsBuildDir: join(work, 'steps-broken') });
     await expect(failure).rejects.toBeInstanceOf(BuildError);
     await expect(failure).rejects.toThrow(/tok: compiling the native step failed; the compiler output below/);
@@ -101,7 +103,7 @@ describe('buildRepository', () => {
   it('refuses a library with symbols that nothing defines (it would link, then fail to load in Triton)', async () => {
     const repo = writeRepository('unresolved');
     appendFileSync(
-      join(repo, 'tok', 'src', 'step.cc'),
+      join(stepSourcesDir(repo), 'tok', 'step.cc'),
       '\nvoid ts_defined_nowhere();\nnamespace {\nstruct Use {\n  Use() { ts_defined_nowhere(); }\n} use;\n}  // namespace\n',
     );
     await expect(buildRepository(repo, { stepsBuildDir: join(work, 'steps-unresolved') })).rejects.toThrow(
@@ -112,7 +114,7 @@ describe('buildRepository', () => {
   it('refuses a step whose library does not match the backend its config names', async () => {
     const repo = writeRepository('mismatch', 'other_backend');
     await expect(buildRepository(repo, { stepsBuildDir: join(work, 'steps-mismatch') })).rejects.toThrow(
-      /tok: config\.pbtxt says backend "other_backend" but its src\/ builds libtriton_tok\.so; regenerate/,
+      /tok: config\.pbtxt says backend "other_backend" but its sources \(.*mismatch\.src\/tok\) build libtriton_tok\.so; regenerate/,
     );
   });
 

@@ -293,7 +293,8 @@ describe('import', () => {
     const gen = await cli(['generate', out, '--out', generated]);
     expect(gen.code, gen.stderr).toBe(0);
     for (const step of ['preprocessing', 'postprocessing']) {
-      expect(existsSync(join(generated, step, 'src', 'step.cc')), step).toBe(true);
+      expect(existsSync(join(`${generated}.src`, step, 'step.cc')), step).toBe(true);
+      expect(existsSync(join(generated, step, 'src')), step).toBe(false);
     }
     expect(existsSync(join(generated, 'tensorrt_llm_bls'))).toBe(false);
   });
@@ -327,7 +328,7 @@ describe('import', () => {
     const generated = join(scratch, 'ft-generated');
     const gen = await cli(['generate', out, '--out', generated]);
     expect(gen.code, gen.stderr).toBe(0);
-    expect(existsSync(join(generated, 'preprocessing', 'src', 'step.cc'))).toBe(true);
+    expect(existsSync(join(`${generated}.src`, 'preprocessing', 'step.cc'))).toBe(true);
     expect(existsSync(join(generated, 'postprocessing', '1', 'model.py'))).toBe(true);
   });
 

@@ -3,7 +3,7 @@
 // deployed, and prompts sent over gRPC. sim-llm is deterministic (the i-th generated token is the
 // prompt's (i mod n)-th token), so the exact answer is computed here with Hugging Face's own
 // tokenizer (npm `tokenizers`), independently of the C++ code under test.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Tokenizer } from 'tokenizers';
@@ -59,6 +59,17 @@ describe('gpt2-sim ensemble on the real tritonserver', () => {
     const ready = index.filter((m) => m.state === 'READY').map((m) => m.name);
     expect(ready.sort()).toEqual(['gpt2_sim', 'postprocessing', 'preprocessing', 'sim_llm']);
     expect(ensemble).toBe('gpt2_sim');
+  });
+
+  it('keeps the step sources out of the repository: the server log has no "ignore version directory" line', () => {
+    const repo = join(workDir, 'repo');
+    expect(readdirSync(join(repo, 'preprocessing')).sort()).toEqual(['1', 'config.pbtxt']);
+    expect(readdirSync(join(`${repo}.src`, 'preprocessing')).sort()).toEqual(['CMakeLists.txt', 'step.cc']);
+    const log = readFileSync(server.logFile!, 'utf8');
+    // The log is real: it records each model's load (so an absent line is not an empty log).
+    for (const model of ['preprocessing', 'sim_llm', 'postprocessing', 'gpt2_sim'])
+      expect(log).toMatch(new RegExp(`successfully loaded '${model}'`));
+    expect(log).not.toMatch(/ignore version directory/);
   });
 
   it.each([

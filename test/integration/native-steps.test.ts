@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository, type BuiltModel } from '../../generator/build/index.js';
 import { renderNativeStep } from '../../generator/codegen/cpp/index.js';
+import { stepSourcesDir } from '../../generator/index.js';
 import { brokenSteps, fixtureSteps, HOSTILE_MODEL, HOSTILE_TENSOR } from '../fixtures/native-steps/steps.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -88,10 +89,10 @@ beforeAll(async () => {
   cpSync(FIXTURE_REPO, repo, { recursive: true });
   for (const step of [...fixtureSteps, ...brokenSteps]) {
     const dir = join(repo, step.modelName);
-    mkdirSync(join(dir, 'src'), { recursive: true });
+    const src = join(stepSourcesDir(repo), step.modelName);
+    mkdirSync(src, { recursive: true });
     mkdirSync(join(dir, '1'), { recursive: true });
-    for (const [file, text] of Object.entries(renderNativeStep(step)))
-      writeFileSync(join(dir, 'src', file), text);
+    for (const [file, text] of Object.entries(renderNativeStep(step))) writeFileSync(join(src, file), text);
     copyFileSync(GPT2_TOKENIZER, join(dir, '1', step.tokenizerFile));
   }
   rmSync(join(repo, 'missing_tokenizer', '1', 'tokenizer.json'));

@@ -6,7 +6,7 @@ import {
   type CustomStep,
   type CustomStepPort,
 } from '../../generator/codegen/cpp/customStep.js';
-import { compileModule } from '../../generator/index.js';
+import { compileModule, stepSourcesDir } from '../../generator/index.js';
 
 export function portText(p: CustomStepPort): string {
   return `{ name: "${p.name}" data_type: TYPE_${p.dataType} dims: [ ${p.dims.join(', ')} ] }`;
@@ -32,7 +32,7 @@ export function configText(
   ].join('\n');
 }
 
-/** model/config.pbtxt, model/1/, model/src/{step.cc,module.h,CMakeLists.txt}; returns the step. */
+/** model/config.pbtxt, model/1/, REPO.src/model/{step.cc,module.h,CMakeLists.txt}; returns the step. */
 export function writeCustomStep(
   repo: string,
   model: string,
@@ -42,9 +42,10 @@ export function writeCustomStep(
 ): CustomStep {
   const step = renderCustomStep(compileModule({ fileName: file, text: readFileSync(file, 'utf8') }), model);
   const dir = join(repo, model);
-  mkdirSync(join(dir, 'src'), { recursive: true });
+  const src = join(stepSourcesDir(repo), model);
+  mkdirSync(src, { recursive: true });
   mkdirSync(join(dir, '1'), { recursive: true });
-  for (const [name, text] of Object.entries(step.files)) writeFileSync(join(dir, 'src', name), text);
+  for (const [name, text] of Object.entries(step.files)) writeFileSync(join(src, name), text);
   writeFileSync(join(dir, 'config.pbtxt'), configText(model, model, step, parameters, batching));
   return step;
 }

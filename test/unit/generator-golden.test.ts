@@ -1,6 +1,7 @@
 /**
  * Golden files: the config.pbtxt files generated from every pipeline in samples/, byte for byte,
- * in golden/<pipeline file name without .pipeline.json>/. A change in what the
+ * in golden/<pipeline file name without .pipeline.json>/, and the layout (every path written,
+ * the step sources under `REPO.src/`) in its layout.txt. A change in what the
  * generator writes shows up as a diff here to review. `UPDATE_GOLDEN=1 npx vitest run
  * test/unit/generator-golden.test.ts` rewrites them after an intended change.
  */
@@ -57,6 +58,7 @@ describe('generated configs match the golden files', () => {
     const r = generateRepository({ pipelinePath: file, outDir: repo });
     expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
     const configs = r.files.filter((f) => f.endsWith('config.pbtxt')).sort();
+    const layout = [...r.files, ...r.sourceFiles.map((f) => `REPO.src/${f}`)].sort().join('\n') + '\n';
     const goldenDir = join(GOLDEN, name);
     if (update) {
       rmSync(goldenDir, { recursive: true, force: true });
@@ -64,9 +66,11 @@ describe('generated configs match the golden files', () => {
         mkdirSync(dirname(join(goldenDir, f)), { recursive: true });
         writeFileSync(join(goldenDir, f), readFileSync(join(repo, f)));
       }
+      writeFileSync(join(goldenDir, 'layout.txt'), layout);
     }
+    expect(layout).toBe(readFileSync(join(goldenDir, 'layout.txt'), 'utf8'));
     const golden = readdirSync(goldenDir, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile())
+      .filter((e) => e.isFile() && e.name === 'config.pbtxt')
       .map((e) => `${e.parentPath.slice(goldenDir.length + 1)}/${e.name}`)
       .sort();
     expect(configs).toEqual(golden);

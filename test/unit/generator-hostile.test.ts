@@ -50,7 +50,7 @@ describe('hostile names', () => {
     const repo = join(work, 'repo2');
     generateRepository({ pipelinePath: file, outDir: repo });
     for (const m of ['preprocessing', 'postprocessing']) {
-      const cc = readFileSync(join(repo, m, 'src', 'step.cc'), 'utf8');
+      const cc = readFileSync(join(`${repo}.src`, m, 'step.cc'), 'utf8');
       // Strip every string literal (with its escapes); no hostile fragment may remain in the code.
       const code = cc.replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
       for (const fragment of ['*/', '#include <cstdlib>', '"hi', 'C:\\', '??/', '// y']) {

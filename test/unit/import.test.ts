@@ -273,7 +273,7 @@ describe('importRepository: FasterTransformer GPT-J layout', () => {
     expect(g.diagnostics.map(formatDiagnostic)).toEqual([]);
     // A native tokenize step (C++ source and its tokenizer), the model as it was, the Python
     // postprocessing with its files, and the ensemble wiring them by the repository's own names.
-    expect(existsSync(join(generated, 'preprocessing', 'src', 'step.cc'))).toBe(true);
+    expect(existsSync(join(`${generated}.src`, 'preprocessing', 'step.cc'))).toBe(true);
     expect(existsSync(join(generated, 'preprocessing', '1', 'tokenizer.json'))).toBe(true);
     expect(readFileSync(join(generated, 'fastertransformer', 'config.pbtxt'), 'utf8')).toContain(
       'backend: "fastertransformer"',

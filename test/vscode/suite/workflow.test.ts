@@ -106,8 +106,8 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     );
   });
 
-  it('Build Backends puts compiler errors in the Problems panel, on the repository’s own source file', async () => {
-    const source = join(repository, 'preprocessing', 'src', 'step.cc');
+  it('Build Backends puts compiler errors in the Problems panel, on the generated source file beside the repository', async () => {
+    const source = join(`${repository}.src`, 'preprocessing', 'step.cc');
     const original = readFileSync(source, 'utf8');
     appendFileSync(source, '\nthis_is_not_cpp;\n');
     try {
