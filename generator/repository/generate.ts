@@ -110,12 +110,12 @@ export function planRepository(
     if (m.customModule) {
       const rendered = renderCustomStep(m.customModule, m.name);
       for (const [name, content] of Object.entries(rendered.files))
-        files.push({ path: `${m.name}/src/${name}`, content });
+        sources.push({ path: `${m.name}/${name}`, content });
     }
   }
   files.push(manifestFile(files, models, pipelineFile, ensembleName, expected));
   if (sources.length > 0) {
-    const native = models.filter((m) => m.nativeStep);
+    const native = models.filter((m) => m.nativeStep || m.customModule);
     sources.push(manifestFile(sources, native, pipelineFile, ensembleName, []));
   }
   return { files, sources, expected };
