@@ -5,7 +5,7 @@ import { stepSourcesDir } from '../../generator/index.js';
 
 /** `file:line:col: error: message` (GCC and Clang), the lines a problem matcher reads. */
 const COMPILER_LINE = /^(\/[^:\n]+):(\d+):(\d+):\s+(fatal error|error|warning):\s+(.*)$/gm;
-/** The build copies each step's src/ to `<steps build dir>/<model>-<12 hex>/src/` (see generator/build). */
+/** The build copies each step's sources (REPO.src/<model>/) to `<steps build dir>/<model>-<12 hex>/src/` (see generator/build). */
 const STEP_COPY = /\/([^/]+)-[0-9a-f]{12}\/src\/(.+)$/;
 
 /**
