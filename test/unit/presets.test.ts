@@ -6,7 +6,7 @@
  * on purpose must name the difference in DEVIATIONS (and docs/PIPELINE.md explains it): any
  * other difference fails.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -203,7 +203,14 @@ const CASES: Case[] = [
     expected: TRTLLM.model,
   },
   { subject: 'sample:gpt2-tensorrt-llm', expected: TRTLLM.ensemble },
-  { subject: 'sample:llama2-tensorrt-llm', expected: TRTLLM.ensemble },
+  {
+    subject: 'sample:llama2-tensorrt-llm',
+    expected: TRTLLM.ensemble,
+    deviations: {
+      'extra input system_prompt STRING[1] optional':
+        'the chat-template hook’s optional system prompt (a HookInputs field of hooks/llama2-chat.ts)',
+    },
+  },
   {
     subject: 'fastertransformer-gptj/preprocessing',
     expected: FT.preprocessing,
@@ -407,6 +414,7 @@ describe("a step's own fields override its preset's, backend and platform as one
     const step = p.steps.find((s) => s.kind === 'model')!;
     Object.assign(step, edit, { files: [] });
     const dir = mkdtempSync(join(tmpdir(), 'ts-override-'));
+    cpSync(join(SAMPLES, 'distilbert-onnx', 'steps'), join(dir, 'steps'), { recursive: true }); // the label step
     try {
       const pipelinePath = join(dir, 'p.pipeline.json');
       writeFileSync(pipelinePath, JSON.stringify(p));
