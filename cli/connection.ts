@@ -1,6 +1,15 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { header, seconds } from './options.js';
-import { readTlsFiles, TritonClient } from '../client/index.js';
+import {
+  createTransport,
+  ENDPOINTS,
+  GrpcTransport,
+  readTlsFiles,
+  TritonClient,
+  type Endpoint,
+  type PromptTransport,
+} from '../client/index.js';
+import { CliError } from './io.js';
 
 export interface ConnectionOptions {
   url: string;
@@ -33,17 +42,50 @@ export function withConnectionOptions(command: Command): Command {
     );
 }
 
+function tlsFiles(options: ConnectionOptions) {
+  return { ca: options.tlsCa, cert: options.tlsCert, key: options.tlsKey, serverName: options.tlsServerName };
+}
+
+function wantsTls(options: ConnectionOptions): boolean {
+  return !!options.tls || Object.values(tlsFiles(options)).some((v) => v !== undefined);
+}
+
 export function connect(options: ConnectionOptions): TritonClient {
-  const files = {
-    ca: options.tlsCa,
-    cert: options.tlsCert,
-    key: options.tlsKey,
-    serverName: options.tlsServerName,
-  };
-  const tls = options.tls || Object.values(files).some((v) => v !== undefined);
+  const files = tlsFiles(options);
+  const tls = wantsTls(options);
   return new TritonClient(options.url, {
     headers: options.header,
     timeoutMs: options.timeout !== undefined ? options.timeout * 1000 : undefined,
     tls: tls ? readTlsFiles(files) : undefined,
+  });
+}
+
+/** `--endpoint`: which protocol carries prompts (`perf`, `prompt`). */
+export function withEndpointOption(command: Command): Command {
+  return command.addOption(
+    new Option(
+      '--endpoint <kind>',
+      'grpc-stream (ModelStreamInfer), grpc-infer (ModelInfer), http-infer, generate (generate_stream with --stream), ' +
+        'or OpenAI-compatible completions / chat; --url is then the HTTP address (OpenAI: its /v1 base)',
+    )
+      .choices([...ENDPOINTS])
+      .default('grpc-stream'),
+  );
+}
+
+/** The endpoint's transport: gRPC ones through `connect` (TLS included); HTTP ones over http:// or https://. */
+export function connectTransport(options: ConnectionOptions & { endpoint: Endpoint }): PromptTransport {
+  if (options.endpoint === 'grpc-stream' || options.endpoint === 'grpc-infer') {
+    return new GrpcTransport(connect(options), options.endpoint, true);
+  }
+  if (wantsTls(options)) {
+    throw new CliError(
+      `the --tls options are for gRPC; for --endpoint ${options.endpoint} give an https:// --url`,
+      2,
+    );
+  }
+  return createTransport(options.endpoint, options.url, {
+    headers: options.header,
+    timeoutMs: options.timeout !== undefined ? options.timeout * 1000 : undefined,
   });
 }

@@ -62,6 +62,23 @@ export {
   type PromptResult,
   type ClassifyResult,
 } from './prompt.js';
+export {
+  createTransport,
+  ENDPOINTS,
+  OPENAI_ENDPOINTS,
+  UNARY_ENDPOINTS,
+  GrpcTransport,
+  TritonHttpTransport,
+  OpenAiTransport,
+  EndpointError,
+  isUnavailable,
+  type Endpoint,
+  type PromptRequest,
+  type PromptSession,
+  type SessionOptions,
+  type PromptTransport,
+  type TransportOptions,
+} from './transports/index.js';
 export { runLatencyTest, type LatencyTestOptions, type PerfReport } from './perf/latencyTest.js';
 export { formatPerfReport, formatSweepReport, writePerfReport } from './perf/report.js';
 export {

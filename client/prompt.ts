@@ -44,6 +44,8 @@ export interface PromptResult {
   ttftMs: number;
   /** Time to the final response, ms. */
   latencyMs: number;
+  /** Token counts the server reported (OpenAI's `usage`), when it did. */
+  usage?: { promptTokens?: number; completionTokens?: number };
 }
 
 /**

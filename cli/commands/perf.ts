@@ -18,11 +18,17 @@ import {
   writePerfReport,
   writeReportFile,
   type ArrivalDistribution,
+  type Endpoint,
   type LoadSpec,
   type SweepReport,
 } from '../../client/index.js';
 import { action } from '../action.js';
-import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
+import {
+  connectTransport,
+  withConnectionOptions,
+  withEndpointOption,
+  type ConnectionOptions,
+} from '../connection.js';
 import { onInterrupt } from '../interrupt.js';
 import { CliError } from '../io.js';
 import { positiveNumber, seconds, wholeNumber } from '../options.js';
@@ -30,6 +36,7 @@ import { liveProgress } from '../perfProgress.js';
 
 export interface PerfCliOptions {
   model: string;
+  endpoint: Endpoint;
   concurrency?: number[];
   requestRate?: number[];
   distribution: ArrivalDistribution;
@@ -63,9 +70,11 @@ export function perfCommand(): Command {
 }
 
 function measureCommand(): Command {
-  return withConnectionOptions(
-    new Command('measure').description(
-      'latency test: closed-loop concurrency or open-loop request rate, sweeps, TTFT / ITL / latency percentiles, server breakdown',
+  return withEndpointOption(
+    withConnectionOptions(
+      new Command('measure').description(
+        'latency test: closed-loop concurrency or open-loop request rate, sweeps, TTFT / ITL / latency percentiles, server breakdown',
+      ),
     ),
   )
     .requiredOption('--model <name>', 'the ensemble to measure')
@@ -137,7 +146,7 @@ function measureCommand(): Command {
         }
         const controller = new AbortController();
         const release = onInterrupt(() => controller.abort());
-        const client = connect(opts);
+        const client = connectTransport(opts);
         const progress = out.json ? undefined : liveProgress();
         try {
           out.progress(`measuring ${opts.model} at ${client.url}…`);

@@ -1,17 +1,24 @@
 import { Command } from 'commander';
 import { action } from '../action.js';
-import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
+import {
+  connectTransport,
+  withConnectionOptions,
+  withEndpointOption,
+  type ConnectionOptions,
+} from '../connection.js';
 import { wholeNumber } from '../options.js';
-import { isClassifier, sendClassify, sendPrompt } from '../../client/index.js';
+import { GrpcTransport, isClassifier, sendClassify, type Endpoint } from '../../client/index.js';
 
 export function promptCommand(): Command {
-  return withConnectionOptions(
-    new Command('prompt')
-      .description(
-        'send a prompt to an ensemble (text_input / max_tokens → text_output) and print the answer; ' +
-          'to a classifier (text → logits) and print its label and logits',
-      )
-      .argument('<text>', 'the prompt'),
+  return withEndpointOption(
+    withConnectionOptions(
+      new Command('prompt')
+        .description(
+          'send a prompt to an ensemble (text_input / max_tokens → text_output) and print the answer; ' +
+            'to a classifier (text → logits, over gRPC) and print its label and logits',
+        )
+        .argument('<text>', 'the prompt'),
+    ),
   )
     .requiredOption('--model <name>', 'the ensemble to prompt')
     .option('--stream', 'stream the answer as it is generated')
@@ -22,13 +29,19 @@ export function promptCommand(): Command {
         async (
           out,
           text: string,
-          opts: ConnectionOptions & { model: string; stream?: boolean; maxTokens: number },
+          opts: ConnectionOptions & {
+            model: string;
+            stream?: boolean;
+            maxTokens: number;
+            endpoint: Endpoint;
+          },
         ) => {
-          const client = connect(opts);
+          const transport = connectTransport(opts);
           try {
-            const config = await client.modelConfig(opts.model);
-            if (isClassifier(config)) {
-              const r = await sendClassify(client, { model: opts.model, text, config });
+            const config =
+              transport instanceof GrpcTransport ? await transport.client.modelConfig(opts.model) : undefined;
+            if (transport instanceof GrpcTransport && config && isClassifier(config)) {
+              const r = await sendClassify(transport.client, { model: opts.model, text, config });
               out.result({ ok: true, model: opts.model, ...r });
               out.info(
                 `label ${r.label} (p ${r.probabilities[r.label]!.toFixed(4)}), logits [${r.logits.map((l) => l.toFixed(4)).join(', ')}]`,
@@ -36,14 +49,14 @@ export function promptCommand(): Command {
               out.progress(`latency ${r.latencyMs.toFixed(1)} ms`);
               return;
             }
-            const result = await sendPrompt(client, {
-              model: opts.model,
-              config,
-              text,
-              maxTokens: opts.maxTokens,
-              stream: opts.stream,
-              onText: opts.stream ? (chunk) => out.write(chunk) : undefined,
-            });
+            const session = await transport.prepare(opts.model, { stream: opts.stream ?? false });
+            const result = await session
+              .send({
+                text,
+                maxTokens: opts.maxTokens,
+                onText: opts.stream ? (chunk: string) => out.write(chunk) : undefined,
+              })
+              .finally(() => session.close());
             out.result({ ok: true, model: opts.model, ...result });
             if (opts.stream) out.write('\n');
             else out.info(result.text);
@@ -51,7 +64,7 @@ export function promptCommand(): Command {
               `ttft ${result.ttftMs.toFixed(1)} ms, latency ${result.latencyMs.toFixed(1)} ms, ${result.responses} response(s)`,
             );
           } finally {
-            client.close();
+            transport.close();
           }
         },
       ),

@@ -1,8 +1,9 @@
-import { status } from '@grpc/grpc-js';
-import type { TritonClient } from '../grpc/client.js';
-import { TritonError } from '../grpc/errors.js';
+import { TritonClient } from '../grpc/client.js';
 import type { ModelStatistics } from '../grpc/types.js';
-import { PromptSender, type PromptResult } from '../prompt.js';
+import type { PromptResult } from '../prompt.js';
+import { isUnavailable } from '../transports/errors.js';
+import { GrpcTransport } from '../transports/grpc.js';
+import type { Endpoint, PromptTransport } from '../transports/types.js';
 import { cycle, type RequestInput } from './inputs.js';
 import { runLoad, type LoadRun, type LoadSpec, type RequestOutcome } from './loadGenerator.js';
 import {
@@ -49,6 +50,8 @@ export interface PerfReport {
   formatVersion: 2;
   model: string;
   server: string;
+  /** How requests were sent (`--endpoint`); reports before it was added used grpc-stream. */
+  endpoint?: Endpoint;
   startedAt: string;
   load: LoadSpec;
   stream: boolean;
@@ -96,26 +99,27 @@ export interface PerfReport {
  * duration, warm-up excluded; end-to-end latency (and TTFT when streaming) into HDR histograms,
  * plus the server's statistics over the same window.
  */
-export async function runLatencyTest(client: TritonClient, options: LatencyTestOptions): Promise<PerfReport> {
-  const config = await client.modelConfig(options.model);
+export async function runLatencyTest(
+  target: TritonClient | PromptTransport,
+  options: LatencyTestOptions,
+): Promise<PerfReport> {
+  const transport = target instanceof TritonClient ? new GrpcTransport(target) : target;
   const next = cycle(options.inputs ?? [{ text: options.prompt }]);
   // No signal: cancelling ends the run by not sending more, never by cancelling streams in
   // flight (concurrent stream cancellations crash Triton 2.51, see TRITON.md).
-  const sender = new PromptSender(client, {
-    model: options.model,
-    config,
-    stream: options.stream,
+  const sender = await transport.prepare(options.model, {
+    stream: options.stream ?? false,
     timeoutMs: options.timeoutMs,
   });
   const send = () => {
     const input = next();
-    return sender.send(input.text, input.maxTokens ?? options.maxTokens);
+    return sender.send({ text: input.text, maxTokens: input.maxTokens ?? options.maxTokens });
   };
   const startedAt = new Date().toISOString();
-  const statsBefore = await optionalStatistics(client);
+  const statsBefore = await transport.statistics();
   const settled = (after: ModelStatistics[] | undefined, sent: number) =>
     settledStatistics(
-      client,
+      transport,
       options.model,
       after && requestCount(after, options.model) + sent,
       options.signal,
@@ -184,7 +188,8 @@ export async function runLatencyTest(client: TritonClient, options: LatencyTestO
     kind: 'triton-studio.perf',
     formatVersion: 2,
     model: options.model,
-    server: client.url,
+    server: transport.url,
+    endpoint: transport.endpoint,
     startedAt,
     load,
     stream,
@@ -225,10 +230,6 @@ function promptRecord(outcome: RequestOutcome<PromptResult>): RequestRecord {
   return record;
 }
 
-function isUnavailable(error: Error): boolean {
-  return error instanceof TritonError && error.code === status.UNAVAILABLE;
-}
-
 function breakdown(before?: ModelStatistics[], after?: ModelStatistics[]): ServerModelBreakdown[] {
   return before && after ? statisticsDelta(before, after) : [];
 }
@@ -241,14 +242,14 @@ function breakdown(before?: ModelStatistics[], after?: ModelStatistics[]): Serve
  * be counted).
  */
 async function settledStatistics(
-  client: TritonClient,
+  transport: PromptTransport,
   model: string,
   expected: number | undefined,
   signal?: AbortSignal,
 ): Promise<ModelStatistics[] | undefined> {
   const deadline = Date.now() + 1000;
   for (;;) {
-    const stats = await optionalStatistics(client);
+    const stats = await transport.statistics();
     if (!stats || expected === undefined || signal?.aborted) return stats;
     if (requestCount(stats, model) >= expected || Date.now() >= deadline) return stats;
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -263,13 +264,4 @@ function requestCount(stats: ModelStatistics[], model: string): number {
       (n, s) => n + (s.inference_stats?.success?.count ?? 0) + (s.inference_stats?.fail?.count ?? 0),
       0,
     );
-}
-
-/** Statistics are a Triton extension; a server without them still gets a client-side report. */
-async function optionalStatistics(client: TritonClient): Promise<ModelStatistics[] | undefined> {
-  try {
-    return await client.modelStatistics();
-  } catch {
-    return undefined;
-  }
 }

@@ -1,4 +1,5 @@
 import type { TritonClient } from '../grpc/client.js';
+import type { PromptTransport } from '../transports/types.js';
 import { runLatencyTest, type LatencyTestOptions, type PerfReport } from './latencyTest.js';
 import type { LoadSpec } from './loadSpec.js';
 import { isDistribution, METRICS, type RequestRecord } from './metrics.js';
@@ -56,7 +57,10 @@ export interface SweepReport {
 }
 
 /** Runs every load `numRuns` times, one after another, reporting progress as requests complete. */
-export async function runSweep(client: TritonClient, options: SweepOptions): Promise<SweepReport> {
+export async function runSweep(
+  client: TritonClient | PromptTransport,
+  options: SweepOptions,
+): Promise<SweepReport> {
   const runs = options.numRuns ?? 1;
   if (!Number.isInteger(runs) || runs < 1)
     throw new Error(`number of runs must be a whole number ≥ 1 (got ${runs})`);
