@@ -3,6 +3,7 @@ import { buildCommand } from './commands/build.js';
 import { deployCommand } from './commands/deploy.js';
 import { generateCommand } from './commands/generate.js';
 import { importCommand } from './commands/import.js';
+import { k8sCommand } from './commands/k8s.js';
 import { perfCommand } from './commands/perf.js';
 import { promptCommand } from './commands/prompt.js';
 import { runCommand } from './commands/run.js';
@@ -30,6 +31,7 @@ export function createProgram(): Command {
     promptCommand(),
     perfCommand(),
     runCommand(),
+    k8sCommand(),
   ]) {
     program.addCommand(reportingUsageErrors(command));
   }

@@ -88,6 +88,23 @@ export {
   type StructField,
   type TsType,
 } from './tscompile/index.js';
+export {
+  kubernetesObjects,
+  kubernetesName,
+  KubernetesOptionError,
+  NGC_TRITON_IMAGE,
+  QUEUE_TIME_METRIC,
+  TRITON_PORTS,
+  type KubernetesObjects,
+  type KubernetesOptions,
+  type RepositorySource,
+} from './k8s/manifests.js';
+export {
+  writeKubernetesManifests,
+  DEFAULT_TRITON_TAG,
+  type KubernetesManifestOptions,
+  type KubernetesManifestResult,
+} from './k8s/write.js';
 
 /** Package-relative path of the pipeline JSON Schema (what `contributes.jsonValidation` names). */
 export const PIPELINE_SCHEMA_PATH = 'generator/schema/pipeline.schema.json';
