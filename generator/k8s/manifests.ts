@@ -3,15 +3,16 @@
  * Deployment, its Service, a PodMonitor, a HorizontalPodAutoscaler on Triton's queue time through
  * the Prometheus adapter (the convention of Triton's Helm chart: the pods metric
  * `avg_time_queue_us`), and optionally a KServe InferenceService on the Triton runtime. Objects
- * only; writing them out is `write.ts`.
+ * only, typed by the models packages; writing them out is `write.ts`. The packages' classes (with
+ * their schema validators, ~1.2 MB in the CLI bundle) are used by the tests, not at run time.
  */
 import type { IPodMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor' with {
   'resolution-mode': 'import',
 };
-import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
-import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import { Service } from 'kubernetes-models/v1/Service';
+import type { IService } from 'kubernetes-models/v1/Service';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 
 /** Where the pods get the model repository (generated and built, with its `.so` files). */
@@ -81,10 +82,10 @@ export function kubernetesName(name: string): string {
 }
 
 export interface KubernetesObjects {
-  deployment: Deployment;
-  service: Service;
+  deployment: IDeployment;
+  service: IService;
   podMonitor: IPodMonitor;
-  autoscaler: HorizontalPodAutoscaler;
+  autoscaler: IHorizontalPodAutoscaler;
   /** Values for the prometheus-community/prometheus-adapter Helm chart: the queue-time rule. */
   adapterValues: object;
   /** serving.kserve.io/v1beta1; no registry package carries KServe's schema. */
@@ -129,7 +130,9 @@ export function kubernetesObjects(options: KubernetesOptions): KubernetesObjects
     { name: 'dshm', emptyDir: { medium: 'Memory' } },
   ];
 
-  const deployment = new Deployment({
+  const deployment: IDeployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata,
     spec: {
       replicas: options.minReplicas,
@@ -149,9 +152,11 @@ export function kubernetesObjects(options: KubernetesOptions): KubernetesObjects
         },
       },
     },
-  });
+  };
 
-  const service = new Service({
+  const service: IService = {
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata,
     spec: {
       selector: labels,
@@ -163,7 +168,7 @@ export function kubernetesObjects(options: KubernetesOptions): KubernetesObjects
         appProtocol: p === 'grpc' ? 'grpc' : 'http',
       })),
     },
-  });
+  };
 
   const podMonitor: IPodMonitor = {
     apiVersion: 'monitoring.coreos.com/v1',
@@ -175,7 +180,9 @@ export function kubernetesObjects(options: KubernetesOptions): KubernetesObjects
     },
   };
 
-  const autoscaler = new HorizontalPodAutoscaler({
+  const autoscaler: IHorizontalPodAutoscaler = {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
     metadata,
     spec: {
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
@@ -191,7 +198,7 @@ export function kubernetesObjects(options: KubernetesOptions): KubernetesObjects
         },
       ],
     },
-  });
+  };
 
   return {
     deployment,
