@@ -167,6 +167,20 @@ describe('request-rate load (open loop, sends on a schedule)', () => {
     );
   });
 
+  it('gives small seeds an ordinary first gap (xoroshiro128+ seeded 0, 1, 2… first drew ~17 mean gaps)', () => {
+    const load = {
+      mode: 'request-rate',
+      rate: 1,
+      distribution: 'poisson',
+      requests: 2,
+      warmupRequests: 0,
+    } as const;
+    const firstGaps = Array.from({ length: 100 }, (_, seed) => sendSchedule({ ...load, seed }, 2)[1]!);
+    const mean = firstGaps.reduce((a, b) => a + b, 0) / firstGaps.length;
+    expect(mean).toBeGreaterThan(700);
+    expect(mean).toBeLessThan(1300);
+  });
+
   it('draws gaps with mean 1/rate; gamma burstier below shape 1, more regular above', () => {
     const cv = (gaps: number[]) => {
       const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
