@@ -9,6 +9,7 @@ import { promptCommand } from './commands/prompt.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { serverCommand } from './commands/server.js';
+import { studyCommand } from './commands/study.js';
 import { tokenizeCommand } from './commands/tokenize.js';
 import { validateCommand } from './commands/validate.js';
 import { installInterruptHandling } from './interrupt.js';
@@ -30,6 +31,7 @@ export function createProgram(): Command {
     deployCommand(),
     promptCommand(),
     perfCommand(),
+    studyCommand(),
     runCommand(),
     k8sCommand(),
   ]) {

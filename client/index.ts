@@ -107,6 +107,22 @@ export {
   type MetricDelta,
 } from './perf/compare.js';
 export { runLoad } from './perf/loadGenerator.js';
+export {
+  runBatchingStudy,
+  studyModelConfig,
+  studyFindings,
+  SCHEDULING_MODES,
+  DEFAULT_STUDY_MODEL,
+  type SchedulingMode,
+  type StudyModel,
+  type BatchingStudyOptions,
+  type BatchingStudyReport,
+  type StudyProgress,
+  type StudyStep,
+  type StudyModeResult,
+  type StudyFinding,
+} from './study/batching.js';
+export { formatStudyReport, renderStudyHtml } from './study/batchingReport.js';
 export type { ConcurrencyLoad, RequestRateLoad, LoadSpec } from './perf/loadSpec.js';
 export {
   METRICS,

@@ -94,12 +94,12 @@ export function chartJsSource(): string {
   return (cachedChartJs = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n'));
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** JSON inside a script element: `<` escaped so no `</script>` can end it early. */
-function jsonForHtml(value: unknown): string {
+export function jsonForHtml(value: unknown): string {
   return JSON.stringify(value).replaceAll('<', '\\u003c');
 }
 

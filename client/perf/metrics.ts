@@ -133,6 +133,19 @@ export const METRICS: readonly Metric[] = [
   },
   {
     kind: 'record',
+    tag: 'request_latency_per_output_token',
+    header: 'Latency per output token',
+    unit: 'ms',
+    formula: "request latency / output tokens (Orca's normalized latency), requests with 1+ output tokens",
+    inputs: ['latencyMs', 'responseTokens'],
+    applies: counted,
+    value: (r) => {
+      const tokens = outputTokens(r);
+      return tokens > 0 ? r.latencyMs / tokens : undefined;
+    },
+  },
+  {
+    kind: 'record',
     tag: 'output_token_throughput_per_user',
     header: 'Output token throughput per user',
     unit: 'tokens/s',

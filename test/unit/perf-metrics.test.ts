@@ -57,6 +57,8 @@ describe('computeMetrics (definitions as perf_analyzer / GenAI-Perf / AIPerf)', 
     expect(m.output_token_throughput_per_user!.avg).toBeCloseTo(1000 / 1.2, 2);
     expect(m.output_sequence_length).toMatchObject({ unit: 'tokens', avg: 6 });
     expect(m.request_latency).toMatchObject({ avg: 16 });
+    // Orca's normalized latency: the whole request's time over its 6 tokens.
+    expect(m.request_latency_per_output_token!.avg).toBeCloseTo(16 / 6, 2);
   });
 
   it('leaves ITL undefined for one-token answers and failed requests out of latencies', () => {
