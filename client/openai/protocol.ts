@@ -1,0 +1,182 @@
+/**
+ * The subset of OpenAI's API the front serves: request checking and the JSON shapes of
+ * `/v1/completions` and `/v1/chat/completions` answers, streamed chunks and errors.
+ */
+
+export type Kind = 'completions' | 'chat';
+
+export interface ParsedRequest {
+  kind: Kind;
+  model: string;
+  /** The prompt as sent to the ensemble's `text_input` (chat: the messages rendered, see `chatPrompt`). */
+  prompt: string;
+  maxTokens: number;
+  stream: boolean;
+  includeUsage: boolean;
+}
+
+/** OpenAI's default for `max_tokens` on completions. */
+export const DEFAULT_MAX_TOKENS = 16;
+
+/** A request the front refuses: HTTP status plus OpenAI's error object. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type: 'invalid_request_error' | 'not_found_error' | 'server_error' = 'invalid_request_error',
+    readonly param: string | null = null,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+
+  body(): { error: { message: string; type: string; param: string | null; code: string | null } } {
+    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+  }
+}
+
+const invalid = (message: string, param: string) =>
+  new ApiError(400, message, 'invalid_request_error', param);
+
+/** Checks a request body as OpenAI does (the fields the front uses; sampling fields are accepted and ignored). */
+export function parseRequest(kind: Kind, body: unknown): ParsedRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError(400, 'the request body must be a JSON object');
+  }
+  const b = body as Record<string, unknown>;
+  if (typeof b.model !== 'string' || b.model === '')
+    throw invalid("'model' is required: the ensemble's name", 'model');
+  const n = b.n ?? 1;
+  if (n !== 1) throw invalid('only n = 1 is supported: one answer per request', 'n');
+  if (b.echo === true) throw invalid("'echo' is not supported: answers never include the prompt", 'echo');
+  const maxTokens = b.max_completion_tokens ?? b.max_tokens ?? DEFAULT_MAX_TOKENS;
+  if (!Number.isInteger(maxTokens) || (maxTokens as number) < 1) {
+    throw invalid("'max_tokens' must be a whole number ≥ 1", 'max_tokens');
+  }
+  if (b.stream !== undefined && typeof b.stream !== 'boolean')
+    throw invalid("'stream' must be true or false", 'stream');
+  const options = b.stream_options as { include_usage?: unknown } | undefined | null;
+  const prompt = kind === 'chat' ? chatPrompt(b.messages) : completionPrompt(b.prompt);
+  return {
+    kind,
+    model: b.model,
+    prompt,
+    maxTokens: maxTokens as number,
+    stream: b.stream === true,
+    includeUsage: b.stream === true && options?.include_usage === true,
+  };
+}
+
+function completionPrompt(prompt: unknown): string {
+  if (typeof prompt === 'string') return prompt;
+  if (Array.isArray(prompt) && prompt.length === 1 && typeof prompt[0] === 'string') return prompt[0];
+  throw invalid(
+    "'prompt' must be a string (one prompt per request; token-id prompts are not supported)",
+    'prompt',
+  );
+}
+
+/**
+ * Chat messages → one prompt. Ensembles take text, not messages, and a tokenizer.json carries no
+ * chat template the native steps run, so: a single user message is sent as it is; a conversation
+ * is rendered one `role: content` line per message, ending with `assistant:` for the answer.
+ */
+export function chatPrompt(messages: unknown): string {
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw invalid("'messages' must be a non-empty array of {role, content}", 'messages');
+  }
+  const lines = messages.map((m, i) => {
+    const message = m as { role?: unknown; content?: unknown };
+    if (typeof message?.role !== 'string') throw invalid(`messages[${i}].role must be a string`, 'messages');
+    return { role: message.role, content: messageText(message.content, i) };
+  });
+  if (lines.length === 1 && lines[0]!.role === 'user') return lines[0]!.content;
+  return `${lines.map((l) => `${l.role}: ${l.content}`).join('\n')}\nassistant:`;
+}
+
+function messageText(content: unknown, i: number): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part: { type?: unknown; text?: unknown }) => {
+        if (part?.type === 'text' && typeof part.text === 'string') return part.text;
+        throw invalid(`messages[${i}].content: only text parts are supported`, 'messages');
+      })
+      .join('');
+  }
+  throw invalid(`messages[${i}].content must be a string or text parts`, 'messages');
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export function usage(promptTokens: number, completionTokens: number): Usage {
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
+}
+
+/** `length` when the answer used every token it was allowed, else `stop`. */
+export function finishReason(completionTokens: number, maxTokens: number): 'length' | 'stop' {
+  return completionTokens >= maxTokens ? 'length' : 'stop';
+}
+
+interface Head {
+  id: string;
+  created: number;
+  model: string;
+}
+
+/** The whole answer of a request that did not stream. */
+export function completion(kind: Kind, head: Head, text: string, finish: string, counted: Usage): object {
+  return kind === 'chat'
+    ? {
+        ...head,
+        object: 'chat.completion',
+        choices: [
+          { index: 0, message: { role: 'assistant', content: text }, logprobs: null, finish_reason: finish },
+        ],
+        usage: counted,
+      }
+    : {
+        ...head,
+        object: 'text_completion',
+        choices: [{ index: 0, text, logprobs: null, finish_reason: finish }],
+        usage: counted,
+      };
+}
+
+/**
+ * One streamed chunk: `text` (chat: `delta.content`), or the role announcement (chat's first chunk),
+ * or the finish reason (last chunk with a choice). With `include_usage` every chunk carries
+ * `usage: null` and a final chunk with no choices carries the counts.
+ */
+export function chunk(
+  kind: Kind,
+  head: Head,
+  part: { text?: string; role?: boolean; finish?: string; usage?: Usage | null },
+): object {
+  const withUsage = part.usage !== undefined ? { usage: part.usage } : {};
+  const object = kind === 'chat' ? 'chat.completion.chunk' : 'text_completion';
+  if (part.usage) return { ...head, object, choices: [], ...withUsage };
+  const finish = part.finish ?? null;
+  const choice =
+    kind === 'chat'
+      ? {
+          index: 0,
+          delta: part.role
+            ? { role: 'assistant', content: '' }
+            : part.text !== undefined
+              ? { content: part.text }
+              : {},
+          logprobs: null,
+          finish_reason: finish,
+        }
+      : { index: 0, text: part.text ?? '', logprobs: null, finish_reason: finish };
+  return { ...head, object, choices: [choice], ...withUsage };
+}
