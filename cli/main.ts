@@ -10,8 +10,10 @@ import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { openaiServeCommand } from './commands/openaiServe.js';
 import { serverCommand } from './commands/server.js';
+import { statusCommand } from './commands/status.js';
 import { studyCommand } from './commands/study.js';
 import { tokenizeCommand } from './commands/tokenize.js';
+import { undeployCommand } from './commands/undeploy.js';
 import { validateCommand } from './commands/validate.js';
 import { installInterruptHandling } from './interrupt.js';
 
@@ -30,6 +32,8 @@ export function createProgram(): Command {
     serveCommand(),
     serverCommand(),
     deployCommand(),
+    statusCommand(),
+    undeployCommand(),
     promptCommand(),
     openaiServeCommand(),
     perfCommand(),

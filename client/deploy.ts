@@ -6,7 +6,7 @@ import { modelPayload, removeStaleCopies } from './deployPayload.js';
 import { TritonError } from './grpc/errors.js';
 import type { TritonClient } from './grpc/client.js';
 import type { ModelConfig } from './grpc/types.js';
-import { libraryProblem } from './libraryCheck.js';
+import { libraryProblem, unresolvedProblem } from './libraryCheck.js';
 import { probeModel, type ProbeResult } from './readinessProbe.js';
 import { readRepository, versionFiles, type RepositoryModelEntry } from './repository.js';
 
@@ -325,7 +325,8 @@ function brokenLibraries(entries: RepositoryModelEntry[]): Map<string, string> {
   for (const entry of entries) {
     for (const [path, bytes] of Object.entries(versionFiles(entry))) {
       if (!/\.so(\.\d+)*$/.test(path)) continue;
-      const problem = libraryProblem(join(entry.dir, path), bytes);
+      const problem =
+        libraryProblem(join(entry.dir, path), bytes) ?? unresolvedProblem(join(entry.dir, path), bytes);
       if (problem) broken.set(entry.name, problem);
     }
   }

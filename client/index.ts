@@ -52,6 +52,9 @@ export {
   type DeployResult,
   type ModelDeployStatus,
 } from './deploy.js';
+export { serverStatus, type ServerStatus, type ModelStatus } from './serverStatus.js';
+export { undeployEnsemble, type UndeployResult } from './undeploy.js';
+export { probeModel, type ProbeResult } from './readinessProbe.js';
 export { readRepository, RepositoryError, type RepositoryModelEntry } from './repository.js';
 export {
   sendPrompt,

@@ -79,6 +79,12 @@ export {
   type BuiltModel,
   type RepositoryBuild,
 } from './build/index.js';
+export { readElfDynamic, ElfError, type ElfDynamicInfo } from './build/elf.js';
+export {
+  CONTAINER_GENERATIONS,
+  compatibilityProblems,
+  type ContainerGeneration,
+} from './build/containers.js';
 export {
   compileModule,
   compileModules,

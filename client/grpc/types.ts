@@ -49,6 +49,8 @@ export interface ModelConfig {
   name: string;
   platform: string;
   backend: string;
+  /** The backend library file, when the config names one (deploy sets it to the versioned library). */
+  runtime: string;
   max_batch_size: number;
   input: ModelInputConfig[];
   output: ModelTensorConfig[];

@@ -21,6 +21,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parsePbtxt } from '../pbtxt/index.js';
 import { stepSourcesDir } from '../repository/layout.js';
 import { buildBackends, defaultJobs, simLlmLibrary, type BuildBackendsOptions } from './backends.js';
+import { compatibilityProblems, CONTAINER_GENERATIONS, requiredFloor } from './containers.js';
+import { readElfDynamic } from './elf.js';
 import { withDirectoryLock } from './lock.js';
 import { BuildError, runOrThrow, runTool } from './run.js';
 
@@ -42,6 +44,8 @@ export interface BuiltModel {
   library: string;
   /** 'step' when compiled from the model's src/, 'sim_llm' when the prebuilt sim-llm was copied. */
   kind: 'step' | 'sim_llm';
+  /** The newest glibc / libstdc++ symbol versions the library needs (what a server must offer). */
+  requires: { glibc?: string; glibcxx?: string; cxxabi?: string };
 }
 
 export interface RepositoryBuild {
@@ -66,6 +70,7 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
     if (existsSync(join(src, 'CMakeLists.txt'))) {
       const library = await buildStep(model, src, stepsRoot, backends, opts);
       await checkSymbolsResolve(model, library);
+      const requires = checkContainers(model, library);
       const produced = basename(library);
       if (backend !== undefined && produced !== `libtriton_${backend}.so`) {
         throw new BuildError(
@@ -73,13 +78,14 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
             'regenerate the repository so the config and the step source agree',
         );
       }
-      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'step' });
+      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'step', requires });
     } else if (backend === 'sim_llm') {
       const library = simLlmLibrary(backends.buildDir);
       if (!existsSync(library)) {
         throw new BuildError(`${library} is missing after building the backends; rebuild with the triton_sim_llm target`);
       }
-      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'sim_llm' });
+      const requires = checkContainers(model, library);
+      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'sim_llm', requires });
     }
   }
   return { built };
@@ -185,6 +191,29 @@ async function checkSymbolsResolve(model: string, library: string): Promise<void
         'regenerate it; otherwise the prebuilt backends are inconsistent: delete build/backends and build again',
     );
   }
+}
+
+/**
+ * NVIDIA's Triton containers run an older glibc / libstdc++ than a newer build machine: a library
+ * needing a symbol version the oldest supported container lacks would fail to load there
+ * ("version `GLIBC_2.36' not found"). Refused now, naming the symbol (containers.ts).
+ */
+function checkContainers(model: string, library: string): BuiltModel['requires'] {
+  const info = readElfDynamic(readFileSync(library));
+  const floor = CONTAINER_GENERATIONS[0]!;
+  const problems = compatibilityProblems(info, floor);
+  if (problems.length > 0) {
+    const what = problems
+      .map((p) => `${p.version} (${p.symbols.slice(0, 3).join(', ') || 'a needed library'}; they have ${p.offered})`)
+      .join(', ');
+    throw new BuildError(
+      `${model}: ${basename(library)} needs ${what}, so it would not load in NVIDIA's Triton containers ` +
+        `${floor.tags} (Ubuntu ${floor.ubuntu}). Build on a system no newer than Ubuntu ${floor.ubuntu} ` +
+        '(glibc, libstdc++), or avoid the newer functions named; see docs/GPU.md',
+    );
+  }
+  const floorNeeded = requiredFloor(info);
+  return Object.fromEntries(Object.entries(floorNeeded).filter(([, v]) => v !== undefined));
 }
 
 /**

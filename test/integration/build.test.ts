@@ -55,7 +55,16 @@ describe('buildRepository', () => {
     const stepsBuildDir = join(work, 'steps-incremental');
     const first = await buildRepository(repo, { stepsBuildDir });
     expect(first.built).toEqual([
-      { model: 'tok', library: join(repo, 'tok', '1', 'libtriton_tok.so'), kind: 'step' },
+      {
+        model: 'tok',
+        library: join(repo, 'tok', '1', 'libtriton_tok.so'),
+        kind: 'step',
+        requires: {
+          glibc: expect.stringMatching(/^2\.\d+$/),
+          glibcxx: expect.stringMatching(/^3\.4\.\d+$/),
+          cxxabi: expect.stringMatching(/^1\.3\.\d+$/),
+        },
+      },
     ]);
     expect(statSync(first.built[0]?.library as string).size).toBeGreaterThan(0);
 
@@ -108,6 +117,17 @@ describe('buildRepository', () => {
     );
     await expect(buildRepository(repo, { stepsBuildDir: join(work, 'steps-unresolved') })).rejects.toThrow(
       /tok: libtriton_tok\.so needs 1 symbol\(s\) that no library defines, so Triton could not load it: _Z18ts_defined_nowherev\./,
+    );
+  });
+
+  it("refuses a library that needs a newer glibc than NVIDIA's oldest supported Triton container, naming the symbol", async () => {
+    const repo = writeRepository('newer-glibc');
+    appendFileSync(
+      join(stepSourcesDir(repo), 'tok', 'step.cc'),
+      '\n#include <cstdlib>\nnamespace {\nstruct Use {\n  Use() { (void)arc4random(); }\n} use;\n}  // namespace\n',
+    );
+    await expect(buildRepository(repo, { stepsBuildDir: join(work, 'steps-newer-glibc') })).rejects.toThrow(
+      /tok: libtriton_tok\.so needs GLIBC_2\.36 \(arc4random; they have GLIBC_2\.35\), so it would not load in NVIDIA's Triton containers 24\.01–24\.12 \(Ubuntu 22\.04\)/,
     );
   });
 

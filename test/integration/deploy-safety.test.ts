@@ -7,6 +7,7 @@
  * The step's change is a TypeScript afterDecode hook compiled into the detokenize step's library
  * (the model config does not change), so only the library can change the answer.
  */
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -218,5 +219,56 @@ describe('a failing deploy leaves the served ensemble answering exactly, during 
       }),
     ]);
     expect(result.models.find((m) => m.model === ENSEMBLE)?.error).toMatch(/first request failed/);
+  });
+
+  /** The bundled CLI (`node scripts/bundle.mjs` first, as for the other CLI tests). */
+  function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+    const run = spawnSync(
+      process.execPath,
+      [join(ROOT, 'bin/triton-studio.js'), ...args, '--url', server.grpcUrl],
+      {
+        encoding: 'utf8',
+      },
+    );
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  }
+
+  it('`status` lists what is loaded, versions, readiness and the versioned libraries; `undeploy` unloads the ensemble and its steps', () => {
+    const status = cli('status', '--json');
+    expect(status.code, status.stderr).toBe(0);
+    const parsed = JSON.parse(status.stdout) as { live: boolean; models: Record<string, unknown>[] };
+    expect(parsed.live).toBe(true);
+    expect(parsed.models.map((m) => [m.name, m.versions, m.ready, m.kind])).toEqual([
+      [ENSEMBLE, ['1'], true, 'ensemble'],
+      ['postprocessing', ['1'], true, 'backend'],
+      ['preprocessing', ['1'], true, 'backend'],
+      ['sim_llm', ['1'], true, 'backend'],
+    ]);
+    expect(parsed.models.find((m) => m.name === ENSEMBLE)?.steps).toEqual([
+      'preprocessing',
+      'sim_llm',
+      'postprocessing',
+    ]);
+    expect(parsed.models.find((m) => m.name === 'preprocessing')?.library).toMatch(
+      /^libtriton_preprocessing-[0-9a-f]{12}\.so$/,
+    );
+    const text = cli('status');
+    expect(text.stdout).toMatch(/READY\s+gpt2_sim v1\s+ensemble of preprocessing, sim_llm, postprocessing/);
+
+    const missing = cli('undeploy', 'no_such_ensemble');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/'no_such_ensemble' is not loaded .*loaded ensembles: gpt2_sim/);
+    const step = cli('undeploy', 'sim_llm');
+    expect(step.stderr).toMatch(/'sim_llm' is not an ensemble/);
+
+    const undeployed = cli('undeploy', ENSEMBLE, '--json');
+    expect(undeployed.code, undeployed.stderr).toBe(0);
+    expect(JSON.parse(undeployed.stdout)).toMatchObject({
+      ok: true,
+      unloaded: [ENSEMBLE, 'preprocessing', 'sim_llm', 'postprocessing'],
+      kept: [],
+    });
+    const after = JSON.parse(cli('status', '--json').stdout) as { models: { ready: boolean }[] };
+    expect(after.models.filter((m) => m.ready)).toEqual([]);
   });
 });

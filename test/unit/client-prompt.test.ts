@@ -8,6 +8,7 @@ function ensemble(maxBatchSize: number, extra: ModelConfig['input'] = []): Model
     name: 'gpt2_sim',
     platform: 'ensemble',
     backend: '',
+    runtime: '',
     max_batch_size: maxBatchSize,
     input: [
       { name: 'text_input', data_type: 'TYPE_STRING', dims: [1] },
