@@ -102,6 +102,15 @@ export {
   type StabilityResult,
 } from './perf/windows.js';
 export { readInputDataset, type RequestInput } from './perf/inputs.js';
+export {
+  syntheticInputs,
+  withOutputLengths,
+  drawLength,
+  type SyntheticSpec,
+  type LengthDistribution,
+  type TokenCodec,
+} from './perf/synthetic.js';
+export { chunkTokens, type TokenCounter } from './perf/tokenCounts.js';
 export { profileExport, profileCsv, sweepCsv, writeReportFile } from './perf/export.js';
 export { renderHtmlReport, chartJsSource, type HtmlReportOptions } from './perf/htmlReport.js';
 export {

@@ -8,7 +8,6 @@ import {
   formatPerfReport,
   formatSweepReport,
   parseSlos,
-  readInputDataset,
   PERF_ANALYZER_WINDOWS,
   profileCsv,
   profileExport,
@@ -32,9 +31,10 @@ import {
 import { onInterrupt } from '../interrupt.js';
 import { CliError } from '../io.js';
 import { positiveNumber, seconds, wholeNumber } from '../options.js';
+import { perfInputs, withPerfInputOptions, type PerfInputOptions } from '../perfInputs.js';
 import { liveProgress } from '../perfProgress.js';
 
-export interface PerfCliOptions {
+export interface PerfCliOptions extends PerfInputOptions {
   model: string;
   endpoint: Endpoint;
   concurrency?: number[];
@@ -70,10 +70,12 @@ export function perfCommand(): Command {
 }
 
 function measureCommand(): Command {
-  return withEndpointOption(
-    withConnectionOptions(
-      new Command('measure').description(
-        'latency test: closed-loop concurrency or open-loop request rate, sweeps, TTFT / ITL / latency percentiles, server breakdown',
+  return withPerfInputOptions(
+    withEndpointOption(
+      withConnectionOptions(
+        new Command('measure').description(
+          'latency test: closed-loop concurrency or open-loop request rate, sweeps, TTFT / ITL / latency percentiles, server breakdown',
+        ),
       ),
     ),
   )
@@ -144,6 +146,7 @@ function measureCommand(): Command {
             2,
           );
         }
+        const { inputs, tokenizer } = await perfInputs(opts, out.progress.bind(out));
         const controller = new AbortController();
         const release = onInterrupt(() => controller.abort());
         const client = connectTransport(opts);
@@ -153,7 +156,8 @@ function measureCommand(): Command {
           const sweep = await runSweep(client, {
             model: opts.model,
             prompt: opts.prompt,
-            inputs: opts.inputFile === undefined ? undefined : readInputDataset(opts.inputFile),
+            inputs,
+            tokenizer,
             maxTokens: opts.maxTokens,
             stream: opts.stream,
             slos: opts.goodput,
@@ -190,6 +194,7 @@ function measureCommand(): Command {
           progress?.stop();
           release();
           client.close();
+          tokenizer?.close();
         }
       }),
     );

@@ -5,6 +5,8 @@ export interface RequestInput {
   text: string;
   /** Tokens to generate; the test's `maxTokens` when absent. */
   maxTokens?: number;
+  /** The prompt's length in tokens, when already counted (synthetic prompts). */
+  inputTokens?: number;
 }
 
 /**

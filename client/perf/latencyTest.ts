@@ -5,6 +5,7 @@ import { isUnavailable } from '../transports/errors.js';
 import { GrpcTransport } from '../transports/grpc.js';
 import type { Endpoint, PromptTransport } from '../transports/types.js';
 import { cycle, type RequestInput } from './inputs.js';
+import { chunkTokens, promptCounter, type TokenCounter } from './tokenCounts.js';
 import { runLoad, type LoadRun, type LoadSpec, type RequestOutcome } from './loadGenerator.js';
 import {
   computeMetrics,
@@ -40,6 +41,11 @@ export interface LatencyTestOptions {
   keepRecords?: boolean;
   /** Each measured request as it completes (live progress). */
   onRecord?: (record: RequestRecord) => void;
+  /**
+   * Counts input and output tokens after the run (the pipeline's native tokenizer). Without it
+   * only streamed chunks are counted, one token each, and input tokens only where the inputs carry them.
+   */
+  tokenizer?: TokenCounter;
   signal?: AbortSignal;
 }
 
@@ -57,6 +63,8 @@ export interface PerfReport {
   stream: boolean;
   maxTokens?: number;
   prompt: string;
+  /** The tokenizer that counted input and output tokens; absent: streamed chunks were counted. */
+  tokenizer?: string;
   results: {
     /** Measured requests (warm-up excluded), failed ones included. */
     requests: number;
@@ -111,9 +119,10 @@ export async function runLatencyTest(
     stream: options.stream ?? false,
     timeoutMs: options.timeoutMs,
   });
-  const send = () => {
+  const send = async (): Promise<Sent> => {
     const input = next();
-    return sender.send({ text: input.text, maxTokens: input.maxTokens ?? options.maxTokens });
+    const result = await sender.send({ text: input.text, maxTokens: input.maxTokens ?? options.maxTokens });
+    return Object.assign(result, { input });
   };
   const startedAt = new Date().toISOString();
   const statsBefore = await transport.statistics();
@@ -132,9 +141,9 @@ export async function runLatencyTest(
     : options.load;
   // A server that went away (or never answered) ends the run at once: more sends would only fail.
   let stoppedBecause: string | undefined;
-  let run: LoadRun<PromptResult>;
+  let run: LoadRun<Sent>;
   try {
-    run = await runLoad<PromptResult>(load, send, {
+    run = await runLoad<Sent>(load, send, {
       signal: options.signal,
       afterWarmup: async () => {
         statsAfterWarmup = await settled(statsBefore, options.load.warmupRequests);
@@ -155,7 +164,7 @@ export async function runLatencyTest(
   const statsAfter = await settled(statsAfterWarmup ?? statsBefore, run.outcomes.length);
 
   const stream = options.stream ?? false;
-  let records = run.outcomes.map(promptRecord);
+  let records = await countedRecords(run.outcomes, options.tokenizer);
   let durationS = run.durationS;
   const stability = monitor?.result();
   if (monitor) {
@@ -171,9 +180,8 @@ export async function runLatencyTest(
   const context: MetricContext = {
     stream,
     openLoop: options.load.mode === 'request-rate',
-    // Without a tokenizer only streamed chunks are counted, one token each.
-    outputTokens: stream,
-    inputTokens: false,
+    outputTokens: stream || options.tokenizer !== undefined,
+    inputTokens: records.some((r) => r.inputTokens !== undefined),
     slos: options.slos,
   };
   const metrics = computeMetrics({ records, durationS, context });
@@ -195,6 +203,7 @@ export async function runLatencyTest(
     stream,
     maxTokens: options.maxTokens,
     prompt: options.prompt,
+    tokenizer: options.tokenizer?.tokenizer,
     results: {
       requests: records.length,
       errors: metrics.error_request_count!.avg,
@@ -214,6 +223,31 @@ export async function runLatencyTest(
     records: options.keepRecords ? records : undefined,
     serverBreakdown: breakdown(statsAfterWarmup ?? statsBefore, statsAfter),
   };
+}
+
+/** A prompt's result and the input it was sent for. */
+type Sent = PromptResult & { input: RequestInput };
+
+/**
+ * Records with tokens: counted by the tokenizer when there is one (input tokens as the inputs
+ * carry them otherwise); without one, each streamed chunk is one token.
+ */
+async function countedRecords(
+  outcomes: readonly RequestOutcome<Sent>[],
+  tokenizer: TokenCounter | undefined,
+): Promise<RequestRecord[]> {
+  const countPrompt = tokenizer && promptCounter(tokenizer);
+  return Promise.all(
+    outcomes.map(async (outcome) => {
+      const record = promptRecord(outcome);
+      const sent = outcome.value;
+      if (record.error !== undefined || !sent) return record;
+      const inputTokens = sent.input.inputTokens ?? (await countPrompt?.(sent.input.text));
+      if (inputTokens !== undefined) record.inputTokens = inputTokens;
+      if (tokenizer) record.responseTokens = await chunkTokens(tokenizer, sent.chunks);
+      return record;
+    }),
+  );
 }
 
 /** A prompt's outcome as the metrics see it: each non-empty text chunk one response carrying output. */

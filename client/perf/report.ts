@@ -20,7 +20,17 @@ export function formatPerfReport(report: PerfReport): string {
   ];
   if (r.ttft) lines.push(`  TTFT    ${formatSummary(r.ttft)}`);
   if (r.itl && r.itl.count > 0) lines.push(`  ITL     ${formatSummary(r.itl)}`);
-  if (r.outputChunksPerSecond !== undefined)
+  const isl = report.metrics.input_sequence_length;
+  const osl = report.metrics.output_sequence_length;
+  if (report.tokenizer && osl) {
+    lines.push(
+      `  tokens  ${isl ? `input avg ${isl.avg}, ` : ''}output avg ${osl.avg} (p50 ${osl.p50}), ` +
+        `${report.metrics.output_token_throughput?.avg} output tokens/s (native tokenizer)`,
+    );
+  } else if (isl) {
+    lines.push(`  tokens  input avg ${isl.avg}`);
+  }
+  if (r.outputChunksPerSecond !== undefined && !report.tokenizer)
     lines.push(`  output  ${r.outputChunksPerSecond} chunks (≈ tokens)/s`);
   if (r.sendLag)
     lines.push(`  send lag p99 ${r.sendLag.p99Ms} ms, max ${r.sendLag.maxMs} ms (behind schedule)`);

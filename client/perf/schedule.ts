@@ -64,6 +64,6 @@ function gammaSample(shape: number, random: () => number): number {
 }
 
 /** Standard normal by Box–Muller. */
-function normalSample(random: () => number): number {
+export function normalSample(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }

@@ -1,4 +1,5 @@
 /** Triton's HTTP/REST endpoints: `v2/models/M/infer` (KServe v2 JSON), `generate` and `generate_stream` (SSE). */
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { InferInput } from '../grpc/client.js';
 import { decodeBytesTensor, decodeNumericTensor } from '../grpc/tensors.js';
@@ -64,6 +65,9 @@ export class TritonHttpTransport implements PromptTransport {
     }
     const inputs = new Set(config.input.map((i) => i.name));
     const body = (request: PromptRequest) => ({
+      // A fresh request id, as the gRPC client sends: streaming detokenize steps key their
+      // per-request decoder on it (without one, a character split over tokens comes out as U+FFFD).
+      id: randomUUID(),
       [TEXT_INPUT]: request.text,
       ...(inputs.has(MAX_TOKENS) && request.maxTokens !== undefined
         ? { [MAX_TOKENS]: request.maxTokens }
@@ -89,6 +93,7 @@ export class TritonHttpTransport implements PromptTransport {
     timeoutMs?: number,
   ): Promise<PromptResult> {
     const body = {
+      id: randomUUID(),
       inputs: promptInputs(config, { ...request, stream: false }).map(jsonTensor),
       outputs: [{ name: TEXT_OUTPUT }],
     };

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployRepository } from '../../client/deploy.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { runLatencyTest } from '../../client/perf/latencyTest.js';
+import { syntheticInputs, withOutputLengths } from '../../client/perf/synthetic.js';
 import { startOpenAiServer, type OpenAiServer } from '../../client/openai/server.js';
 import { freePort, startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { NativeTokenizer } from '../../client/tokenizer/nativeTokenizer.js';
@@ -98,6 +99,8 @@ async function measure(transport: PromptTransport, model: string, stream: boolea
 }
 
 const prefillMs = () => (PREFILL_US_PER_TOKEN * promptTokens) / 1000;
+/** The emoji prompt's prefill (4 tokens). */
+const prefillMs4 = () => (PREFILL_US_PER_TOKEN * 4) / 1000;
 const latencyTruth = () => prefillMs() + (MAX_TOKENS * DECODE_US_PER_STEP) / 1000;
 
 describe("Triton's endpoints measure the same latency model the same way", () => {
@@ -156,6 +159,77 @@ describe("Triton's endpoints measure the same latency model the same way", () =>
       if (!openai) expect(report.serverBreakdown.find((s) => s.model === 'sim_llm_plain')?.requests).toBe(6);
     }, 120_000);
   }
+});
+
+describe("tokens counted by the pipeline's native tokenizer", () => {
+  it('synthetic prompts: every count agrees with Hugging Face, the lengths follow the mean and deviation, a seed repeats them', async () => {
+    const spec = {
+      inputTokens: { mean: 120, stddev: 20 },
+      outputTokens: { mean: 12, stddev: 3 },
+      count: 200,
+      seed: 11,
+    };
+    const inputs = await syntheticInputs(tokenizer, spec);
+    for (const input of inputs) expect(input.inputTokens, input.text).toBe(await hfCount(input.text));
+    const stats = (xs: number[]) => {
+      const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+      return { mean, sd: Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1)) };
+    };
+    // 200 draws: the sample mean is within ±3 standard errors (20/√200 ≈ 1.4), the deviation within 15%.
+    const isl = stats(inputs.map((i) => i.inputTokens!));
+    expect(Math.abs(isl.mean - 120)).toBeLessThan(4.3);
+    expect(Math.abs(isl.sd - 20)).toBeLessThan(3);
+    const osl = stats(inputs.map((i) => i.maxTokens!));
+    expect(Math.abs(osl.mean - 12)).toBeLessThan(0.7);
+    expect(Math.abs(osl.sd - 3)).toBeLessThan(0.5);
+    expect(new Set(inputs.map((i) => i.text)).size).toBeGreaterThan(190);
+    expect((await syntheticInputs(tokenizer, spec)).map((i) => i.text)).toEqual(inputs.map((i) => i.text));
+    expect((await syntheticInputs(tokenizer, { ...spec, seed: 12 }))[0]!.text).not.toBe(inputs[0]!.text);
+    // A fixed prompt with drawn output lengths.
+    const fixed = withOutputLengths([{ text: PROMPT }], { mean: 5 }, { count: 3 });
+    expect(fixed).toEqual([1, 2, 3].map(() => ({ text: PROMPT, maxTokens: 5 })));
+  }, 60_000);
+
+  it('several tokens in one streamed chunk: output tokens are counted, not chunks, and ITL divides by them', async () => {
+    // GPT-2 splits 🙂 into two byte tokens; sim-llm answers with the prompt's tokens, and the
+    // streaming detokenizer sends 🙂 once both have arrived: 2 chunks carrying 4 tokens.
+    const prompt = '🙂🙂';
+    const tokens = await hfCount(prompt);
+    expect(tokens).toBe(4);
+    const transport = createTransport('generate', server.httpUrl);
+    const report = await runLatencyTest(transport, {
+      model: models.stream,
+      prompt,
+      maxTokens: tokens,
+      stream: true,
+      tokenizer,
+      keepRecords: true,
+      load: { mode: 'concurrency', concurrency: 1, requests: 3, warmupRequests: 0 },
+    }).finally(() => transport.close());
+    const m = report.metrics;
+    expect(m.error_request_count!.avg, report.results.errorMessages.join('\n')).toBe(0);
+    expect(report.tokenizer).toBe(GPT2);
+    expect(report.records!.map((r) => r.responseTokens)).toEqual([1, 2, 3].map(() => [2, 2]));
+    expect(m.output_sequence_length!.avg).toBe(tokens);
+    expect(m.input_sequence_length!.avg).toBe(tokens);
+    // The first chunk waits for 2 decode steps; (latency − TTFT) spans the other 2, over 3 gaps.
+    within(m.time_to_first_token!.p50!, prefillMs4() + (2 * DECODE_US_PER_STEP) / 1000);
+    within(m.inter_token_latency!.p50!, (2 * DECODE_US_PER_STEP) / 1000 / 3);
+  }, 60_000);
+
+  it('unary answers: one chunk, all its tokens; the prompt is never output', async () => {
+    const transport = createTransport('http-infer', server.httpUrl);
+    const report = await runLatencyTest(transport, {
+      model: models.plain,
+      prompt: PROMPT,
+      maxTokens: 3,
+      tokenizer,
+      load: { mode: 'concurrency', concurrency: 1, requests: 2, warmupRequests: 0 },
+    }).finally(() => transport.close());
+    expect(report.metrics.output_sequence_length!.avg).toBe(3);
+    expect(report.metrics.input_sequence_length!.avg).toBe(promptTokens);
+    expect(report.metrics.output_token_throughput!.avg).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe("the OpenAI-compatible front, through OpenAI's own SDK", () => {
