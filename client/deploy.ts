@@ -159,6 +159,21 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
   return finish(result, options);
 }
 
+/**
+ * A config as the gRPC client decodes it carries, for each oneof, a field naming the member that
+ * is set (`scheduling_choice: "dynamic_batching"`); Triton's JSON parser refuses such a field.
+ */
+function withoutOneofMarkers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutOneofMarkers);
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(object)
+      .filter(([key, v]) => !(typeof v === 'string' && v !== key && v in object && key.endsWith('_choice')))
+      .map(([key, v]) => [key, withoutOneofMarkers(v)]),
+  );
+}
+
 function candidateName(model: string): string {
   return `${model}${CANDIDATE_SUFFIX}`;
 }
@@ -292,7 +307,7 @@ async function rollBack(
                 ),
               }
             : {};
-        await client.loadModel(entry.name, { config: JSON.stringify(before), files });
+        await client.loadModel(entry.name, { config: JSON.stringify(withoutOneofMarkers(before)), files });
         actions.push(`restored ${entry.name} to the config it served before`);
       } else {
         complete = false;
@@ -386,7 +401,13 @@ async function deployModel(
   const start = performance.now();
   // Candidates are always uploaded (no such folder in any repository); local ensembles load by name.
   const upload = renameSteps !== undefined || options.mode === 'remote';
-  const payload = modelPayload(entry, name, { upload, renameSteps });
+  let payload: ReturnType<typeof modelPayload>;
+  try {
+    payload = modelPayload(entry, name, { upload, renameSteps });
+  } catch (error) {
+    // The repository changed under the deploy (a folder removed, a file unreadable).
+    return { ...base, state: 'failed', loadMs: 0, error: `cannot read its files: ${errorText(error)}` };
+  }
   const uploaded = upload
     ? {
         uploadedFiles: Object.keys(payload.files).sort(),

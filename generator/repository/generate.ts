@@ -137,6 +137,25 @@ function assertEveryBindingRendered(model: NativeStepModel, stepCc: string): voi
   }
 }
 
+/**
+ * The content-named library copies a local deploy placed (`<model>/<version>/libtriton_*-<12 hex>.so`,
+ * see client/deployPayload.ts) stay across regeneration: a local server may be serving one, and a
+ * failed redeploy puts that model back by loading it again.
+ */
+function deployedLibraries(outDir: string, models: GeneratedModel[]): string[] {
+  const kept: string[] = [];
+  for (const m of models) {
+    const dir = join(outDir, m.name);
+    if (!existsSync(dir)) continue;
+    for (const version of readdirSync(dir).filter((v) => /^\d+$/.test(v))) {
+      if (!statSync(join(dir, version)).isDirectory()) continue;
+      for (const file of readdirSync(join(dir, version)))
+        if (/^libtriton_.+-[0-9a-f]{12}\.so$/.test(file)) kept.push(`${m.name}/${version}/${file}`);
+    }
+  }
+  return kept;
+}
+
 export function generateRepository(options: GenerateOptions): GenerateResult {
   const pipelinePath = resolve(options.pipelinePath);
   const outDir = resolve(options.outDir);
@@ -197,7 +216,12 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   if (options.dryRun) return result;
   try {
     writeTrees([
-      { outDir, files, emptyDirs: models.map((m) => `${m.name}/1`), keep: expected },
+      {
+        outDir,
+        files,
+        emptyDirs: models.map((m) => `${m.name}/1`),
+        keep: [...expected, ...deployedLibraries(outDir, models)],
+      },
       // No native step: stale sources of an earlier generation go (the build would compile them).
       { outDir: sourcesDir, files: sources.length > 0 ? sources : null },
     ]);

@@ -121,6 +121,35 @@ describe.each(['remote', 'local'] as const)('redeploying a rebuilt step (%s)', (
     for (const model of [ENSEMBLE, 'postprocessing', 'preprocessing', 'sim_llm'])
       expect(await client.modelReady(`${model}__ts_candidate`), model).toBe(false);
   });
+
+  it('puts every replaced model back when replacing fails after a good trial (the answer is the previous one)', async (ctx) => {
+    if (mode !== 'local') ctx.skip(); // an uploaded step's previous files are not on the client
+    const prompt = 'Rolled back to the build that served';
+    const before = await expected(prompt, 4, 'v2');
+    expect((await sendPrompt(client, { model: ENSEMBLE, text: prompt, maxTokens: 4 })).text).toBe(before);
+    writeProject(project, 'v3');
+    await generateAndBuild(join(project, 'tagged.pipeline.json'), repo);
+    // A real fault between the trial and the replacement: sim_llm's version folder disappears
+    // once the new detokenize step is serving, so sim_llm's reload fails.
+    const result = await deployRepository(client, {
+      repository: repo,
+      mode,
+      onModel: (s) => {
+        if (s.model === 'postprocessing' && s.state === 'ready')
+          rmSync(join(repo, 'sim_llm', '1'), { recursive: true });
+      },
+    });
+    expect(result).toMatchObject({ ok: false, outcome: 'rolled-back' });
+    expect(result.probes.map((p) => [p.model, p.ok])).toEqual([[`${ENSEMBLE}__ts_candidate`, true]]);
+    expect(result.models.find((m) => m.model === 'sim_llm')).toMatchObject({ state: 'failed' });
+    expect(result.actions).toEqual(
+      expect.arrayContaining([
+        'restored preprocessing to the config it served before',
+        'restored postprocessing to the config it served before',
+      ]),
+    );
+    expect((await sendPrompt(client, { model: ENSEMBLE, text: prompt, maxTokens: 4 })).text).toBe(before);
+  });
 });
 
 describe('a failing deploy leaves the served ensemble answering exactly, during and after', () => {
