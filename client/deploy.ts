@@ -120,7 +120,7 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
   for (const entry of trial.loaded.filter((e) => e.isEnsemble)) {
     const probe = await probeModel(client, candidateName(entry.name));
     result.probes.push(probe);
-    if (!probe.ok) trial.failures.push(probeFailure(entry, probe, result.models));
+    if (!probe.ok) trial.failures.push(probeFailure(entry, probe, result.models, options));
   }
   for (const entry of [...trial.loaded].reverse()) {
     await client.unloadModel(candidateName(entry.name)).catch(() => undefined);
@@ -138,7 +138,7 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
     for (const entry of entries.filter((e) => e.isEnsemble)) {
       const probe = await probeModel(client, entry.name);
       result.probes.push(probe);
-      if (!probe.ok) promoted.failures.push(probeFailure(entry, probe, result.models));
+      if (!probe.ok) promoted.failures.push(probeFailure(entry, probe, result.models, options));
     }
   }
   if (promoted.failures.length === 0) {
@@ -172,6 +172,17 @@ function withoutOneofMarkers(value: unknown): unknown {
       .filter(([key, v]) => !(typeof v === 'string' && v !== key && v in object && key.endsWith('_choice')))
       .map(([key, v]) => [key, withoutOneofMarkers(v)]),
   );
+}
+
+/** One sentence for what a failed deploy left on the server (CLI, workflow and editor say the same). */
+export function deployOutcomeText(result: DeployResult): string {
+  return {
+    deployed: 'every model is serving the new build',
+    refused: 'nothing was sent to the server',
+    unchanged: 'the trial failed; the models the server serves were not touched',
+    'rolled-back': 'replacing failed; every replaced model is back at the config it served before',
+    'rollback-incomplete': 'replacing failed and some models could not be put back (see what deploy did)',
+  }[result.outcome];
 }
 
 function candidateName(model: string): string {
@@ -268,6 +279,7 @@ function probeFailure(
   entry: RepositoryModelEntry,
   probe: ProbeResult,
   models: ModelDeployStatus[],
+  options: DeployOptions,
 ): ModelDeployStatus {
   const status: ModelDeployStatus = {
     model: entry.name,
@@ -278,6 +290,7 @@ function probeFailure(
     hint: 'a step of this ensemble fails on every request; its server log names the step',
   };
   upsertStatus(models, status);
+  options.onModel?.(status);
   return status;
 }
 

@@ -47,6 +47,7 @@ export type * from './grpc/types.js';
 export type { TensorDataType } from './grpc/tensors.js';
 export {
   deployRepository,
+  deployOutcomeText,
   type DeployMode,
   type DeployOptions,
   type DeployResult,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildRepository, type RepositoryBuild } from '../generator/build/index.js';
 import { generateRepository, hasErrors, type Diagnostic } from '../generator/index.js';
-import { deployRepository, type DeployResult, type ModelDeployStatus } from './deploy.js';
+import { deployOutcomeText, deployRepository, type DeployResult, type ModelDeployStatus } from './deploy.js';
 import { TritonClient } from './grpc/client.js';
 import { runLatencyTest, type PerfReport } from './perf/latencyTest.js';
 import type { LoadSpec } from './perf/loadSpec.js';
@@ -213,7 +213,7 @@ export async function runWorkflow(options: WorkflowOptions): Promise<WorkflowRes
         if (!deployed.ok) {
           const failed = deployed.models.filter((m) => m.state !== 'ready').map((m) => m.model);
           throw new Error(
-            `${failed.join(', ')} not ready` +
+            `${failed.join(', ')} not ready: ${deployOutcomeText(deployed)}` +
               (result.server?.logFile ? `; server log: ${result.server.logFile}` : ''),
           );
         }

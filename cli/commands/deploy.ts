@@ -2,7 +2,12 @@ import { Command } from 'commander';
 import { action } from '../action.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
 import type { Output } from '../io.js';
-import { deployRepository, type DeployResult, type ModelDeployStatus } from '../../client/index.js';
+import {
+  deployOutcomeText,
+  deployRepository,
+  type DeployResult,
+  type ModelDeployStatus,
+} from '../../client/index.js';
 
 export function deployCommand(): Command {
   return withConnectionOptions(
@@ -60,13 +65,8 @@ export function reportDeploy(out: Output, result: DeployResult): void {
         .map((m) => m.model)
         .join(', ')} not ready`,
     );
-    const outcome = {
-      refused: 'nothing was sent to the server',
-      unchanged: 'the trial failed; the models the server serves were not touched',
-      'rolled-back': 'every replaced model is back at the config it served before',
-      'rollback-incomplete': 'some models could not be put back (see below)',
-      deployed: '',
-    }[result.outcome];
-    out.error(`${outcome}. What deploy did:\n${result.actions.map((a) => `  ${a}`).join('\n')}`);
+    out.error(
+      `${deployOutcomeText(result)}. What deploy did:\n${result.actions.map((a) => `  ${a}`).join('\n')}`,
+    );
   }
 }

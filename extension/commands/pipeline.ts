@@ -6,7 +6,12 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { deployRepository, fromPackageRoot, type DeployResult } from '../../client/index.js';
+import {
+  deployOutcomeText,
+  deployRepository,
+  fromPackageRoot,
+  type DeployResult,
+} from '../../client/index.js';
 import {
   buildRepository,
   formatDiagnostic,
@@ -307,7 +312,8 @@ export async function deploy(
     ctx.serverContentsChanged();
     if (!result.ok) {
       const failed = result.models.find((m) => m.state === 'failed');
-      const message = `Deploy failed: ${failed ? `${failed.model}: ${failed.error ?? 'failed'}` : 'see the log'}`;
+      const message = `Deploy failed: ${failed ? `${failed.model}: ${failed.error ?? 'failed'}` : 'see the log'}; ${deployOutcomeText(result)}`;
+      ctx.log(`what deploy did:\n${result.actions.map((a) => `  ${a}`).join('\n')}`);
       void showError(ctx, message, ...serverLogActions(ctx, target.local));
       return { ok: false, error: message };
     }

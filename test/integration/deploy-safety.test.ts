@@ -262,6 +262,16 @@ describe('a failing deploy leaves the served ensemble answering exactly, during 
     return { code: run.status, stdout: run.stdout, stderr: run.stderr };
   }
 
+  it('`deploy` says what a failed deploy left on the server and everything it did', () => {
+    const run = cli('deploy', join(work, 'fails-requests'));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /the trial failed; the models the server serves were not touched\. What deploy did:/,
+    );
+    expect(run.stderr).toMatch(/^ {2}unloaded candidate gpt2_sim__ts_candidate$/m);
+    expect(run.stderr).toMatch(/first request failed: .*between 0 and 0/);
+  });
+
   it('`status` lists what is loaded, versions, readiness and the versioned libraries; `undeploy` unloads the ensemble and its steps', () => {
     const status = cli('status', '--json');
     expect(status.code, status.stderr).toBe(0);
