@@ -36,6 +36,7 @@ import { liveProgress } from '../perfProgress.js';
 
 export interface PerfCliOptions extends PerfInputOptions {
   model: string;
+  metricsUrl?: string;
   endpoint: Endpoint;
   concurrency?: number[];
   requestRate?: number[];
@@ -118,6 +119,10 @@ function measureCommand(): Command {
     )
     .option('--max-tokens <n>', 'tokens to generate per request', wholeNumber(1), 16)
     .option('--stream', 'streamed requests; also reports TTFT, time to second token and ITL')
+    .option(
+      '--metrics-url <url>',
+      "Triton's Prometheus metrics (e.g. http://127.0.0.1:8002/metrics): adds pending requests per model to the server breakdown",
+    )
     .option('--goodput <slos>', 'count requests meeting SLOs, e.g. ttft:50,itl:5 (ms)', slos)
     .option('--request-timeout <seconds>', 'per-request deadline (failures count as errors)', seconds)
     .option(
@@ -158,6 +163,7 @@ function measureCommand(): Command {
             prompt: opts.prompt,
             inputs,
             tokenizer,
+            metricsUrl: opts.metricsUrl,
             maxTokens: opts.maxTokens,
             stream: opts.stream,
             slos: opts.goodput,

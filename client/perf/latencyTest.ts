@@ -5,6 +5,7 @@ import { isUnavailable } from '../transports/errors.js';
 import { GrpcTransport } from '../transports/grpc.js';
 import type { Endpoint, PromptTransport } from '../transports/types.js';
 import { cycle, type RequestInput } from './inputs.js';
+import { PendingSampler, type PendingRequests } from './pendingRequests.js';
 import { chunkTokens, promptCounter, type TokenCounter } from './tokenCounts.js';
 import { runLoad, type LoadRun, type LoadSpec, type RequestOutcome } from './loadGenerator.js';
 import {
@@ -46,6 +47,8 @@ export interface LatencyTestOptions {
    * only streamed chunks are counted, one token each, and input tokens only where the inputs carry them.
    */
   tokenizer?: TokenCounter;
+  /** Triton's Prometheus metrics (`http://host:8002/metrics`): pending requests per model, sampled through the run. */
+  metricsUrl?: string;
   signal?: AbortSignal;
 }
 
@@ -98,8 +101,13 @@ export interface PerfReport {
   stability?: StabilityResult;
   /** Per-request records, when asked for (`keepRecords`). */
   records?: RequestRecord[];
-  /** The server's own per-model breakdown (queue, compute, batch sizes) over the measured run. */
+  /**
+   * The server's own per-model breakdown (queue, compute, batch sizes) over the measured run, with
+   * pending requests from Prometheus when a metrics URL was given.
+   */
   serverBreakdown: ServerModelBreakdown[];
+  /** Why the pending request counts are missing though a metrics URL was given. */
+  metricsError?: string;
 }
 
 /**
@@ -133,6 +141,7 @@ export async function runLatencyTest(
       after && requestCount(after, options.model) + sent,
       options.signal,
     );
+  const sampler = options.metricsUrl === undefined ? undefined : new PendingSampler(options.metricsUrl);
   // Warm-up is inside runLoad; take the "before" snapshot after it to exclude it.
   let statsAfterWarmup: ModelStatistics[] | undefined;
   const monitor = options.windows && new StabilityMonitor(options.windows);
@@ -146,6 +155,7 @@ export async function runLatencyTest(
     run = await runLoad<Sent>(load, send, {
       signal: options.signal,
       afterWarmup: async () => {
+        sampler?.start();
         statsAfterWarmup = await settled(statsBefore, options.load.warmupRequests);
         monitor?.start();
       },
@@ -161,6 +171,7 @@ export async function runLatencyTest(
   } finally {
     sender.close();
   }
+  const pending = await sampler?.stop();
   const statsAfter = await settled(statsAfterWarmup ?? statsBefore, run.outcomes.length);
 
   const stream = options.stream ?? false;
@@ -221,7 +232,8 @@ export async function runLatencyTest(
     metrics,
     stability,
     records: options.keepRecords ? records : undefined,
-    serverBreakdown: breakdown(statsAfterWarmup ?? statsBefore, statsAfter),
+    serverBreakdown: withPending(breakdown(statsAfterWarmup ?? statsBefore, statsAfter), pending),
+    metricsError: sampler?.failure,
   };
 }
 
@@ -262,6 +274,18 @@ function promptRecord(outcome: RequestOutcome<PromptResult>): RequestRecord {
   if (outcome.lagMs !== undefined) record.lagMs = outcome.lagMs;
   if (outcome.error || !outcome.value) record.error = outcome.error?.message ?? 'no result';
   return record;
+}
+
+/** Pending request counts joined to the statistics rows (models that saw traffic). */
+function withPending(
+  rows: ServerModelBreakdown[],
+  pending: PendingRequests[] | undefined,
+): ServerModelBreakdown[] {
+  if (!pending) return rows;
+  return rows.map((row) => {
+    const p = pending.find((x) => x.model === row.model && x.version === row.version);
+    return p ? { ...row, pendingRequests: { avg: p.avg, max: p.max } } : row;
+  });
 }
 
 function breakdown(before?: ModelStatistics[], after?: ModelStatistics[]): ServerModelBreakdown[] {

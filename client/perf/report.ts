@@ -48,14 +48,21 @@ export function formatPerfReport(report: PerfReport): string {
   if (goodput) lines.push(`  goodput ${goodput.avg} req/s meeting the SLOs`);
   for (const message of r.errorMessages) lines.push(`  error: ${message}`);
   if (report.serverBreakdown.length > 0) {
-    lines.push('  server (per request, ms):  queue  input  infer  output  batch');
+    const pending = report.serverBreakdown.some((m) => m.pendingRequests);
+    lines.push(
+      `  server (per request, ms):  queue  input  infer  output  batch${pending ? '  pending avg/max' : ''}`,
+    );
     for (const m of report.serverBreakdown) {
+      const p = m.pendingRequests
+        ? `  ${m.pendingRequests.avg.toFixed(2).padStart(6)}/${m.pendingRequests.max}`
+        : '';
       lines.push(
         `    ${m.model.padEnd(22)} ${fmt(m.avgQueueMs)} ${fmt(m.avgComputeInputMs)} ${fmt(m.avgComputeInferMs)} ` +
-          `${fmt(m.avgComputeOutputMs)}  ${m.meanBatchSize.toFixed(2)}`,
+          `${fmt(m.avgComputeOutputMs)}  ${m.meanBatchSize.toFixed(2)}${p}`,
       );
     }
   }
+  if (report.metricsError) lines.push(`  pending requests: ${report.metricsError}`);
   return lines.join('\n');
 }
 

@@ -17,6 +17,8 @@ export interface ServerModelBreakdown {
   avgComputeOutputMs: number;
   /** Mean time of a successful request inside the server (queue + compute), ms. */
   avgRequestMs: number;
+  /** Requests waiting in the model's queue (Prometheus `nv_inference_pending_request_count`), sampled through the run. */
+  pendingRequests?: { avg: number; max: number };
 }
 
 /** Per-model breakdown between two `ModelStatistics` snapshots; models without traffic are left out. */

@@ -232,6 +232,43 @@ describe("tokens counted by the pipeline's native tokenizer", () => {
   }, 60_000);
 });
 
+describe("pending requests from Triton's Prometheus metrics", () => {
+  it('six in flight on a model with two instances and no batching: four wait, and the breakdown says so', async () => {
+    const report = await runLatencyTest(grpc, {
+      model: models.stream,
+      prompt: PROMPT,
+      maxTokens: MAX_TOKENS,
+      stream: true,
+      metricsUrl: server.metricsUrl,
+      load: { mode: 'concurrency', concurrency: 6, requests: 18, warmupRequests: 0 },
+    });
+    expect(report.metricsError).toBeUndefined();
+    const sim = report.serverBreakdown.find((s) => s.model === 'sim_llm_stream')!;
+    expect(sim.pendingRequests!.max).toBe(4);
+    // Between requests a slot is briefly free; most samples see all four waiting.
+    expect(sim.pendingRequests!.avg).toBeGreaterThan(2);
+    expect(sim.pendingRequests!.avg).toBeLessThanOrEqual(4);
+    // The tokenize step never has a queue at this load.
+    expect(
+      report.serverBreakdown.find((s) => s.model === 'preprocessing_stream')!.pendingRequests!.max,
+    ).toBeLessThanOrEqual(1);
+  }, 60_000);
+
+  it('a metrics URL that does not answer: the run goes on and the report says why the counts are missing', async () => {
+    const port = await freePort();
+    const report = await runLatencyTest(grpc, {
+      model: models.plain,
+      prompt: PROMPT,
+      maxTokens: 1,
+      metricsUrl: `http://127.0.0.1:${port}/metrics`,
+      load: { mode: 'concurrency', concurrency: 1, requests: 2, warmupRequests: 0 },
+    });
+    expect(report.results.errors).toBe(0);
+    expect(report.metricsError).toMatch(/cannot read Triton's metrics at http:\/\/127\.0\.0\.1:\d+\/metrics/);
+    expect(report.serverBreakdown.every((s) => s.pendingRequests === undefined)).toBe(true);
+  }, 60_000);
+});
+
 describe("the OpenAI-compatible front, through OpenAI's own SDK", () => {
   const sdk = () => new OpenAI({ baseURL: front.url, apiKey: 'not-checked', maxRetries: 0 });
 
