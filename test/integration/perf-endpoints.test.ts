@@ -354,6 +354,50 @@ describe("the OpenAI-compatible front, through OpenAI's own SDK", () => {
   });
 });
 
+describe('the CLI: openai-serve and prompt --endpoint', () => {
+  it('openai-serve answers prompt --endpoint chat --stream, and stops on Ctrl-C with exit 0', async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'openai-serve', '--url', server.grpcUrl, '--tokenizer', GPT2, '--port', '0', '--json'],
+      {
+        cwd: ROOT,
+      },
+    );
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    try {
+      const started = Date.now();
+      while (!stdout.includes('}') && Date.now() - started < 30_000)
+        await new Promise((r) => setTimeout(r, 50));
+      const { url } = JSON.parse(stdout) as { url: string };
+      const run = await cli([
+        'prompt',
+        '--endpoint',
+        'chat',
+        '--url',
+        url,
+        '--model',
+        models.stream,
+        '--stream',
+        '--max-tokens',
+        '3',
+        PROMPT,
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout.trim()).toBe(
+        await hf.decode(
+          (await hf.encode(PROMPT, null, { addSpecialTokens: false })).getIds().slice(0, 3),
+          true,
+        ),
+      );
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
+
 describe('endpoint errors say what to do', () => {
   it('a unary endpoint refuses a streaming model with a hint, and --stream on it is refused before sending', async () => {
     const http = createTransport('http-infer', server.httpUrl);
