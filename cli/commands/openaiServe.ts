@@ -8,6 +8,7 @@ import { wholeNumber } from '../options.js';
 
 interface OpenAiServeOptions extends ConnectionOptions {
   tokenizer: string;
+  logRequests?: boolean;
   host: string;
   port: number;
 }
@@ -26,6 +27,7 @@ export function openaiServeCommand(): Command {
     )
     .option('--host <address>', 'address to listen on (0.0.0.0: other machines too)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: a free one)', wholeNumber(0), 9000)
+    .option('--log-requests', 'print a line per request (model, tokens in and out)')
     .option('--json', 'print the address as JSON once ready')
     .action(
       action(async (out, opts: OpenAiServeOptions) => {
@@ -38,7 +40,7 @@ export function openaiServeCommand(): Command {
             tokenizer,
             host: opts.host,
             port: opts.port,
-            onRequest: (line) => out.progress(line),
+            onRequest: opts.logRequests ? (line) => out.progress(line) : undefined,
           });
           out.result({ ok: true, url: server.url, triton: triton.url });
           out.info(`OpenAI-compatible API at ${server.url} → Triton at ${triton.url}`);
