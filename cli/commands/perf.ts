@@ -37,6 +37,7 @@ import { liveProgress } from '../perfProgress.js';
 export interface PerfCliOptions extends PerfInputOptions {
   model: string;
   metricsUrl?: string;
+  useServerTokenCount?: boolean;
   endpoint: Endpoint;
   concurrency?: number[];
   requestRate?: number[];
@@ -120,6 +121,10 @@ function measureCommand(): Command {
     .option('--max-tokens <n>', 'tokens to generate per request', wholeNumber(1), 16)
     .option('--stream', 'streamed requests; also reports TTFT, time to second token and ITL')
     .option(
+      '--use-server-token-count',
+      "without --tokenizer: token counts from the server's answers (OpenAI's usage), as AIPerf's option",
+    )
+    .option(
       '--metrics-url <url>',
       "Triton's Prometheus metrics (e.g. http://127.0.0.1:8002/metrics): adds pending requests per model to the server breakdown",
     )
@@ -164,6 +169,7 @@ function measureCommand(): Command {
             inputs,
             tokenizer,
             metricsUrl: opts.metricsUrl,
+            serverTokenCounts: opts.useServerTokenCount,
             maxTokens: opts.maxTokens,
             stream: opts.stream,
             slos: opts.goodput,

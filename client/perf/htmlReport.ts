@@ -56,6 +56,7 @@ th:first-child, td:first-child { text-align: left; }
 <div><h2>Throughput and latency over time</h2><div class="chart"><canvas id="over-time"></canvas></div></div>
 <div><h2>Server time per request, by step</h2><div class="chart"><canvas id="server-steps"></canvas></div></div>
 <div><h2>Mean batch size, by step</h2><div class="chart"><canvas id="batch-sizes"></canvas></div></div>
+<div id="pending-section"><h2>Pending requests (Prometheus), by step</h2><div class="chart"><canvas id="pending"></canvas></div></div>
 </div>
 <script${nonce}>${(options.chartJs ?? chartJsSource()).replaceAll('</script', '<\\/script')}</script>
 <script${nonce} type="application/json" id="report-data">${jsonForHtml({ sweep, metrics: metricTable })}</script>
@@ -179,5 +180,11 @@ const CHARTS_SCRIPT = String.raw`
   ], 'ms per request (' + labels[labels.length - 1] + ')', true);
   const models = [...new Set(sweep.points.flatMap((p) => (first(p).serverBreakdown || []).map((s) => s.model)))];
   bars('batch-sizes', labels, models.map((m) => ({ label: m, data: sweep.points.map((p) => (first(p).serverBreakdown || []).find((s) => s.model === m)?.meanBatchSize ?? null) })), 'inferences / execution', false);
+  const pendingOf = (p, m) => (first(p).serverBreakdown || []).find((s) => s.model === m)?.pendingRequests?.avg ?? null;
+  if (sweep.points.some((p) => models.some((m) => pendingOf(p, m) !== null))) {
+    bars('pending', labels, models.map((m) => ({ label: m, data: sweep.points.map((p) => pendingOf(p, m)) })), 'mean requests waiting', false);
+  } else {
+    document.getElementById('pending-section').remove();
+  }
 })();
 `;

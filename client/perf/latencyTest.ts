@@ -6,7 +6,7 @@ import { GrpcTransport } from '../transports/grpc.js';
 import type { Endpoint, PromptTransport } from '../transports/types.js';
 import { cycle, type RequestInput } from './inputs.js';
 import { PendingSampler, type PendingRequests } from './pendingRequests.js';
-import { chunkTokens, promptCounter, type TokenCounter } from './tokenCounts.js';
+import { chunkTokens, promptCounter, reconcile, type TokenCounter } from './tokenCounts.js';
 import { runLoad, type LoadRun, type LoadSpec, type RequestOutcome } from './loadGenerator.js';
 import {
   computeMetrics,
@@ -47,6 +47,11 @@ export interface LatencyTestOptions {
    * only streamed chunks are counted, one token each, and input tokens only where the inputs carry them.
    */
   tokenizer?: TokenCounter;
+  /**
+   * Without a tokenizer: take token counts from the server's answer where it reports them (OpenAI's
+   * `usage`; AIPerf's `--use-server-token-count`).
+   */
+  serverTokenCounts?: boolean;
   /** Triton's Prometheus metrics (`http://host:8002/metrics`): pending requests per model, sampled through the run. */
   metricsUrl?: string;
   signal?: AbortSignal;
@@ -175,7 +180,7 @@ export async function runLatencyTest(
   const statsAfter = await settled(statsAfterWarmup ?? statsBefore, run.outcomes.length);
 
   const stream = options.stream ?? false;
-  let records = await countedRecords(run.outcomes, options.tokenizer);
+  let records = await countedRecords(run.outcomes, options.tokenizer, options.serverTokenCounts ?? false);
   let durationS = run.durationS;
   const stability = monitor?.result();
   if (monitor) {
@@ -191,7 +196,7 @@ export async function runLatencyTest(
   const context: MetricContext = {
     stream,
     openLoop: options.load.mode === 'request-rate',
-    outputTokens: stream || options.tokenizer !== undefined,
+    outputTokens: stream || options.tokenizer !== undefined || (options.serverTokenCounts ?? false),
     inputTokens: records.some((r) => r.inputTokens !== undefined),
     slos: options.slos,
   };
@@ -247,6 +252,7 @@ type Sent = PromptResult & { input: RequestInput };
 async function countedRecords(
   outcomes: readonly RequestOutcome<Sent>[],
   tokenizer: TokenCounter | undefined,
+  serverCounts: boolean,
 ): Promise<RequestRecord[]> {
   const countPrompt = tokenizer && promptCounter(tokenizer);
   return Promise.all(
@@ -256,7 +262,15 @@ async function countedRecords(
       if (record.error !== undefined || !sent) return record;
       const inputTokens = sent.input.inputTokens ?? (await countPrompt?.(sent.input.text));
       if (inputTokens !== undefined) record.inputTokens = inputTokens;
-      if (tokenizer) record.responseTokens = await chunkTokens(tokenizer, sent.chunks);
+      if (tokenizer) {
+        record.responseTokens = await chunkTokens(tokenizer, sent.chunks);
+      } else if (serverCounts && sent.usage) {
+        const { promptTokens, completionTokens } = sent.usage;
+        if (promptTokens !== undefined) record.inputTokens = promptTokens;
+        // The server counts the whole answer: one token per chunk, the rest on the last.
+        if (completionTokens !== undefined)
+          record.responseTokens = reconcile(record.responseTokens, completionTokens);
+      }
       return record;
     }),
   );

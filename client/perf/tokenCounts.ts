@@ -18,15 +18,20 @@ export async function chunkTokens(counter: TokenCounter, chunks: readonly string
   if (chunks.length === 0) return [];
   const total = await counter.count(chunks.join(''));
   if (total === chunks.length) return chunks.map(() => 1);
-  const each = await Promise.all(chunks.map((c) => counter.count(c)));
-  let surplus = each.reduce((a, b) => a + b, 0) - total;
-  for (let i = each.length - 1; surplus > 0 && i >= 0; i--) {
-    const cut = Math.min(each[i]!, surplus);
-    each[i]! -= cut;
+  return reconcile(await Promise.all(chunks.map((c) => counter.count(c))), total);
+}
+
+/** Per-chunk counts made to add up to `total`: a surplus is taken from the last chunks, a deficit given to the last. */
+export function reconcile(each: number[], total: number): number[] {
+  const out = [...each];
+  let surplus = out.reduce((a, b) => a + b, 0) - total;
+  for (let i = out.length - 1; surplus > 0 && i >= 0; i--) {
+    const cut = Math.min(out[i]!, surplus);
+    out[i]! -= cut;
     surplus -= cut;
   }
-  if (surplus < 0) each[each.length - 1]! -= surplus;
-  return each;
+  if (surplus < 0 && out.length > 0) out[out.length - 1]! -= surplus;
+  return out;
 }
 
 /** Counts each distinct prompt once (a dataset or a fixed prompt repeats). */

@@ -217,6 +217,22 @@ describe("tokens counted by the pipeline's native tokenizer", () => {
     within(m.inter_token_latency!.p50!, (2 * DECODE_US_PER_STEP) / 1000 / 3);
   }, 60_000);
 
+  it("server-reported counts (OpenAI's usage) when asked and no tokenizer is given", async () => {
+    for (const stream of [true, false]) {
+      const transport = createTransport('chat', front.url);
+      const report = await runLatencyTest(transport, {
+        model: models.stream,
+        prompt: PROMPT,
+        maxTokens: 3,
+        stream,
+        serverTokenCounts: true,
+        load: { mode: 'concurrency', concurrency: 1, requests: 2, warmupRequests: 0 },
+      }).finally(() => transport.close());
+      expect(report.metrics.output_sequence_length!.avg).toBe(3);
+      expect(report.metrics.input_sequence_length!.avg).toBe(promptTokens);
+    }
+  }, 60_000);
+
   it('unary answers: one chunk, all its tokens; the prompt is never output', async () => {
     const transport = createTransport('http-infer', server.httpUrl);
     const report = await runLatencyTest(transport, {
