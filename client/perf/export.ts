@@ -2,10 +2,20 @@
  * Report files: JSON in GenAI-Perf / AIPerf's profile-export shape and CSV, for one run or a sweep.
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import type { Endpoint } from '../transports/types.js';
 import type { PerfReport } from './latencyTest.js';
 import type { LoadSpec } from './loadSpec.js';
 import { isDistribution, METRICS, type MetricUnit } from './metrics.js';
 import type { SweepReport } from './sweep.js';
+
+const GENAI_PERF_ENDPOINT_TYPES: Record<Endpoint, string> = {
+  'grpc-stream': 'kserve',
+  'grpc-infer': 'kserve',
+  'http-infer': 'kserve',
+  generate: 'generate',
+  completions: 'completions',
+  chat: 'chat',
+};
 
 /** GenAI-Perf writes per-second units out. */
 const EXPORT_UNITS: Partial<Record<MetricUnit, string>> = {
@@ -42,7 +52,10 @@ export function profileExport(report: PerfReport): Record<string, unknown> {
   out.input_config = {
     model: [report.model],
     url: report.server,
-    endpoint_type: report.stream ? 'stream' : 'unary',
+    // GenAI-Perf's names: kserve (Triton's infer over gRPC or HTTP), generate, completions, chat.
+    endpoint_type: GENAI_PERF_ENDPOINT_TYPES[report.endpoint ?? 'grpc-stream'],
+    service_kind: report.endpoint === 'completions' || report.endpoint === 'chat' ? 'openai' : 'triton',
+    tokenizer: report.tokenizer,
     streaming: report.stream,
     ...loadConfig(report.load),
     output_tokens_mean: report.maxTokens,

@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import OpenAI from 'openai';
@@ -463,7 +463,8 @@ describe('endpoint errors say what to do', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 
-  it('the CLI: perf --endpoint generate --stream reports TTFT over generate_stream', async () => {
+  it('the CLI: perf --endpoint generate --stream with the tokenizer, synthetic prompts and pending counts', async () => {
+    const profile = join(scratch, 'profile.json');
     const run = await cli([
       'perf',
       '--endpoint',
@@ -479,15 +480,35 @@ describe('endpoint errors say what to do', () => {
       '2',
       '--warmup',
       '0',
+      '--tokenizer',
+      'gpt2',
+      '--synthetic-input-tokens-mean',
+      '20',
+      '--num-dataset-entries',
+      '2',
+      '--metrics-url',
+      server.metricsUrl,
+      '--profile-export',
+      profile,
       '--json',
     ]);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as {
       endpoint: string;
-      metrics: Record<string, { count?: number }>;
+      metrics: Record<string, { count?: number; avg: number }>;
+      serverBreakdown: { model: string; pendingRequests?: { max: number } }[];
     };
     expect(report.endpoint).toBe('generate');
     expect(report.metrics.time_to_first_token?.count).toBe(2);
+    expect(report.metrics.input_sequence_length?.avg).toBe(20);
+    expect(report.metrics.output_sequence_length?.avg).toBe(2);
+    expect(report.serverBreakdown.find((s) => s.model === 'sim_llm_stream')?.pendingRequests?.max).toBe(0);
+    const exported = JSON.parse(readFileSync(profile, 'utf8')) as { input_config: Record<string, unknown> };
+    expect(exported.input_config).toMatchObject({
+      endpoint_type: 'generate',
+      service_kind: 'triton',
+      streaming: true,
+    });
   }, 60_000);
 });
 
