@@ -115,9 +115,12 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
   async function streamed(request: ParsedRequest, config: ModelConfig, res: ServerResponse): Promise<void> {
     const promptTokens = options.tokenizer.count(request.prompt);
     const h = head(request);
+    // A client that hangs up is not cancelled at Triton (concurrent stream cancellations crash
+    // Triton 2.51, see TRITON.md): the answer runs to its end and its chunks are dropped.
     const send = (data: object | string) => {
-      if (!res.writableEnded)
+      if (!res.writableEnded && !res.destroyed) {
         res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+      }
     };
     const nulls = request.includeUsage ? { usage: null } : {};
     let started = false;

@@ -352,6 +352,22 @@ describe("the OpenAI-compatible front, through OpenAI's own SDK", () => {
     );
   }, 60_000);
 
+  it('a client that goes away mid-stream: the front keeps serving the next requests', async () => {
+    for (let i = 0; i < 3; i++) {
+      const controller = new AbortController();
+      const response = await fetch(`${front.url}/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: models.stream, prompt: PROMPT, max_tokens: 6, stream: true }),
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      await reader.read(); // the first chunk, then hang up
+      controller.abort();
+    }
+    const answer = await sdk().completions.create({ model: models.stream, prompt: PROMPT, max_tokens: 2 });
+    expect(answer.usage!.completion_tokens).toBe(2);
+  }, 60_000);
+
   it('a stream that ends without data: [DONE] is a failed request, not a short answer', async () => {
     const cut = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
