@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stepSourcesDir } from '../generator/index.js';
-import { modelPayload, removeStaleCopies } from './deployPayload.js';
+import {
+  DIGEST_PARAMETER,
+  modelDigest,
+  modelPayload,
+  removeStaleCopies,
+  versionedLibrary,
+} from './deployPayload.js';
 import { TritonError } from './grpc/errors.js';
 import type { TritonClient } from './grpc/client.js';
 import type { ModelConfig } from './grpc/types.js';
@@ -45,6 +51,8 @@ export interface ModelDeployStatus {
   loadMs: number;
   /** The backend library the server loads for it (`libtriton_<backend>-<content hash>.so`). */
   library?: string;
+  /** Already serving this exact build (same config and files): not loaded again. */
+  unchanged?: boolean;
   /** Remote mode: the files uploaded with the config. */
   uploadedFiles?: string[];
   uploadedBytes?: number;
@@ -114,9 +122,10 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
     actions: [],
   };
   const previous = await previousStates(client, entries);
+  const changed = changedModels(entries, previous);
 
   // 2. Trial under candidate names.
-  const trial = await loadAll(client, entries, options, result, 'candidate');
+  const trial = await loadAll(client, entries, options, result, 'candidate', changed);
   for (const entry of trial.loaded.filter((e) => e.isEnsemble)) {
     const probe = await probeModel(client, candidateName(entry.name));
     result.probes.push(probe);
@@ -133,7 +142,10 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
 
   // 3. Replace the served models.
   result.models = [];
-  const promoted = await loadAll(client, entries, options, result, 'serve');
+  const promoted = await loadAll(client, entries, options, result, 'serve', changed);
+  if (promoted.failures.length === 0 && options.mode === 'local') {
+    promoted.failures.push(...(await reassertOverrides(client, entries, options, result)));
+  }
   if (promoted.failures.length === 0) {
     for (const entry of entries.filter((e) => e.isEnsemble)) {
       const probe = await probeModel(client, entry.name);
@@ -194,6 +206,57 @@ function finish(result: DeployResult, options: DeployOptions): DeployResult {
   return result;
 }
 
+/**
+ * Local mode: when a model reloads, Triton reloads the ensembles that use it, and they re-poll
+ * their other steps from the repository folder; a step whose files changed on disk (regenerated,
+ * rebuilt) is then reloaded from its plain config.pbtxt, without the versioned library name, and
+ * a library path the server has loaded before runs its old code. Every model must serve this
+ * build's config (its digest); one that does not is loaded again with it.
+ */
+async function reassertOverrides(
+  client: TritonClient,
+  entries: RepositoryModelEntry[],
+  options: DeployOptions,
+  result: DeployResult,
+): Promise<ModelDeployStatus[]> {
+  for (let pass = 0; pass < 3; pass++) {
+    const served = await previousStates(client, entries);
+    const stale = [...changedModels(entries, served)];
+    if (stale.length === 0) return [];
+    for (const name of stale) {
+      const entry = entries.find((e) => e.name === name)!;
+      const status = await deployModel(client, entry, name, options, new Set(), undefined);
+      result.actions.push(
+        `loaded ${name} again: the server had reloaded it from its folder without this build's config`,
+      );
+      if (status.state !== 'ready') {
+        upsertStatus(result.models, status);
+        return [status];
+      }
+    }
+  }
+  const status: ModelDeployStatus = {
+    model: entries.find((e) => e.isEnsemble)?.name ?? entries[0]!.name,
+    isEnsemble: true,
+    state: 'failed',
+    loadMs: 0,
+    error: 'the server keeps reloading models from its repository folder instead of this build',
+  };
+  upsertStatus(result.models, status);
+  return [status];
+}
+
+/** Models whose served config does not carry this build's digest (or that are not served). */
+function changedModels(entries: RepositoryModelEntry[], previous: Map<string, PreviousState>): Set<string> {
+  return new Set(
+    entries
+      .filter(
+        (e) => previous.get(e.name)?.config?.parameters?.[DIGEST_PARAMETER]?.string_value !== modelDigest(e),
+      )
+      .map((e) => e.name),
+  );
+}
+
 /** Which of the repository's models the server serves now, and with which config. */
 async function previousStates(
   client: TritonClient,
@@ -218,14 +281,30 @@ async function loadAll(
   options: DeployOptions,
   result: DeployResult,
   as: 'candidate' | 'serve',
+  changed: ReadonlySet<string>,
 ): Promise<{ loaded: RepositoryModelEntry[]; failures: ModelDeployStatus[] }> {
   const loaded: RepositoryModelEntry[] = [];
   const failures: ModelDeployStatus[] = [];
   const failed = new Set<string>();
-  const renameSteps = new Map(entries.map((e) => [e.name, candidateName(e.name)]));
+  // The trial ensemble calls the candidate of each changed step and the served unchanged ones.
+  const renameSteps = new Map(
+    entries.filter((e) => changed.has(e.name)).map((e) => [e.name, candidateName(e.name)]),
+  );
   for (const entry of entries) {
     let status: ModelDeployStatus;
-    if (options.signal?.aborted) {
+    // An ensemble is tried whenever one of its steps changed (its candidate calls them).
+    const tried = changed.has(entry.name) || entry.dependencies.some((d) => changed.has(d));
+    if (as === 'candidate' ? !tried : !changed.has(entry.name)) {
+      const library = versionedLibrary(entry)?.versioned;
+      status = {
+        model: entry.name,
+        isEnsemble: entry.isEnsemble,
+        state: 'ready',
+        loadMs: 0,
+        unchanged: true,
+        ...(library && { library }),
+      };
+    } else if (options.signal?.aborted) {
       status = {
         model: entry.name,
         isEnsemble: entry.isEnsemble,
@@ -252,7 +331,7 @@ async function loadAll(
         failed,
         as === 'candidate' ? renameSteps : undefined,
       );
-      if (status.state === 'ready') {
+      if (status.state === 'ready' && !status.unchanged) {
         loaded.push(entry);
         result.actions.push(`loaded ${name}${status.library ? ` (${status.library})` : ''}`);
       }
@@ -261,6 +340,8 @@ async function loadAll(
       failed.add(entry.name);
       if (status.state === 'failed') failures.push(status);
     }
+    if (as === 'serve' && status.unchanged)
+      result.actions.push(`kept ${entry.name}: it already serves this build`);
     if (as === 'serve' || status.state !== 'ready') {
       upsertStatus(result.models, status);
       options.onModel?.(status);
@@ -430,8 +511,9 @@ async function deployModel(
   const library = payload.library ? { library: payload.library } : {};
   try {
     if (upload) await client.loadModel(name, { config: payload.config, files: payload.files });
-    else if (payload.library) await client.loadModel(name, { config: payload.config });
-    else await client.loadModel(name);
+    // Local: the files come from the repository folder; the config carries the versioned library
+    // name and the digest that tells a later deploy this build is already serving.
+    else await client.loadModel(name, { config: payload.config });
     if (entry.isEnsemble) await waitReady(client, name, options.readyTimeoutMs ?? 60_000);
     return { ...base, state: 'ready', loadMs: round1(performance.now() - start), ...library, ...uploaded };
   } catch (error) {

@@ -15,6 +15,26 @@ import { versionFiles, type RepositoryModelEntry } from './repository.js';
 /** `libtriton_<backend>-<12 hex>.so`: a copy deploy makes, never uploaded as a file of its own. */
 const VERSIONED = /^libtriton_.+-[0-9a-f]{12}\.so$/;
 
+/**
+ * Config parameter carrying a digest of the model's config and version files: a model whose
+ * served config carries the same digest is already serving this build and is not loaded again
+ * (each load of an uploaded library is a new path, which Triton maps for good).
+ */
+export const DIGEST_PARAMETER = 'triton_studio_digest';
+
+/** sha256 (first 16 hex) of the model's config and every version file, names and bytes. */
+export function modelDigest(entry: RepositoryModelEntry): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify(modelConfigToJson({ ...entry.config, name: entry.name })));
+  const files = versionFiles(entry);
+  for (const path of Object.keys(files).sort()) {
+    if (VERSIONED.test(path.split('/').pop()!)) continue;
+    hash.update(`\0${path}\0`);
+    hash.update(files[path]!);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
 export interface ModelPayload {
   /** The config sent with the load (protobuf JSON), `runtime` naming the versioned library. */
   config: Record<string, unknown>;
@@ -49,7 +69,11 @@ export function modelPayload(
   options: { upload: boolean; renameSteps?: Map<string, string> },
 ): ModelPayload {
   const library = versionedLibrary(entry);
-  const config: ModelConfig = { ...entry.config, name };
+  const config: ModelConfig = {
+    ...entry.config,
+    name,
+    parameters: { ...entry.config.parameters, [DIGEST_PARAMETER]: { string_value: modelDigest(entry) } },
+  };
   if (library) config.runtime = library.versioned;
   if (entry.isEnsemble && options.renameSteps && entry.config.ensemble_scheduling) {
     const rename = options.renameSteps;

@@ -35,7 +35,7 @@ async function expected(prompt: string, maxTokens: number, tag: string): Promise
 }
 
 /** The gpt2-sim sample with an afterDecode hook on its detokenize step that tags every answer. */
-function writeProject(dir: string, tag: string): string {
+function writeProject(dir: string, tag: string, decodeUsPerStep = 2000): string {
   mkdirSync(join(dir, 'hooks'), { recursive: true });
   writeFileSync(
     join(dir, 'hooks', 'tag.ts'),
@@ -43,11 +43,12 @@ function writeProject(dir: string, tag: string): string {
   );
   const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
     $schema?: string;
-    steps: { name: string; tokenizer?: string; hooks?: string }[];
+    steps: { name: string; tokenizer?: string; hooks?: string; parameters?: Record<string, number> }[];
   };
   delete pipeline.$schema;
   for (const step of pipeline.steps) if (step.tokenizer) step.tokenizer = GPT2_TOKENIZER;
   pipeline.steps.find((s) => s.name === 'postprocessing')!.hooks = 'hooks/tag.ts';
+  pipeline.steps.find((s) => s.name === 'sim_llm')!.parameters!.decode_us_per_step = decodeUsPerStep;
   const file = join(dir, 'tagged.pipeline.json');
   writeFileSync(file, JSON.stringify(pipeline, null, 2));
   return file;
@@ -120,6 +121,14 @@ describe.each(['remote', 'local'] as const)('redeploying a rebuilt step (%s)', (
     ]);
     for (const model of [ENSEMBLE, 'postprocessing', 'preprocessing', 'sim_llm'])
       expect(await client.modelReady(`${model}__ts_candidate`), model).toBe(false);
+
+    // Deploying the same build again loads nothing (each load of an uploaded library is a new
+    // path the server maps for good) and still checks the ensemble with a real request.
+    const third = await deployRepository(client, { repository: repo, mode });
+    expect(third).toMatchObject({ ok: true, outcome: 'deployed' });
+    expect(third.models.filter((m) => !m.unchanged).map((m) => m.model)).toEqual([]);
+    expect(third.probes.map((p) => [p.model, p.ok])).toEqual([[ENSEMBLE, true]]);
+    expect(third.actions.filter((a) => a.startsWith('loaded'))).toEqual([]);
   });
 
   it('puts every replaced model back when replacing fails after a good trial (the answer is the previous one)', async (ctx) => {
@@ -127,10 +136,11 @@ describe.each(['remote', 'local'] as const)('redeploying a rebuilt step (%s)', (
     const prompt = 'Rolled back to the build that served';
     const before = await expected(prompt, 4, 'v2');
     expect((await sendPrompt(client, { model: ENSEMBLE, text: prompt, maxTokens: 4 })).text).toBe(before);
-    writeProject(project, 'v3');
+    writeProject(project, 'v3', 1000);
     await generateAndBuild(join(project, 'tagged.pipeline.json'), repo);
-    // A real fault between the trial and the replacement: sim_llm's version folder disappears
-    // once the new detokenize step is serving, so sim_llm's reload fails.
+    // Both the detokenize step and sim_llm's config change. A real fault between the trial and
+    // the replacement: sim_llm's version folder disappears once the new detokenize step is
+    // serving, so sim_llm's reload fails.
     const result = await deployRepository(client, {
       repository: repo,
       mode,
@@ -144,7 +154,7 @@ describe.each(['remote', 'local'] as const)('redeploying a rebuilt step (%s)', (
     expect(result.models.find((m) => m.model === 'sim_llm')).toMatchObject({ state: 'failed' });
     expect(result.actions).toEqual(
       expect.arrayContaining([
-        'restored preprocessing to the config it served before',
+        'kept preprocessing: it already serves this build',
         'restored postprocessing to the config it served before',
       ]),
     );
