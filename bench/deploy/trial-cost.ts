@@ -1,7 +1,8 @@
 /**
- * What deploy's safety costs: each deploy of the gpt2-sim sample loads every model twice (a trial
- * under candidate names, probed with a real request, then the served names, probed again). Prints
- * per deploy the total time and the replace phase's loads alone (what a single-pass deploy costs).
+ * What deploy's safety costs on the gpt2-sim sample: a first deploy loads every model twice (a
+ * trial under candidate names, probed with a real request, then the served names, probed again);
+ * deploying the same build again loads nothing and only probes. Prints the total, the replace
+ * phase's loads alone (what a single-pass deploy costs) and the unchanged redeploy.
  *
  *   nice -n 10 node --import tsx bench/deploy/trial-cost.ts [deploys per mode, default 4]
  */
@@ -26,24 +27,28 @@ async function main(): Promise<void> {
     });
     await buildRepository(repo);
     for (const mode of ['remote', 'local'] as const) {
-      const server = await startLocalServer({
-        modelRepository: mode === 'local' ? repo : mkdtempSync(join(work, 'empty-')),
-      });
-      const client = new TritonClient(server.grpcUrl);
-      try {
-        for (let i = 0; i < runs; i++) {
+      for (let i = 0; i < runs; i++) {
+        // A fresh server each time: every model is new to it, so the deploy tries and replaces all.
+        const server = await startLocalServer({
+          modelRepository: mode === 'local' ? repo : mkdtempSync(join(work, 'empty-')),
+        });
+        const client = new TritonClient(server.grpcUrl);
+        try {
           const start = performance.now();
           const result = await deployRepository(client, { repository: repo, mode });
           const total = performance.now() - start;
           const replace = result.models.reduce((n, m) => n + m.loadMs, 0);
+          const again = performance.now();
+          const unchanged = await deployRepository(client, { repository: repo, mode });
+          const unchangedMs = performance.now() - again;
           console.log(
             `${mode} #${i + 1}: ${result.outcome}, total ${total.toFixed(0)} ms, replace-phase loads ${replace.toFixed(0)} ms, ` +
-              `probes ${result.probes.map((p) => p.ms).join(' / ')} ms`,
+              `probes ${result.probes.map((p) => p.ms).join(' / ')} ms; same build again: ${unchanged.outcome} in ${unchangedMs.toFixed(0)} ms`,
           );
+        } finally {
+          client.close();
+          await server.stop();
         }
-      } finally {
-        client.close();
-        await server.stop();
       }
     }
   } finally {
