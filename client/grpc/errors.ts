@@ -124,8 +124,11 @@ export function connectionError(
     );
   }
   if (refused.test(details) || /No connection established/i.test(details) || details === '') {
-    return fail(
+    // No server answered: serverMessage stays empty (callers tell "unreachable" by that).
+    return new TritonError(
       `cannot reach Triton at ${url}: is it running? start one with \`triton-studio serve REPO\`${connectionCause(details)}`,
+      code,
+      method,
     );
   }
   return fail(`Triton at ${url} is unavailable for ${method}: ${details}`);

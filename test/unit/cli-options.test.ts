@@ -73,6 +73,8 @@ describe('gRPC failures as user-facing errors', () => {
     expect(e.message).toBe(
       'cannot reach Triton at 127.0.0.1:9: is it running? start one with `triton-studio serve REPO` (connection refused)',
     );
+    // Empty: no server answered (the extension tells an unreachable server by it).
+    expect(e.serverMessage).toBe('');
   });
 });
 
