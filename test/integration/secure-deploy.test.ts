@@ -219,13 +219,16 @@ describe('TLS (--grpc-use-ssl) with a restricted repository endpoint', () => {
 });
 
 describe('mutual TLS (--grpc-use-ssl-mutual)', () => {
-  it('deploys with the client certificate and key, then answers', async () => {
+  it('deploys with the client certificate and key, then answers prompts and status', async () => {
     const deploy = await cli(['deploy', repo, '--url', mutual.grpcUrl, ...trustServer(), ...clientCert(), '--header', key]); // prettier-ignore
     expect(deploy.stdout).toMatch(/deployed 4 models to .*; ready: gpt2_sim/);
     expect(deploy.code).toBe(0);
     const prompt = await cli(['prompt', '--url', mutual.grpcUrl, ...trustServer(), ...clientCert(), '--model', ENSEMBLE, '--max-tokens', '4', '--stream', 'Mutual trust']); // prettier-ignore
     expect(prompt.code).toBe(0);
     expect(prompt.stdout).toBe(`${await expectedAnswer('Mutual trust', 4)}\n`);
+    const status = await cli(['status', '--url', mutual.grpcUrl, ...trustServer(), ...clientCert(), '--header', key, '--json']); // prettier-ignore
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(ENSEMBLE);
   });
 
   it('asks for --tls-cert and --tls-key when the client has no certificate', async () => {
