@@ -9,7 +9,7 @@ export interface RepositoryModelEntry {
   dir: string;
   config: ModelConfig;
   isEnsemble: boolean;
-  /** Models an ensemble's steps name (empty for other models). */
+  /** Models an ensemble's steps name, or the model an orchestrator calls (empty for other models). */
   dependencies: string[];
   /** Numeric version folders, e.g. ['1']. */
   versions: string[];
@@ -65,6 +65,8 @@ export function readRepository(repository: string): RepositoryModelEntry[] {
       );
     }
     const isEnsemble = config.platform === 'ensemble';
+    // A generated orchestrator names the model step it calls through the server API.
+    const orchestrates = config.parameters?.orchestrates?.string_value;
     entries.push({
       name,
       dir,
@@ -72,7 +74,9 @@ export function readRepository(repository: string): RepositoryModelEntry[] {
       isEnsemble,
       dependencies: isEnsemble
         ? [...new Set((config.ensemble_scheduling?.step ?? []).map((s) => s.model_name))]
-        : [],
+        : orchestrates
+          ? [orchestrates]
+          : [],
       versions: readdirSync(dir, { withFileTypes: true })
         .filter((d) => d.isDirectory() && /^\d+$/.test(d.name))
         .map((d) => d.name)

@@ -353,6 +353,11 @@ class SimLlmModel : public glue::BackendModel {
     }
     const int64_t steps = Steps(*batch);
     for (int64_t step = 0; step < steps; ++step) {
+      // A batch whose requests were all cancelled (or ended) stops generating, as a real model
+      // frees their slots: a cancellation shows as less work in the model's statistics.
+      bool all_done = true;
+      for (const auto& p : *batch) all_done = all_done && p.done;
+      if (all_done) break;
       clock = SleepFor(latency_.StepUs(ActiveAt(*batch, step)), clock);
       for (auto& p : *batch) {
         if (p.done || !p.streaming) continue;

@@ -12,18 +12,27 @@ export function generateCommand(): Command {
       '--out <repo>',
       'repository folder to create (replaced only if Triton Studio generated it)',
     )
+    .option(
+      '--ensemble',
+      'serve a streaming pipeline as a Triton ensemble instead of the native orchestrator (clients must then send a unique request id per stream)',
+    )
     .option('--dry-run', 'check and list the files without writing')
     .option('--json', 'print the result as JSON')
     .action(
-      action(async (out, pipeline: string, opts: { out: string; dryRun?: boolean }) => {
-        const result = generateRepository({ pipelinePath: pipeline, outDir: opts.out, dryRun: opts.dryRun });
+      action(async (out, pipeline: string, opts: { out: string; dryRun?: boolean; ensemble?: boolean }) => {
+        const result = generateRepository({
+          pipelinePath: pipeline,
+          outDir: opts.out,
+          dryRun: opts.dryRun,
+          ...(opts.ensemble && { serving: 'ensemble' as const }),
+        });
         out.diagnostics(result.diagnostics);
         const ok = !hasErrors(result.diagnostics);
         out.result({ ok, ...result });
         if (!ok) return 1;
         out.info(
           `${opts.dryRun ? 'would write' : 'wrote'} ${result.files.length} files to ${result.outDir}` +
-            ` (ensemble ${result.ensembleName}: ${result.models.map((m) => m.name).join(', ')})`,
+            ` (${result.serving} ${result.ensembleName}: ${result.models.map((m) => m.name).join(', ')})`,
         );
       }),
     );

@@ -47,3 +47,27 @@ export interface DetokenizeStepModel {
 }
 
 export type NativeStepModel = TokenizeStepModel | DetokenizeStepModel;
+
+/**
+ * The native orchestrator of a streaming pipeline (`backends/triton` orchestrator.h): the model
+ * clients call, with the tokenize and detokenize steps inside it and the wiring around the model
+ * step it calls through the server API.
+ */
+export interface OrchestratorModel {
+  kind: 'orchestrator';
+  /** The pipeline's name: the model (and backend library) clients call. */
+  modelName: string;
+  tokenize: TokenizeStepModel;
+  detokenize: DetokenizeStepModel;
+  /** tokenize step input → the client's input wired to it */
+  tokenizeInputs: { step: string; client: string }[];
+  /** the model step it calls */
+  target: string;
+  targetInputs: { name: string; fromTokenize: boolean; source: string }[];
+  targetTokens: string;
+  targetSequenceLength?: string;
+  /** the client's text output */
+  textOutput: TensorBinding;
+  /** the client's input whose strings end the text (stop sequences) */
+  stopWordsInput?: string;
+}

@@ -49,6 +49,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-E031': 'batching settings that Triton rejects or that need a batch dimension',
   'TS-E032': 'a decoupled step is wired where Triton rejects it',
   'TS-E033': 'an instance group that Triton rejects (gpus with kind CPU or MODEL)',
+  'TS-E034': 'serving "orchestrator" asked for a pipeline the orchestrator cannot serve',
   'TS-E040': 'a model name that Triton or the file system rejects',
   'TS-E041': 'a tensor name with control characters or surrounding white space',
   'TS-E042': 'two steps, or two ports of one step, share a name',
@@ -83,6 +84,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-W010': 'a hook that cannot work fully where its detokenize step streams in an ensemble',
   'TS-W008':
     'import dropped or changed an ensemble input, output or parameter, or a step parameter (says which and why)',
+  'TS-W011': 'a streaming pipeline served as a Triton ensemble: exact streams need a unique request id',
   'TS-W071': 'an imported step becomes native without its optional Python-only tensors',
   'TS-W072': 'an imported Python instance pool becomes one native instance',
   'TS-W073': 'a model the imported ensemble does not use is left out of the pipeline',

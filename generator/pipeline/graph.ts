@@ -10,6 +10,7 @@ import type { CheckContext } from './checks/context.js';
 import { hasControlChars } from './checks/context.js';
 import type { ResolvedEnsemblePort, ResolvedPort, ResolvedStep } from './resolve.js';
 import type { JsonPath } from './source.js';
+import type { Serving } from './types.js';
 
 /** The wired ensemble, as far as the pipeline file alone says it (no disk). */
 export interface EnsembleGraph {
@@ -25,6 +26,8 @@ export interface EnsembleGraph {
   inputMap: Map<string, Map<string, string>>;
   /** step → model output → ensemble tensor */
   outputMap: Map<string, Map<string, string>>;
+  /** What clients call: the native orchestrator or the ensemble (`checks/serving.ts`). */
+  serving: Serving;
 }
 
 /** The graph with what the environment found: what the repository writer needs. */

@@ -120,10 +120,18 @@ export interface Pipeline {
   tokenizerSearchPaths?: string[];
   /** Ensemble `max_inflight_requests` (backpressure behind decoupled steps). */
   maxInflightRequests?: number;
+  /**
+   * What clients call when a decoupled model step streams into a detokenize step: the native
+   * orchestrator (default; exact streaming for every client) or a Triton ensemble (needs a unique
+   * request id per streamed request). Other pipelines are always an ensemble.
+   */
+  serving?: Serving;
   parameters?: Record<string, string | number | boolean>;
   /** Graph editor node positions (generation ignores them): step name or `input:NAME` / `output:NAME`. */
   layout?: Record<string, NodePosition>;
 }
+
+export type Serving = 'orchestrator' | 'ensemble';
 
 export interface NodePosition {
   x: number;

@@ -19,6 +19,7 @@ import { checkNames } from './checks/names.js';
 import { checkParameters } from './checks/parameters.js';
 import { checkPresets } from './checks/presets.js';
 import { checkRoles } from './checks/roles.js';
+import { checkServing } from './checks/serving.js';
 import { checkStepConfigs } from './checks/stepConfig.js';
 import { checkWiring } from './checks/wiring.js';
 import {
@@ -102,21 +103,20 @@ function runChecks(ctx: CheckContext): CheckResult {
   if (ctx.diagnostics.some((d) => d.severity === 'error') || !wiring.order.ok) {
     return { diagnostics: ctx.diagnostics, steps: ctx.steps };
   }
-  return {
-    diagnostics: ctx.diagnostics,
-    steps: ctx.steps,
-    graph: {
-      name: pipeline.name,
-      maxBatchSize: ctx.ensembleBatch,
-      maxInflightRequests: pipeline.maxInflightRequests,
-      parameters: Object.fromEntries(
-        Object.entries(pipeline.parameters ?? {}).map(([k, v]) => [k, String(v)]),
-      ),
-      inputs: ctx.inputs,
-      outputs: ctx.outputs,
-      steps: wiring.order.steps,
-      inputMap: wiring.inputMap,
-      outputMap: wiring.outputMap,
-    },
+  const graph: EnsembleGraph = {
+    name: pipeline.name,
+    maxBatchSize: ctx.ensembleBatch,
+    maxInflightRequests: pipeline.maxInflightRequests,
+    parameters: Object.fromEntries(Object.entries(pipeline.parameters ?? {}).map(([k, v]) => [k, String(v)])),
+    inputs: ctx.inputs,
+    outputs: ctx.outputs,
+    steps: wiring.order.steps,
+    inputMap: wiring.inputMap,
+    outputMap: wiring.outputMap,
+    serving: 'ensemble',
   };
+  graph.serving = checkServing(ctx, graph);
+  if (ctx.diagnostics.some((d) => d.severity === 'error'))
+    return { diagnostics: ctx.diagnostics, steps: ctx.steps };
+  return { diagnostics: ctx.diagnostics, steps: ctx.steps, graph };
 }

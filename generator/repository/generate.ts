@@ -5,9 +5,15 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { cppStringLiteral, NativeStepCodegenError, renderNativeStep } from '../codegen/cpp/index.js';
+import {
+  cppStringLiteral,
+  NativeStepCodegenError,
+  renderNativeStep,
+  renderOrchestrator,
+} from '../codegen/cpp/index.js';
 import { CustomStepError, renderCustomStep } from '../codegen/cpp/customStep.js';
 import type { NativeStepModel, TensorBinding } from '../codegen/nativeStep.js';
+import type { Serving } from '../pipeline/types.js';
 import { printPbtxt } from '../pbtxt/print.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../model/diagnostics.js';
 import { loadPipeline, parsePipeline } from '../pipeline/parse.js';
@@ -26,6 +32,8 @@ export interface GenerateOptions {
   tokenizerSearchDirs?: string[];
   /** Plan and check only; write nothing. */
   dryRun?: boolean;
+  /** Overrides the pipeline's `serving` (what clients call when a stream is detokenized). */
+  serving?: Serving;
 }
 
 export interface GenerateResult {
@@ -35,7 +43,10 @@ export interface GenerateResult {
   /** The native steps' sources folder (`stepSourcesDir(outDir)`), and its files relative to it. */
   sourcesDir: string;
   sourceFiles: string[];
+  /** The model clients call, under the pipeline's name (an ensemble or the native orchestrator). */
   ensembleName?: string;
+  /** What `ensembleName` is: 'orchestrator' when the native orchestrator serves the pipeline. */
+  serving?: Serving;
   models: { name: string; kind: GeneratedModel['kind'] }[];
   outDir: string;
 }
@@ -112,10 +123,17 @@ export function planRepository(
       for (const [name, content] of Object.entries(rendered.files))
         sources.push({ path: `${m.name}/${name}`, content });
     }
+    if (m.orchestrator) {
+      const rendered = renderOrchestrator(m.orchestrator);
+      assertEveryBindingRendered(m.orchestrator.tokenize, rendered['step.cc']);
+      assertEveryBindingRendered(m.orchestrator.detokenize, rendered['step.cc']);
+      sources.push({ path: `${m.name}/step.cc`, content: rendered['step.cc'] });
+      sources.push({ path: `${m.name}/CMakeLists.txt`, content: rendered['CMakeLists.txt'] });
+    }
   }
   files.push(manifestFile(files, models, pipelineFile, ensembleName, expected));
   if (sources.length > 0) {
-    const native = models.filter((m) => m.nativeStep || m.customModule);
+    const native = models.filter((m) => m.nativeStep || m.customModule || m.orchestrator);
     sources.push(manifestFile(sources, native, pipelineFile, ensembleName, []));
   }
   return { files, sources, expected };
@@ -173,6 +191,7 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
     outDir,
   };
   if (!parsed.pipeline) return { ...result, diagnostics: sortDiagnostics(result.diagnostics) };
+  if (options.serving) parsed.pipeline.serving = options.serving;
   const analyzed = analyzePipeline(parsed.pipeline, parsed.source, {
     tokenizerSearchDirs: options.tokenizerSearchDirs,
   });
@@ -210,6 +229,7 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
     return fail('TS-E061', `The repository cannot be generated: ${(e as Error).message}`);
   }
   result.ensembleName = analyzed.graph.name;
+  result.serving = analyzed.graph.serving;
   result.models = models.map((m) => ({ name: m.name, kind: m.kind }));
   result.files = files.map((f) => f.path);
   result.sourceFiles = sources.map((f) => f.path);

@@ -8,6 +8,7 @@ import type {
   TensorBinding,
   TokenizeStepModel,
   NativeStepModel,
+  OrchestratorModel,
 } from '../codegen/nativeStep.js';
 import { portRoles, type NativeStepKind, type PortSide } from '../model/portRoles.js';
 import { modelConfigFromJson } from '../pbtxt/json.js';
@@ -16,23 +17,31 @@ import type { ResolvedPort, ResolvedStep } from '../pipeline/resolve.js';
 import { versionFiles as copiedFiles } from '../pipeline/checks/files.js';
 import type { PipelineGraph } from '../pipeline/graph.js';
 import type { CompiledModule } from '../tscompile/index.js';
+import { planOrchestrator } from '../pipeline/orchestration.js';
 import type { Port, StepKind } from '../pipeline/types.js';
 
 export const TOKENIZER_FILE = 'tokenizer.json';
+/** The orchestrator's detokenize tokenizer when it differs from its tokenize one. */
+export const DETOKENIZER_FILE = 'detokenizer.json';
+/** Orchestrator config parameter naming the model it calls (deploy loads that one first). */
+export const ORCHESTRATES_PARAMETER = 'orchestrates';
 
 export interface GeneratedModel {
   name: string;
-  kind: StepKind | 'ensemble';
+  kind: StepKind | 'ensemble' | 'orchestrator';
   config: ModelConfig;
   /** tokenize/detokenize steps: rendered to REPO.src/<model>/step.cc + CMakeLists.txt. */
   nativeStep?: NativeStepModel;
   /** A custom step written in TypeScript: its compiled module, rendered into src/. */
   customModule?: CompiledModule;
+  /** the orchestrator: rendered to src/step.cc + src/CMakeLists.txt. */
+  orchestrator?: OrchestratorModel;
   /** Files (or folders) copied into `<model>/1/`: absolute source → name there. */
   versionFiles: { source: string; name: string }[];
 }
 
 export function buildModels(graph: PipelineGraph, pipelineFile: string): GeneratedModel[] {
+  if (graph.serving === 'orchestrator') return orchestratedModels(graph, pipelineFile);
   const models: GeneratedModel[] = [ensembleModel(graph)];
   const streamed = streamedSteps(graph);
   for (const step of graph.steps) models.push(stepModel(step, graph, pipelineFile, streamed.has(step.name)));
@@ -55,6 +64,54 @@ function streamedSteps(graph: PipelineGraph): Set<string> {
     if (step.decoupled || streamed.has(step.name)) streaming.add(step.name);
   }
   return streamed;
+}
+
+/**
+ * The orchestrator under the pipeline's name (same tensors as the ensemble would have) and the
+ * model step it calls; the tokenize and detokenize steps run inside the orchestrator.
+ */
+function orchestratedModels(graph: PipelineGraph, pipelineFile: string): GeneratedModel[] {
+  const planned = planOrchestrator(graph);
+  if (!planned.ok) throw new Error(`the native orchestrator cannot serve this pipeline: ${planned.reason}`);
+  const { plan } = planned;
+  const tokenize = stepModel(plan.tokenize, graph, pipelineFile, false);
+  const detokenize = stepModel(plan.detokenize, graph, pipelineFile, false);
+  const model = stepModel(plan.model, graph, pipelineFile, false);
+  const tokenizerFile = graph.tokenizerFiles.get(plan.tokenize.name)!;
+  const detokenizerFile = graph.tokenizerFiles.get(plan.detokenize.name)!;
+  const separate = detokenizerFile !== tokenizerFile;
+  const versionFiles = [{ source: tokenizerFile, name: TOKENIZER_FILE }];
+  if (separate) versionFiles.push({ source: detokenizerFile, name: DETOKENIZER_FILE });
+  const config: ModelConfig = {
+    name: graph.name,
+    // Its own backend, like a native step: Triton finds libtriton_<name>.so in its version folder.
+    backend: graph.name,
+    max_batch_size: graph.maxBatchSize,
+    input: graph.inputs.map(inputTensor),
+    output: graph.outputs.map(outputTensor),
+    // Execute only starts each request (the model step's callbacks do the rest), so one instance
+    // serves any number of requests at once.
+    instance_group: [{ count: 1, kind: 'KIND_CPU' }],
+    model_transaction_policy: { decoupled: true },
+    parameters: parameters({ ...graph.parameters, [ORCHESTRATES_PARAMETER]: plan.model.name }),
+  };
+  const orchestrator: OrchestratorModel = {
+    kind: 'orchestrator',
+    modelName: graph.name,
+    tokenize: { ...(tokenize.nativeStep as TokenizeStepModel), tokenizerFile: TOKENIZER_FILE },
+    detokenize: {
+      ...(detokenize.nativeStep as DetokenizeStepModel),
+      tokenizerFile: separate ? DETOKENIZER_FILE : TOKENIZER_FILE,
+    },
+    tokenizeInputs: plan.tokenizeInputs,
+    target: plan.model.name,
+    targetInputs: plan.modelInputs,
+    targetTokens: plan.tokensOutput,
+    targetSequenceLength: plan.sequenceLengthOutput,
+    textOutput: binding({ ...plan.textOutput, path: plan.textOutput.path }),
+    stopWordsInput: plan.stopWordsInput,
+  };
+  return [{ name: graph.name, kind: 'orchestrator', config, orchestrator, versionFiles }, model];
 }
 
 function tensor(p: Port): ModelTensor {

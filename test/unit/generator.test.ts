@@ -173,8 +173,10 @@ describe('generateRepository (gpt2-sim sample)', () => {
     const file = join(work, 'streaming.pipeline.json');
     writeFileSync(file, JSON.stringify(pipeline));
     const repo = join(work, 'streaming');
-    const r = generateRepository({ pipelinePath: file, outDir: repo });
+    // Served as an ensemble (the orchestrator, the default, has no detokenize model of its own).
+    const r = generateRepository({ pipelinePath: file, outDir: repo, serving: 'ensemble' });
     expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+    expect(r.diagnostics.map((d) => d.code)).toContain('TS-W011');
     expect(readConfig(repo, 'postprocessing').parameters!.streaming).toEqual({ string_value: 'true' });
     expect(readConfig(repo, 'preprocessing').parameters).not.toHaveProperty('streaming');
   });

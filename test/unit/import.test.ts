@@ -151,7 +151,8 @@ describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
     writeFileSync(out, r.pipelineText!);
     const v = validatePipeline(r.pipelineText!, out);
     expect(v.diagnostics.filter((d) => d.severity !== 'info').map(formatDiagnostic)).toEqual([]);
-    const g = generateRepository({ pipelinePath: out, outDir: join(work, 'generated') });
+    // As an ensemble, to read its wiring (a streaming pipeline's default is the orchestrator).
+    const g = generateRepository({ pipelinePath: out, outDir: join(work, 'generated'), serving: 'ensemble' });
     expect(g.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const ens = readFileSync(join(work, 'generated', 'ensemble', 'config.pbtxt'), 'utf8');
     expect(ens).toContain('value: "_TOKENS_BATCH"');

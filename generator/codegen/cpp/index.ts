@@ -13,6 +13,7 @@ import { portRoles } from '../../model/portRoles.js';
 import type {
   DetokenizeStepModel,
   NativeStepModel,
+  OrchestratorModel,
   TensorBinding,
   TokenizeStepModel,
   TritonDataType,
@@ -50,6 +51,43 @@ export function renderNativeStep(model: NativeStepModel): RenderedNativeStep {
   };
   if (model.hooks?.hooks.length) rendered['module.h'] = model.hooks.module.cpp;
   return rendered;
+}
+
+/**
+ * The orchestrator's `step.cc`: an OrchestratorSpec (the tokenize and detokenize steps' specs,
+ * checked as the steps' own are, plus the wiring around the model step) and TS_ORCHESTRATOR.
+ */
+export function renderOrchestrator(model: OrchestratorModel): RenderedNativeStep {
+  validateCommon({ ...model.tokenize, modelName: model.modelName });
+  validateCommon(model.tokenize);
+  validateCommon(model.detokenize);
+  const prefixed = (prefix: string, fields: Field[]) =>
+    fields.map((f) => ({ ...f, field: `${prefix}.${f.field}` }));
+  const str = cppStringLiteral;
+  const fields: Field[] = [
+    { field: 'model_name', value: str(model.modelName) },
+    ...prefixed('tokenize', stepView(model.tokenize).fields),
+    ...prefixed('detokenize', stepView(model.detokenize).fields),
+    {
+      field: 'tokenize_inputs',
+      value: `{${model.tokenizeInputs.map((i) => `{${str(i.step)}, ${str(i.client)}}`).join(', ')}}`,
+    },
+    { field: 'target', value: str(model.target) },
+    {
+      field: 'target_inputs',
+      value: `{${model.targetInputs.map((i) => `TargetInput{${str(i.name)}, ${i.fromTokenize}, ${str(i.source)}}`).join(', ')}}`,
+    },
+    { field: 'target_tokens', value: str(model.targetTokens) },
+    { field: 'target_sequence_length', value: str(model.targetSequenceLength ?? '') },
+    tensorField('text_output', model.textOutput, 'textOutput'),
+    { field: 'stop_words_input', value: str(model.stopWordsInput ?? '') },
+  ];
+  requireType('textOutput', model.textOutput, 'string');
+  const templates = loadTemplates();
+  return {
+    'step.cc': templates.orchestrator({ fields }),
+    'CMakeLists.txt': templates.cmake({ outputName: cmakeQuotedArgument(`triton_${model.modelName}`) }),
+  };
 }
 
 /** The backend library Triton looks for: the model's backend name is its model name. */
@@ -239,6 +277,7 @@ function requireType(path: string, binding: TensorBinding, cls: DataTypeClass): 
 
 interface Templates {
   step: Handlebars.TemplateDelegate<StepView>;
+  orchestrator: Handlebars.TemplateDelegate<{ fields: Field[] }>;
   cmake: Handlebars.TemplateDelegate<{ outputName: string }>;
 }
 
@@ -251,6 +290,10 @@ function loadTemplates(): Templates {
   const hbs = Handlebars.create();
   const compile = (file: string) =>
     hbs.compile(readFileSync(join(__dirname, file), 'utf8'), { noEscape: true, strict: true });
-  templates = { step: compile('step.cc.hbs'), cmake: compile('CMakeLists.txt.hbs') };
+  templates = {
+    step: compile('step.cc.hbs'),
+    orchestrator: compile('orchestrator.cc.hbs'),
+    cmake: compile('CMakeLists.txt.hbs'),
+  };
   return templates;
 }

@@ -120,6 +120,77 @@ bool TRITONSERVER_LogIsEnabled(TRITONSERVER_LogLevel level);
 TRITONSERVER_Error* TRITONSERVER_LogMessage(TRITONSERVER_LogLevel level, const char* filename, const int line,
                                             const char* msg);
 
+// --- TRITONSERVER: calling another model of the same server (server API >= 1.26 for Cancel) ---
+// What the orchestrator uses to send the model step its token request, as the Python backend's
+// BLS does: a request built here, outputs written into buffers our allocator hands out,
+// responses (one per streamed step of a decoupled model, the last FINAL) delivered to a callback.
+struct TRITONSERVER_Server;
+struct TRITONSERVER_InferenceRequest;
+struct TRITONSERVER_InferenceResponse;
+struct TRITONSERVER_InferenceTrace;
+struct TRITONSERVER_ResponseAllocator;
+typedef struct TRITONSERVER_Server TRITONSERVER_Server;
+typedef struct TRITONSERVER_InferenceRequest TRITONSERVER_InferenceRequest;
+typedef struct TRITONSERVER_InferenceResponse TRITONSERVER_InferenceResponse;
+typedef struct TRITONSERVER_InferenceTrace TRITONSERVER_InferenceTrace;
+typedef struct TRITONSERVER_ResponseAllocator TRITONSERVER_ResponseAllocator;
+
+typedef TRITONSERVER_Error* (*TRITONSERVER_ResponseAllocatorAllocFn_t)(
+    TRITONSERVER_ResponseAllocator* allocator, const char* tensor_name, size_t byte_size,
+    TRITONSERVER_MemoryType memory_type, int64_t memory_type_id, void* userp, void** buffer, void** buffer_userp,
+    TRITONSERVER_MemoryType* actual_memory_type, int64_t* actual_memory_type_id);
+typedef TRITONSERVER_Error* (*TRITONSERVER_ResponseAllocatorReleaseFn_t)(
+    TRITONSERVER_ResponseAllocator* allocator, void* buffer, void* buffer_userp, size_t byte_size,
+    TRITONSERVER_MemoryType memory_type, int64_t memory_type_id);
+typedef TRITONSERVER_Error* (*TRITONSERVER_ResponseAllocatorStartFn_t)(TRITONSERVER_ResponseAllocator* allocator,
+                                                                      void* userp);
+// Ownership of the request returns to the caller with TRITONSERVER_REQUEST_RELEASE_ALL.
+typedef void (*TRITONSERVER_InferenceRequestReleaseFn_t)(TRITONSERVER_InferenceRequest* request,
+                                                         const uint32_t flags, void* userp);
+// Takes ownership of `response` (may be null with FINAL: no more responses).
+typedef void (*TRITONSERVER_InferenceResponseCompleteFn_t)(TRITONSERVER_InferenceResponse* response,
+                                                           const uint32_t flags, void* userp);
+
+TRITONSERVER_Error* TRITONSERVER_ResponseAllocatorNew(TRITONSERVER_ResponseAllocator** allocator,
+                                                      TRITONSERVER_ResponseAllocatorAllocFn_t alloc_fn,
+                                                      TRITONSERVER_ResponseAllocatorReleaseFn_t release_fn,
+                                                      TRITONSERVER_ResponseAllocatorStartFn_t start_fn);
+TRITONSERVER_Error* TRITONSERVER_ResponseAllocatorDelete(TRITONSERVER_ResponseAllocator* allocator);
+TRITONSERVER_Error* TRITONSERVER_InferenceRequestNew(TRITONSERVER_InferenceRequest** inference_request,
+                                                     TRITONSERVER_Server* server, const char* model_name,
+                                                     const int64_t model_version);
+TRITONSERVER_Error* TRITONSERVER_InferenceRequestDelete(TRITONSERVER_InferenceRequest* inference_request);
+TRITONSERVER_Error* TRITONSERVER_InferenceRequestAddInput(TRITONSERVER_InferenceRequest* inference_request,
+                                                          const char* name, const TRITONSERVER_DataType datatype,
+                                                          const int64_t* shape, uint64_t dim_count);
+TRITONSERVER_Error* TRITONSERVER_InferenceRequestAppendInputData(TRITONSERVER_InferenceRequest* inference_request,
+                                                                 const char* name, const void* base, size_t byte_size,
+                                                                 TRITONSERVER_MemoryType memory_type,
+                                                                 int64_t memory_type_id);
+TRITONSERVER_Error* TRITONSERVER_InferenceRequestAddRequestedOutput(TRITONSERVER_InferenceRequest* inference_request,
+                                                                    const char* name);
+TRITONSERVER_Error* TRITONSERVER_InferenceRequestSetReleaseCallback(
+    TRITONSERVER_InferenceRequest* inference_request, TRITONSERVER_InferenceRequestReleaseFn_t request_release_fn,
+    void* request_release_userp);
+TRITONSERVER_Error* TRITONSERVER_InferenceRequestSetResponseCallback(
+    TRITONSERVER_InferenceRequest* inference_request, TRITONSERVER_ResponseAllocator* response_allocator,
+    void* response_allocator_userp, TRITONSERVER_InferenceResponseCompleteFn_t response_fn, void* response_userp);
+TRITONSERVER_Error* TRITONSERVER_InferenceRequestCancel(TRITONSERVER_InferenceRequest* inference_request);
+TRITONSERVER_Error* TRITONSERVER_ServerInferAsync(TRITONSERVER_Server* server,
+                                                  TRITONSERVER_InferenceRequest* inference_request,
+                                                  TRITONSERVER_InferenceTrace* trace);
+TRITONSERVER_Error* TRITONSERVER_InferenceResponseDelete(TRITONSERVER_InferenceResponse* inference_response);
+// Owned by the response: not to be deleted by the caller.
+TRITONSERVER_Error* TRITONSERVER_InferenceResponseError(TRITONSERVER_InferenceResponse* inference_response);
+TRITONSERVER_Error* TRITONSERVER_InferenceResponseOutputCount(TRITONSERVER_InferenceResponse* inference_response,
+                                                              uint32_t* count);
+TRITONSERVER_Error* TRITONSERVER_InferenceResponseOutput(TRITONSERVER_InferenceResponse* inference_response,
+                                                         const uint32_t index, const char** name,
+                                                         TRITONSERVER_DataType* datatype, const int64_t** shape,
+                                                         uint64_t* dim_count, const void** base, size_t* byte_size,
+                                                         TRITONSERVER_MemoryType* memory_type,
+                                                         int64_t* memory_type_id, void** userp);
+
 // --- TRITONBACKEND: backend, model, instance ----------------------------------------------
 TRITONSERVER_Error* TRITONBACKEND_ApiVersion(uint32_t* major, uint32_t* minor);
 TRITONSERVER_Error* TRITONBACKEND_BackendName(TRITONBACKEND_Backend* backend, const char** name);
@@ -131,6 +202,8 @@ TRITONSERVER_Error* TRITONBACKEND_ModelRepository(TRITONBACKEND_Model* model,
 TRITONSERVER_Error* TRITONBACKEND_ModelConfig(TRITONBACKEND_Model* model, const uint32_t config_version,
                                               TRITONSERVER_Message** model_config);
 TRITONSERVER_Error* TRITONBACKEND_ModelState(TRITONBACKEND_Model* model, void** state);
+// The server a model is served by (for requests to other models of it).
+TRITONSERVER_Error* TRITONBACKEND_ModelServer(TRITONBACKEND_Model* model, TRITONSERVER_Server** server);
 TRITONSERVER_Error* TRITONBACKEND_ModelSetState(TRITONBACKEND_Model* model, void* state);
 TRITONSERVER_Error* TRITONBACKEND_ModelInstanceName(TRITONBACKEND_ModelInstance* instance, const char** name);
 TRITONSERVER_Error* TRITONBACKEND_ModelInstanceModel(TRITONBACKEND_ModelInstance* instance,
@@ -169,6 +242,8 @@ TRITONSERVER_Error* TRITONBACKEND_InputBuffer(TRITONBACKEND_Input* input, const 
 TRITONSERVER_Error* TRITONBACKEND_ResponseFactoryNew(TRITONBACKEND_ResponseFactory** factory,
                                                      TRITONBACKEND_Request* request);
 TRITONSERVER_Error* TRITONBACKEND_ResponseFactoryDelete(TRITONBACKEND_ResponseFactory* factory);
+TRITONSERVER_Error* TRITONBACKEND_ResponseFactoryIsCancelled(TRITONBACKEND_ResponseFactory* factory,
+                                                            bool* is_cancelled);
 TRITONSERVER_Error* TRITONBACKEND_ResponseFactorySendFlags(TRITONBACKEND_ResponseFactory* factory,
                                                            const uint32_t send_flags);
 TRITONSERVER_Error* TRITONBACKEND_ResponseNew(TRITONBACKEND_Response** response, TRITONBACKEND_Request* request);
