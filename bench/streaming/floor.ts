@@ -6,9 +6,11 @@
  *              through the same glue as the native steps)
  * Prints each step's mean time per request inside the server (queue, compute input/infer/output)
  * from Triton's statistics, and the ratio of the native steps to the identity floor.
- * Run: node --import tsx bench/streaming/floor.ts [requests]
+ * With --perf, `perf record -g` samples the server during each ensemble's run and the report
+ * splits its CPU time into the steps' own code, the glue, Triton and the kernel.
+ * Run: node --import tsx bench/streaming/floor.ts [requests] [--perf]
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +18,8 @@ import { TritonClient, deployRepository, runLatencyTest, startLocalServer } from
 import { buildRepository, generateRepository, hasErrors } from '../../generator/index.js';
 
 const ROOT = path.resolve(__dirname, '../..');
-const requests = Number(process.argv[2] ?? 2000);
+const requests = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 2000);
+const profile = process.argv.includes('--perf');
 const scratch = mkdtempSync(path.join(tmpdir(), 'ts-floor-'));
 const repo = path.join(scratch, 'repo');
 
@@ -98,6 +101,12 @@ async function main(): Promise<void> {
       { requestUs: number; inUs: number; inferUs: number; outUs: number; queueUs: number }
     > = {};
     for (const model of ['gpt2_sim', 'floor']) {
+      const perfData = path.join(scratch, `${model}.perf.data`);
+      const recorder = profile
+        ? spawn('perf', ['record', '-F', '2000', '-g', '-p', String(server.pid), '-o', perfData], {
+            stdio: 'ignore',
+          })
+        : undefined;
       const report = await runLatencyTest(client, {
         model,
         prompt,
@@ -107,6 +116,13 @@ async function main(): Promise<void> {
       console.log(
         `${model}: ${report.results.requestsPerSecond.toFixed(0)} req/s, p50 ${report.results.latency.p50Ms.toFixed(3)} ms`,
       );
+      if (recorder) {
+        await new Promise((resolve) => {
+          recorder.on('exit', resolve);
+          recorder.kill('SIGINT');
+        });
+        console.log(cpuShares(perfData));
+      }
       for (const m of report.serverBreakdown) {
         rows[m.model] = {
           requestUs: m.avgRequestMs * 1000,
@@ -134,6 +150,46 @@ async function main(): Promise<void> {
     client.close();
     await server.stop();
   }
+}
+
+/**
+ * The server's sampled CPU time by where it was spent (self time, not children): the steps' own
+ * code (tokenizer, detokenizer, sim-llm), the glue (triton_studio::glue), Triton (libtritonserver,
+ * the gRPC frontend, protobuf), the C/C++ runtime, and the kernel.
+ */
+function cpuShares(perfData: string): string {
+  const text = execFileSync(
+    'perf',
+    ['report', '-i', perfData, '--no-children', '--sort', 'dso,sym', '--stdio', '-g', 'none'],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const shares = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^\s+([\d.]+)%\s+(\S+)\s+\[(.)\]\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const [, pct, dso, kind, sym] = m as unknown as [string, string, string, string, string];
+    const where =
+      kind === 'k' || dso.includes('kernel')
+        ? 'kernel'
+        : /triton_studio::glue/.test(sym)
+          ? 'glue'
+          : /libtriton_(preprocessing|postprocessing|sim_llm|ts_identity)|triton_studio|tokenizer/i.test(
+                dso + sym,
+              )
+            ? 'steps'
+            : /libc\.so|libstdc\+\+|libm\.so|ld-linux/.test(dso)
+              ? 'C/C++ runtime'
+              : 'Triton (server, frontend, protobuf)';
+    shares.set(where, (shares.get(where) ?? 0) + Number(pct));
+  }
+  return [...shares.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([where, pct]) => `  ${where}: ${pct.toFixed(1)}%`)
+    .join('\n');
 }
 
 main().catch((err) => {

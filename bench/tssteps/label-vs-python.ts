@@ -7,32 +7,19 @@
  * build/ts-py-venv && build/ts-py-venv/bin/pip install "numpy<2". Bench-only: no Python in the product.
  * Run: node --import tsx bench/tssteps/label-vs-python.ts [requests]
  */
-import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { numericInput, TritonClient } from '../../client/grpc/client.js';
 import { startLocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { configText, writeCustomStep } from '../../test/tscompile/customStepRepo.js';
+import { benchVenv, pythonBackendServer } from '../pythonBackend.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const requests = Number(process.argv[2] ?? 2000);
 const work = path.join(ROOT, 'build/bench-label');
-const venv = path.join(ROOT, 'build/ts-py-venv');
-if (!existsSync(path.join(venv, 'bin/python')))
-  throw new Error(`${venv} missing: see the header of this file`);
-
-// A bench-owned copy of the server tree with the Python backend's stub where Triton looks for it.
-const pytriton = path.join(ROOT, '.venv/lib/python3.11/site-packages/pytriton');
-const tree = path.join(work, 'server/pytriton/tritonserver');
-if (!existsSync(tree)) {
-  for (const d of ['bin', 'backends', 'caches'])
-    cpSync(path.join(pytriton, 'tritonserver', d), path.join(tree, d), { recursive: true });
-  cpSync(
-    path.join(pytriton, 'tritonserver/python_backend_stubs/3.11/triton_python_backend_stub'),
-    path.join(tree, 'backends/python/triton_python_backend_stub'),
-  );
-  symlinkSync(path.join(pytriton, '../nvidia_pytriton.libs'), path.join(work, 'server/nvidia_pytriton.libs'));
-}
+const venv = benchVenv(path.join(ROOT, 'build/ts-py-venv'), '"numpy<2"');
+const tritonserver = pythonBackendServer(work);
 
 const repo = path.join(work, 'repo');
 rmSync(repo, { recursive: true, force: true });
@@ -76,7 +63,7 @@ async function main(): Promise<void> {
   await buildRepository(repo, { stepsBuildDir: path.join(work, 'steps'), models: ['label'] });
   const server = await startLocalServer({
     modelRepository: repo,
-    tritonserver: path.join(tree, 'bin/tritonserver'),
+    tritonserver,
     loadModels: ['label', 'label_py'],
   });
   const client = new TritonClient(server.grpcUrl);
