@@ -32,7 +32,6 @@ export type HostMessage =
       /** Not a pipeline now: why (the webview keeps the last good graph under a banner). */
       invalid?: ProblemView[];
     }
-  | { type: 'init'; palette: PaletteItem[]; schema: FormSchema }
   /** A wire the validator refuses, with its reasons. */
   | { type: 'refused'; from: string; to: string; reasons: string[] }
   /** An edit the provider could not make (a name taken…). */
@@ -50,4 +49,13 @@ export type WebviewMessage =
   /** Show this range in the text editor. */
   | { type: 'reveal'; range: ProblemView['range'] }
   /** A model was drawn and painted (`paintedAt`: Date.now() after the frame). */
-  | { type: 'rendered'; version: number; paintedAt: number; nodes: number; edges: number; banner: boolean };
+  | {
+      type: 'rendered';
+      version: number;
+      paintedAt: number;
+      nodes: number;
+      edges: number;
+      banner: boolean;
+      /** Date.now() at the webview's stages for this version (where the time goes; see docs/BENCHMARKS.md). */
+      marks: Record<string, number>;
+    };

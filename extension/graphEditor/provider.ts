@@ -29,6 +29,8 @@ export interface GraphEditorState {
   lastEditToTextMs?: number;
   /** Reasons of the last refused wire. */
   lastRefusal?: string[];
+  /** Date.now() at the host's stages: the editor resolved, the webview ready, the last model built and sent. */
+  marks: { resolvedAt?: number; readyAt?: number; buildStartAt?: number; sentAt?: number };
 }
 
 interface Session {
@@ -108,8 +110,19 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
     const openedAt = Date.now();
     const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'out', 'webview');
     panel.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot] };
-    panel.webview.html = this.html(panel.webview, webviewRoot);
-    const session: Session = { document, panel, state: { sentVersion: -1 }, pendingEdits: [] };
+    const session: Session = {
+      document,
+      panel,
+      state: { sentVersion: -1, marks: { resolvedAt: openedAt } },
+      pendingEdits: [],
+    };
+    // The first graph and the palette travel in the page itself: it draws without a round trip.
+    this.palette ??= paletteItems(join(this.extensionUri.fsPath, 'samples'));
+    const initial = {
+      init: { palette: this.palette, schema: formSchema(this.schema()) },
+      document: this.documentMessage(session),
+    };
+    panel.webview.html = this.html(panel.webview, webviewRoot, initial);
     this.sessions.add(session);
     panel.onDidDispose(() => this.sessions.delete(session));
     panel.webview.onDidReceiveMessage((m: WebviewMessage) => {
@@ -125,7 +138,13 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
 
   /** Recomputes the graph from the text and sends it (or, for a text that is no pipeline, why). */
   private update(s: Session): void {
+    this.post(s, this.documentMessage(s));
+    s.state.marks.sentAt = Date.now();
+  }
+
+  private documentMessage(s: Session): Extract<HostMessage, { type: 'document' }> {
     const version = s.document.version;
+    s.state.marks.buildStartAt = Date.now();
     let built: ReturnType<typeof buildGraphModel>;
     try {
       built = buildGraphModel(s.document.getText(), s.document.uri.fsPath);
@@ -133,21 +152,18 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
       built = { ok: false, problems: [internalProblem(e)] };
     }
     s.state.sentVersion = version;
-    if (built.ok) {
-      s.pipeline = built.pipeline;
-      this.post(s, { type: 'document', version, model: built.model });
-    } else {
-      s.pipeline = undefined;
-      this.post(s, { type: 'document', version, invalid: built.problems });
-    }
+    s.pipeline = built.ok ? built.pipeline : undefined;
+    return built.ok
+      ? { type: 'document', version, model: built.model }
+      : { type: 'document', version, invalid: built.problems };
   }
 
   private async receive(s: Session, m: WebviewMessage, openedAt: number): Promise<void> {
     switch (m.type) {
       case 'ready':
-        this.palette ??= paletteItems(join(this.extensionUri.fsPath, 'samples'));
-        this.post(s, { type: 'init', palette: this.palette, schema: formSchema(this.schema()) });
-        this.update(s);
+        s.state.marks.readyAt = Date.now();
+        // The page holds the version it was made with; a change since then follows.
+        if (s.document.version !== s.state.sentVersion) this.update(s);
         return;
       case 'rendered':
         s.state.rendered = m;
@@ -250,7 +266,7 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
     return JSON.parse(readFileSync(join(this.extensionUri.fsPath, PIPELINE_SCHEMA_PATH), 'utf8'));
   }
 
-  private html(webview: vscode.Webview, root: vscode.Uri): string {
+  private html(webview: vscode.Webview, root: vscode.Uri, initial: unknown): string {
     const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'graph.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'graph.css'));
@@ -277,6 +293,7 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
 </head>
 <body>
 <div id="root" data-elk-worker="${elkWorker.toString()}"></div>
+<script type="application/json" id="initial" nonce="${nonce}">${JSON.stringify(initial).replace(/</g, '\\u003c')}</script>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

@@ -41,12 +41,28 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
   };
 }
 
+const verdicts = new Map<string, string | undefined>(); // file + mtime + size → verdict
+
 /**
  * The shape every Hugging Face tokenizer.json has (a JSON object with a "model" object), checked
  * before the file is copied into a repository: a truncated download, a stray text file or a path
- * that points elsewhere would otherwise fail only when Triton loads the model.
+ * that points elsewhere would otherwise fail only when Triton loads the model. Editors validate on
+ * every keystroke, and a pipeline often names one tokenizer in many steps: each version of a file
+ * is read (a megabyte of JSON) and loaded by the native tool once.
  */
 function tokenizerProblem(file: string): string | undefined {
+  let key: string;
+  try {
+    const stat = statSync(file);
+    key = `${file}\0${stat.mtimeMs}\0${stat.size}`;
+  } catch (e) {
+    return (e as Error).message;
+  }
+  if (!verdicts.has(key)) verdicts.set(key, readTokenizerProblem(file));
+  return verdicts.get(key);
+}
+
+function readTokenizerProblem(file: string): string | undefined {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
@@ -59,8 +75,6 @@ function tokenizerProblem(file: string): string | undefined {
   return nativeLoadProblem(file);
 }
 
-const nativeVerdicts = new Map<string, string | undefined>(); // file + mtime + size → verdict
-
 /**
  * What the native library says when it loads `file` (a component it does not implement, a merge
  * of unknown tokens…), through the `ts-tokenize` tool when a build has made it; a check the steps
@@ -70,11 +84,7 @@ function nativeLoadProblem(file: string): string | undefined {
   const root = projectRoot();
   const tool = root ? join(root, 'build/backends/tools/ts-tokenize') : undefined;
   if (!tool || !existsSync(tool)) return undefined;
-  // Editors validate on every save: load each version of a file once.
-  const stat = statSync(file);
-  const key = `${file}\0${stat.mtimeMs}\0${stat.size}`;
-  if (!nativeVerdicts.has(key)) nativeVerdicts.set(key, runNativeLoad(tool, file));
-  return nativeVerdicts.get(key);
+  return runNativeLoad(tool, file);
 }
 
 function runNativeLoad(tool: string, file: string): string | undefined {

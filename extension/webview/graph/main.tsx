@@ -8,6 +8,7 @@ import {
   Background,
   Controls,
   MiniMap,
+  Position,
   ReactFlow,
   ReactFlowProvider,
   applyNodeChanges,
@@ -23,13 +24,18 @@ import type { GraphModel, NodeView, ProblemView } from '../../graphEditor/graphM
 import type { FormSchema, HostMessage, PaletteItem, WebviewMessage } from '../../graphEditor/messages.js';
 import type { GraphEdit } from '../../graphEditor/textEdits.js';
 import './graph.css';
-import { handleId, portOfHandle } from './geometry.js';
+import { HANDLE_SIZE, handleId, nodeSize, portOfHandle, portsOf } from './geometry.js';
 import { elkLayout, quickLayout, structureKey, type Positions } from './layout.js';
 import { edgeTypes, nodeTypes, type GraphNode, type WireData } from './nodes.js';
 import { Palette, ProblemList, StepForm, WireInfo } from './panels.js';
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void };
 const vscode = acquireVsCodeApi();
+/** Date.now() at the stages of the version being drawn (reported with 'rendered'). */
+let marks: Record<string, number> = {
+  navigationStart: Math.round(performance.timeOrigin),
+  scriptStart: Date.now(),
+};
 const post = (m: WebviewMessage) => vscode.postMessage(m);
 
 const layoutKeyOf = (n: NodeView) => (n.kind === 'step' ? n.name : n.id);
@@ -40,33 +46,105 @@ function refOf(nodeId: string, handle: string | null | undefined): string {
     : nodeId.slice(nodeId.indexOf(':') + 1);
 }
 
+/** What the provider put into the page (the first version's graph, the palette), so nothing waits for a round trip. */
+interface Initial {
+  init: { palette: PaletteItem[]; schema: FormSchema };
+  document: Extract<HostMessage, { type: 'document' }>;
+}
+const initial = JSON.parse(document.getElementById('initial')?.textContent ?? 'null') as Initial | null;
+
 interface Notice {
   kind: 'refused' | 'failed';
   text: string;
 }
 
+/** The problems about one node: its own, and each port's by handle id. */
+function problemsOf(model: GraphModel, view: NodeView) {
+  const portProblems: Record<string, ProblemView[]> = {};
+  const own: ProblemView[] = [];
+  for (const p of model.problems) {
+    if (p.node !== view.id) continue;
+    if (p.port) (portProblems[handleId(p.port.side === 'input' ? 'in' : 'out', p.port.name)] ??= []).push(p);
+    else if (p.wire === undefined) own.push(p);
+  }
+  return { own, portProblems };
+}
+
+/**
+ * React Flow nodes for the model. Sizes and handle places are known from the geometry, so nodes
+ * and wires are drawn in the first frame, before xyflow has measured anything.
+ */
+function nodesOf(
+  model: GraphModel,
+  auto: Positions | undefined,
+  selected: { nodes: string[] },
+  prev: GraphNode[],
+): GraphNode[] {
+  const before = new Map(prev.map((n) => [n.id, n]));
+  return model.nodes.map((view): GraphNode => {
+    const { own, portProblems } = problemsOf(model, view);
+    const old = before.get(view.id);
+    const position = model.layout[layoutKeyOf(view)] ?? auto?.[view.id] ?? old?.position ?? { x: 0, y: 0 };
+    const isSelected = selected.nodes.includes(view.id);
+    const data = { view, problems: own, portProblems };
+    if (
+      old &&
+      old.selected === isSelected &&
+      old.position.x === position.x &&
+      old.position.y === position.y &&
+      JSON.stringify(old.data) === JSON.stringify(data)
+    )
+      return old;
+    const { width, height, portY } = nodeSize(view);
+    const { inputs, outputs } = portsOf(view);
+    const handle = (side: 'in' | 'out', name: string, row: number) => ({
+      id: handleId(side, name),
+      type: side === 'in' ? ('target' as const) : ('source' as const),
+      position: side === 'in' ? Position.Left : Position.Right,
+      x: (side === 'in' ? 0 : width) - HANDLE_SIZE / 2,
+      y: portY(row) - HANDLE_SIZE / 2,
+      width: HANDLE_SIZE,
+      height: HANDLE_SIZE,
+    });
+    return {
+      ...(old ?? {}),
+      id: view.id,
+      type: view.kind === 'step' ? 'step' : 'ensemble',
+      position,
+      width,
+      height,
+      handles: [
+        ...inputs.map((p, i) => handle('in', p.name, i)),
+        ...outputs.map((p, i) => handle('out', p.name, i)),
+      ],
+      data,
+      selected: isSelected,
+      ariaLabel:
+        view.kind === 'step'
+          ? `Step ${view.name}, ${view.stepKind}${view.preset ? `, preset ${view.preset}` : ''}, ${view.inputs.length} inputs, ${view.outputs.length} outputs${own.length ? `, ${own.length} problem(s)` : ''}`
+          : `Ensemble ${view.kind} ${view.name}`,
+    };
+  });
+}
+
 function App() {
-  const [model, setModel] = useState<GraphModel>();
-  const [version, setVersion] = useState(-1);
-  const [invalid, setInvalid] = useState<ProblemView[]>();
-  const [init, setInit] = useState<{ palette: PaletteItem[]; schema: FormSchema }>();
-  const [nodes, setNodes] = useState<GraphNode[]>([]);
+  const [model, setModel] = useState<GraphModel | undefined>(initial?.document.model);
+  const [version, setVersion] = useState(initial?.document.version ?? -1);
+  const [invalid, setInvalid] = useState<ProblemView[] | undefined>(initial?.document.invalid);
+  const init = initial?.init;
   const [selected, setSelected] = useState<{ nodes: string[]; wires: string[] }>({ nodes: [], wires: [] });
   const [notice, setNotice] = useState<Notice>();
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [problemsOpen, setProblemsOpen] = useState(false);
   const flow = useReactFlow<GraphNode, Edge>();
-  const fitted = useRef(false);
   const elkFitted = useRef(false);
 
   useEffect(() => {
     const onMessage = (e: MessageEvent<HostMessage>) => {
       const m = e.data;
       switch (m.type) {
-        case 'init':
-          setInit({ palette: m.palette, schema: m.schema });
-          return;
         case 'document':
+          marks = { ...(marks.documentReceived ? {} : marks), documentReceived: Date.now() };
           setVersion(m.version);
           if (m.model) {
             setModel(m.model);
@@ -86,6 +164,7 @@ function App() {
       }
     };
     window.addEventListener('message', onMessage);
+    marks.ready = Date.now();
     post({ type: 'ready' });
     return () => window.removeEventListener('message', onMessage);
   }, []);
@@ -96,7 +175,8 @@ function App() {
     return () => clearTimeout(t);
   }, [notice]);
 
-  // Nodes the file stores no position for: an instant layout now, ELK's (from a worker) when it comes.
+  // Nodes the file stores no position for: an instant layout now, ELK's from a worker once the
+  // graph is on screen (fetching and starting its 1.6 MB worker would delay the first paint).
   const key = useMemo(() => (model ? structureKey(model) : ''), [model]);
   const needsLayout = !!model && model.nodes.some((n) => !model.layout[layoutKeyOf(n)]);
   const quick = useMemo(
@@ -105,8 +185,9 @@ function App() {
     [key, needsLayout],
   );
   const [elk, setElk] = useState<{ key: string; positions: Positions }>();
+  const [onScreen, setOnScreen] = useState(false);
   useEffect(() => {
-    if (!model || !needsLayout || elk?.key === key) return;
+    if (!onScreen || !model || !needsLayout || elk?.key === key) return;
     let live = true;
     elkLayout(model).then(
       (positions) => {
@@ -122,77 +203,61 @@ function App() {
     return () => {
       live = false;
     };
-  }, [key, needsLayout]);
+  }, [key, needsLayout, onScreen]);
   const auto = elk?.key === key ? elk.positions : quick;
-  const laidOut = !!model;
 
-  // Nodes follow the model (keeping xyflow's measurements, so nothing flickers).
+  // Nodes follow the model, keeping xyflow's measurements (nothing flickers) and, for nodes a
+  // change leaves as they were, the node objects themselves (React Flow then skips them).
+  const [nodes, setNodes] = useState<GraphNode[]>(() => (model ? nodesOf(model, auto, selected, []) : []));
+  const nodesFrom = useRef({ model, auto, selected });
   useEffect(() => {
-    if (!model || !laidOut) return;
-    setNodes((prev) => {
-      const before = new Map(prev.map((n) => [n.id, n]));
-      return model.nodes.map((view): GraphNode => {
-        const portProblems: Record<string, ProblemView[]> = {};
-        const own: ProblemView[] = [];
-        for (const p of model.problems) {
-          if (p.node !== view.id) continue;
-          if (p.port)
-            (portProblems[handleId(p.port.side === 'input' ? 'in' : 'out', p.port.name)] ??= []).push(p);
-          else if (p.wire === undefined) own.push(p);
-        }
-        const old = before.get(view.id);
-        const position = model.layout[layoutKeyOf(view)] ??
-          auto?.[view.id] ??
-          old?.position ?? { x: 0, y: 0 };
-        return {
-          ...(old ?? {}),
-          id: view.id,
-          type: view.kind === 'step' ? 'step' : 'ensemble',
-          position,
-          data: { view, problems: own, portProblems },
-          selected: selected.nodes.includes(view.id),
-          ariaLabel:
-            view.kind === 'step'
-              ? `Step ${view.name}, ${view.stepKind}${view.preset ? `, preset ${view.preset}` : ''}, ${view.inputs.length} inputs, ${view.outputs.length} outputs${own.length ? `, ${own.length} problem(s)` : ''}`
-              : `Ensemble ${view.kind} ${view.name}`,
-        };
-      });
-    });
-  }, [model, laidOut, auto, selected]);
+    const from = nodesFrom.current;
+    if (!model || (from.model === model && from.auto === auto && from.selected === selected)) return;
+    nodesFrom.current = { model, auto, selected };
+    setNodes((prev) => nodesOf(model, auto, selected, prev));
+  }, [model, auto, selected]);
 
+  const edgeCache = useRef(new Map<string, Edge>());
   const edges = useMemo<Edge[]>(() => {
     if (!model) return [];
-    return model.wires.map((w) => ({
-      id: w.id,
-      type: 'wire',
-      source: w.source,
-      sourceHandle: handleId('out', w.sourcePort),
-      target: w.target,
-      targetHandle: handleId('in', w.targetPort),
-      selected: selected.wires.includes(w.id),
-      ariaLabel: `Wire from ${w.from} to ${w.to}`,
-      data: {
-        problems: model.problems.filter((p) => p.wire === w.index),
-        label: `${w.from} → ${w.to}${w.tensor ? ` (tensor ${w.tensor})` : ''}`,
-      } satisfies WireData,
-    }));
+    const cache = edgeCache.current;
+    const out = model.wires.map((w) => {
+      const edge: Edge = {
+        id: w.id,
+        type: 'wire',
+        source: w.source,
+        sourceHandle: handleId('out', w.sourcePort),
+        target: w.target,
+        targetHandle: handleId('in', w.targetPort),
+        selected: selected.wires.includes(w.id),
+        ariaLabel: `Wire from ${w.from} to ${w.to}`,
+        data: {
+          problems: model.problems.filter((p) => p.wire === w.index),
+          label: `${w.from} → ${w.to}${w.tensor ? ` (tensor ${w.tensor})` : ''}`,
+        } satisfies WireData,
+      };
+      const old = cache.get(w.id);
+      return old && JSON.stringify(old) === JSON.stringify(edge) ? old : edge;
+    });
+    edgeCache.current = new Map(out.map((e) => [e.id, e]));
+    return out;
   }, [model, selected]);
 
   // Tell the provider once each version is on screen (the tests' and benchmarks' clock).
   const reported = useRef(-1);
   useEffect(() => {
-    const drawn = invalid !== undefined || (laidOut && nodes.length === model?.nodes.length);
+    const drawn = invalid !== undefined || (!!model && nodesFrom.current.model === model);
     if (version < 0 || !drawn || reported.current === version) return;
     reported.current = version;
     const counts = { nodes: nodes.length, edges: edges.length, banner: invalid !== undefined };
+    marks.committed = Date.now();
     requestAnimationFrame(() =>
-      setTimeout(() => post({ type: 'rendered', version, paintedAt: Date.now(), ...counts })),
+      setTimeout(() => {
+        post({ type: 'rendered', version, paintedAt: Date.now(), ...counts, marks });
+        setOnScreen(true);
+      }),
     );
-    if (!fitted.current && nodes.length > 0) {
-      fitted.current = true;
-      requestAnimationFrame(() => void flow.fitView({ padding: 0.1 }));
-    }
-  }, [nodes, edges, version, invalid, laidOut, model, flow]);
+  }, [nodes, edges, version, invalid, model]);
 
   const edit = useCallback(
     (e: GraphEdit) => {
@@ -390,6 +455,8 @@ function App() {
             nodesFocusable
             edgesFocusable
             minZoom={0.1}
+            fitView
+            fitViewOptions={{ padding: 0.1 }}
             proOptions={{ hideAttribution: true }}
           >
             <Background gap={24} />

@@ -12,6 +12,7 @@ import {
   type Node,
   type NodeProps,
 } from '@xyflow/react';
+import { memo } from 'react';
 import type {
   EnsembleNodeView,
   NodeView,
@@ -218,5 +219,7 @@ export function WireEdge(props: EdgeProps & { data?: WireData }) {
   );
 }
 
-export const nodeTypes = { step: StepNode, ensemble: EnsembleNode };
-export const edgeTypes = { wire: WireEdge };
+// Memoized: xyflow re-renders a node's wrapper when it measures it or moves another node; the
+// drawing itself changes only with the node's own props.
+export const nodeTypes = { step: memo(StepNode), ensemble: memo(EnsembleNode) };
+export const edgeTypes = { wire: memo(WireEdge) };
