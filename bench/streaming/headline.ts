@@ -6,7 +6,8 @@
  *                 inflight_batcher_llm templates do it (bench/streaming/python/*: a Hugging Face
  *                 tokenizer inside model.py) in an ensemble;
  *   ensemble      the native tokenize/detokenize steps in the generated ensemble;
- *   orchestrator  the generated native orchestrator (when the generator has `serving`).
+ *   orchestrator  the generated native orchestrator (when the generator has `serving`);
+ *   orchestrator-batched  (asked for only) the same behind Triton's dynamic batcher.
  * Per run: requests/s and latency percentiles from the client, and from Triton's statistics the
  * whole server time of the pre/post steps per request (queue + compute; the orchestrator's is its
  * own request time less the model step's) and their compute alone. Variants run interleaved at
@@ -49,7 +50,7 @@ const { values: args } = parseArgs({
 const numbers = (text: string) => text.split(',').map(Number);
 const PROMPT = 'The quick brown fox jumps over the lazy dog. '.repeat(20); // 200 GPT-2 tokens
 
-type Variant = 'python' | 'ensemble' | 'orchestrator';
+type Variant = 'python' | 'ensemble' | 'orchestrator' | 'orchestrator-batched';
 interface Front {
   variant: Variant;
   model: string;
@@ -223,6 +224,22 @@ async function main(): Promise<void> {
         prePost: [],
         orchestrator: 'hl_orchestrator',
       });
+      if (variants.includes('orchestrator-batched')) {
+        // The same orchestrator behind Triton's dynamic batcher: queued requests reach one Execute together.
+        const batched = path.join(repo, 'hl_orchestrator_batched');
+        cpSync(path.join(repo, 'hl_orchestrator'), batched, { recursive: true });
+        const config = readFileSync(path.join(batched, 'config.pbtxt'), 'utf8');
+        writeFileSync(
+          path.join(batched, 'config.pbtxt'),
+          `${config.replace(/^name: .*$/m, 'name: "hl_orchestrator_batched"')}dynamic_batching { }\n`,
+        );
+        fronts.push({
+          variant: 'orchestrator-batched',
+          model: 'hl_orchestrator_batched',
+          prePost: [],
+          orchestrator: 'hl_orchestrator_batched',
+        });
+      }
     }
   }
   // Steps before what calls them; the Python ones last before their ensemble.
