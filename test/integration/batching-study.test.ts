@@ -143,6 +143,28 @@ describe('study batching', () => {
     expect(formatStudyReport(report)).toMatch(/^inflight +8 /m);
   }, 120_000);
 
+  it('stops when cancelled: requests in flight finish, the report says so, the model is unloaded', async () => {
+    const controller = new AbortController();
+    const report = await runBatchingStudy(client, {
+      startRate: 8,
+      stepS: 2,
+      maxTokens: 20,
+      library,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.completed === 3) controller.abort();
+      },
+    });
+    expect(report.cancelled).toBe(true);
+    expect(report.modes.map((m) => m.mode)).toEqual(['none']);
+    const step = report.modes[0]!.steps[0]!;
+    expect(step.requests.length).toBeGreaterThanOrEqual(3);
+    expect(step.requests.length).toBeLessThan(16);
+    expect(step.metrics.error_request_count!.avg).toBe(0);
+    const index = await client.repositoryIndex();
+    expect(index.find((m) => m.name === 'ts_study_none')?.state).not.toBe('READY');
+  }, 60_000);
+
   it('is a CLI command with a report file, and refuses a bad mode with a usage error', async () => {
     const bin = join(ROOT, 'bin/triton-studio.js');
     if (!existsSync(join(ROOT, 'out/cli.js')))
