@@ -100,7 +100,7 @@ const CHARTS_SCRIPT = String.raw`
   const chart = (id, datasets, xTitle, yTitle, logX) =>
     new Chart(document.getElementById(id), {
       type: 'line',
-      data: { datasets: datasets.map((d) => ({ borderColor: d.color, backgroundColor: d.color, tension: 0.2, ...d })) },
+      data: { datasets: datasets.map((d) => ({ borderColor: d.color, backgroundColor: d.color, tension: 0, ...d })) },
       options: { maintainAspectRatio: false, animation: false, parsing: false,
         scales: { x: { type: logX ? 'logarithmic' : 'linear', title: { display: true, text: xTitle } },
                   y: { beginAtZero: true, title: { display: true, text: yTitle } } } },
