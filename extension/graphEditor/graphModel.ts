@@ -26,6 +26,8 @@ export interface PortView {
   role?: string;
   /** The port comes from the step's preset, unchanged. */
   fromPreset: boolean;
+  /** The step's TypeScript module declares it (a hook's HookInputs field, a custom step's Row/Out field). */
+  fromModule: boolean;
 }
 
 export interface StepNodeView {
@@ -148,6 +150,7 @@ function portView(p: ResolvedPort | (ResolvedPort & { optional?: boolean })): Po
     optional: p.optional ?? false,
     role: p.role,
     fromPreset: p.path[p.path.length - 1] === 'preset',
+    fromModule: p.fromModule === true,
   };
 }
 

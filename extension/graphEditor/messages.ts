@@ -40,12 +40,15 @@ export type HostMessage =
   | { type: 'select'; node?: string; wire?: number };
 
 export type WebviewMessage =
-  | { type: 'ready' }
+  /** The page is listening; `version`: the one it was made with (a reloaded page may be behind). */
+  | { type: 'ready'; version: number }
   /** `sentAt`: Date.now() at the user's gesture (for the graph edit → text measurement). */
   | { type: 'edit'; edit: GraphEdit; sentAt: number }
   | { type: 'addWire'; from: string; to: string; sentAt: number }
   /** Add a palette item; the provider picks a free name. */
   | { type: 'addFromPalette'; item: string; position?: NodePosition; sentAt: number }
+  /** Open a step's TypeScript module (`hooks` / `source`, relative to the pipeline file) beside. */
+  | { type: 'openModule'; ref: string }
   /** Show this range in the text editor. */
   | { type: 'reveal'; range: ProblemView['range'] }
   /** A model was drawn and painted (`paintedAt`: Date.now() after the frame). */

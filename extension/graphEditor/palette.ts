@@ -15,13 +15,23 @@ export function paletteItems(samplesDir: string | undefined): PaletteItem[] {
     detail: p.title,
     step: { name: p.id.split('/')[1] ?? 'step', kind: p.kind, preset: p.id },
   }));
-  const blank: PaletteItem[] = (['model', 'custom'] as const).map((kind) => ({
-    id: `blank:${kind}`,
-    group: 'Blank',
-    label: `${kind} step`,
-    detail: `A ${kind} step with no ports yet: give it a backend and ports in the side form or the text.`,
-    step: { name: kind, kind, backend: kind === 'model' ? 'onnxruntime' : 'python', inputs: [], outputs: [] },
-  }));
+  const blank: PaletteItem[] = [
+    {
+      id: 'blank:model',
+      group: 'Blank',
+      label: 'model step',
+      detail: 'A model step with no ports yet: give it a backend and ports in the side form or the text.',
+      step: { name: 'model', kind: 'model', backend: 'onnxruntime', inputs: [], outputs: [] },
+    },
+    {
+      id: 'blank:custom',
+      group: 'Blank',
+      label: 'custom step (TypeScript)',
+      detail:
+        "A step written in TypeScript: its module's Row and output types become its ports (open it from the side form; docs/HOOKS.md).",
+      step: { name: 'custom', kind: 'custom', source: 'steps/custom.ts' },
+    },
+  ];
   return [...presets, ...samplePaletteItems(samplesDir), ...blank];
 }
 

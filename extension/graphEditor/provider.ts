@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { PIPELINE_SCHEMA_PATH, newWireErrors, type Pipeline } from '../../generator/index.js';
+import { PIPELINE_SCHEMA_PATH, newWireErrors, stepModulePath, type Pipeline } from '../../generator/index.js';
 import { buildGraphModel, elementAt, type ProblemView } from './graphModel.js';
 import type { HostMessage, PaletteItem, WebviewMessage } from './messages.js';
 import { formSchema, freeStepName, paletteItems } from './palette.js';
@@ -92,6 +92,7 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
         }
       }),
       vscode.window.onDidChangeTextEditorSelection((e) => this.followCursor(e)),
+      vscode.workspace.onDidSaveTextDocument((d) => this.moduleSaved(d)),
     );
   }
 
@@ -162,8 +163,9 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
     switch (m.type) {
       case 'ready':
         s.state.marks.readyAt = Date.now();
-        // The page holds the version it was made with; a change since then follows.
-        if (s.document.version !== s.state.sentVersion) this.update(s);
+        // The page holds the version it was made with (VS Code reloads a moved webview from the
+        // same html): anything newer follows.
+        if (m.version !== s.document.version) this.update(s);
         return;
       case 'rendered':
         s.state.rendered = m;
@@ -171,6 +173,9 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
         return;
       case 'reveal':
         await this.reveal(s, m.range);
+        return;
+      case 'openModule':
+        await this.openModule(s, m.ref);
         return;
       case 'addWire': {
         if (!s.pipeline) return this.paused(s);
@@ -251,6 +256,31 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
       selection,
     });
     editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  /** A step's TypeScript module beside the graph; one that does not exist yet opens as a new file there. */
+  private async openModule(s: Session, ref: string): Promise<void> {
+    const { path } = stepModulePath(ref, s.document.uri.fsPath);
+    const uri = vscode.Uri.file(path);
+    const exists = await vscode.workspace.fs.stat(uri).then(
+      () => true,
+      () => false,
+    );
+    await vscode.window.showTextDocument(exists ? uri : uri.with({ scheme: 'untitled' }), {
+      viewColumn: vscode.ViewColumn.Beside,
+    });
+  }
+
+  /** A saved TypeScript module may change the ports of the steps that name it: redraw those graphs. */
+  private moduleSaved(doc: vscode.TextDocument): void {
+    if (!doc.uri.fsPath.endsWith('.ts')) return;
+    for (const s of this.sessions) {
+      const file = s.document.uri.fsPath;
+      const named = s.pipeline?.steps.some((step) =>
+        [step.hooks, step.source].some((ref) => ref && stepModulePath(ref, file).path === doc.uri.fsPath),
+      );
+      if (named) this.update(s);
+    }
   }
 
   /** The text editor's cursor moved onto a step, port or wire: the graph selects it too. */

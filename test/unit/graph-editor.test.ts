@@ -86,6 +86,7 @@ describe('graph model', () => {
       dims: [-1],
       optional: false,
       fromPreset: true,
+      fromModule: false,
     });
     expect(llm.decoupled).toBe(false);
     expect(llm.maxBatchSize).toBe(8);
@@ -276,6 +277,11 @@ describe('palette', () => {
       expect(items.some((i) => i.step.preset === p.id && i.id.startsWith('preset:'))).toBe(true);
     expect(items.some((i) => i.id === 'sample:gpt2-sim/sim_llm')).toBe(true);
     expect(items.some((i) => i.id === 'blank:model')).toBe(true);
+    // A blank custom step is a TypeScript one (no Python in the product).
+    expect(items.find((i) => i.id === 'blank:custom')?.step).toMatchObject({
+      kind: 'custom',
+      source: 'steps/custom.ts',
+    });
   });
 
   it('names a new step so it clashes with nothing', () => {

@@ -271,6 +271,10 @@ describe('the graph editor sees module ports', () => {
     if (!built.ok) throw new Error('not a pipeline');
     const pre = built.model.nodes.find((n) => n.kind === 'step' && n.name === 'preprocessing')!;
     expect(pre.kind === 'step' && pre.inputs.map((q) => q.name)).toContain('system_prompt');
+    // Marked as the module's (the editor draws them so), the preset's own ports are not.
+    expect(pre.kind === 'step' && pre.inputs.filter((q) => q.fromModule).map((q) => q.name)).toEqual([
+      'system_prompt',
+    ]);
     expect(built.model.wires.some((w) => w.targetPort === 'system_prompt')).toBe(true);
     expect(built.model.danglingWires).toEqual([]);
     expect(built.model.problems.filter((q) => q.severity === 'error')).toEqual([]);
@@ -281,6 +285,9 @@ describe('the graph editor sees module ports', () => {
     const label = sample.model.nodes.find((n) => n.kind === 'step' && n.name === 'label')!;
     expect(label.kind === 'step' && [label.inputs, label.outputs].map((ps) => ps.map((q) => q.name))).toEqual(
       [['logits'], ['label', 'score']],
+    );
+    expect(label.kind === 'step' && [...label.inputs, ...label.outputs].every((q) => q.fromModule)).toBe(
+      true,
     );
   });
 });

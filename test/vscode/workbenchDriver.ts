@@ -95,6 +95,7 @@ async function perform(page: Page, action: WorkbenchAction, dir: string): Promis
     case 'webviewClick':
     case 'webviewDrag':
     case 'webviewPress':
+    case 'webviewFill':
     case 'webviewScreenshot':
       return performInWebview(page, action, dir);
     case 'clickNotificationButton': {
@@ -188,6 +189,12 @@ async function performInWebview(page: Page, action: WorkbenchAction, dir: string
       await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 5 });
       await page.mouse.move(to.x, to.y, { steps: 5 });
       await page.mouse.up();
+      return undefined;
+    }
+    case 'webviewFill': {
+      const input = frame.locator(action.selector).first();
+      await input.fill(action.text, { timeout: STEP_TIMEOUT_MS });
+      await input.press('Enter');
       return undefined;
     }
     case 'webviewPress':

@@ -165,7 +165,7 @@ function App() {
     };
     window.addEventListener('message', onMessage);
     marks.ready = Date.now();
-    post({ type: 'ready' });
+    post({ type: 'ready', version: initial?.document.version ?? -1 });
     return () => window.removeEventListener('message', onMessage);
   }, []);
 
@@ -251,12 +251,16 @@ function App() {
     reported.current = version;
     const counts = { nodes: nodes.length, edges: edges.length, banner: invalid !== undefined };
     marks.committed = Date.now();
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        post({ type: 'rendered', version, paintedAt: Date.now(), ...counts, marks });
-        setOnScreen(true);
-      }),
-    );
+    // After the next frame; a hidden page gets no frames (VS Code shows a new page once loaded).
+    let sent = false;
+    const report = () => {
+      if (sent) return;
+      sent = true;
+      post({ type: 'rendered', version, paintedAt: Date.now(), ...counts, marks });
+      setOnScreen(true);
+    };
+    requestAnimationFrame(() => setTimeout(report));
+    setTimeout(report, 1_000);
   }, [nodes, edges, version, invalid, model]);
 
   const edit = useCallback(
@@ -466,7 +470,12 @@ function App() {
         </div>
         {selectedStep?.kind === 'step' && init ? (
           <aside className="side">
-            <StepForm step={selectedStep} schema={init.schema} onEdit={edit} />
+            <StepForm
+              step={selectedStep}
+              schema={init.schema}
+              onEdit={edit}
+              onOpenModule={(ref) => post({ type: 'openModule', ref })}
+            />
           </aside>
         ) : selectedWire && model ? (
           <aside className="side">

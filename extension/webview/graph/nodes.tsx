@@ -42,7 +42,7 @@ const severityOf = (ps: ProblemView[]) =>
 const hoverText = (ps: ProblemView[]) => ps.map((p) => `${p.code}: ${p.message}`).join('\n');
 
 export function portLabel(p: PortView): string {
-  return `${p.name} ${p.dataType} ${dimsText(p.dims)}${p.optional ? ' (optional)' : ''}`;
+  return `${p.name} ${p.dataType} ${dimsText(p.dims)}${p.optional ? ' (optional)' : ''}${p.fromModule ? ' (from the TypeScript module)' : ''}`;
 }
 
 function Port({
@@ -63,7 +63,7 @@ function Port({
   const label = `${side === 'in' ? 'input' : 'output'} ${portLabel(port)}${problems.length ? `. ${problems.length} problem(s): ${hoverText(problems)}` : ''}`;
   return (
     <div
-      className={`port port-${side}${port.optional ? ' optional' : ''}${sev ? ` ${sev}` : ''}`}
+      className={`port port-${side}${port.optional ? ' optional' : ''}${port.fromModule ? ' from-module' : ''}${sev ? ` ${sev}` : ''}`}
       style={{ top: top - 11 }}
       title={problems.length ? hoverText(problems) : portLabel(port)}
       data-port={id}
@@ -81,6 +81,11 @@ function Port({
         {port.optional ? (
           <span className="optional-mark" title="optional">
             ?
+          </span>
+        ) : null}
+        {port.fromModule ? (
+          <span className="module-mark" title="declared by the step's TypeScript module">
+            ts
           </span>
         ) : null}
       </span>

@@ -170,7 +170,60 @@ function NumberField({
   );
 }
 
-export function StepForm({ step, schema, onEdit }: { step: StepNodeView; schema: FormSchema; onEdit: Edit }) {
+/** The schema's "hooks"/"source": a non-empty path (relative to the pipeline file) of a TypeScript module. */
+const moduleCheck = (v: string) =>
+  v === '' || /\.ts$/.test(v.trim()) ? undefined : 'The path of a .ts module, relative to the pipeline file.';
+
+/** A step's TypeScript module: its path (empty removes it) and a button that opens it beside. */
+function ModuleField({
+  label,
+  name,
+  value,
+  placeholder,
+  onCommit,
+  onOpen,
+}: {
+  label: string;
+  name: 'hooks' | 'source';
+  value: string;
+  placeholder: string;
+  onCommit: (v: string | undefined) => void;
+  onOpen: (ref: string) => void;
+}) {
+  return (
+    <div className="row module-field">
+      <TextField
+        label={label}
+        name={name}
+        value={value}
+        placeholder={placeholder}
+        check={moduleCheck}
+        onCommit={(v) => onCommit(v.trim() || undefined)}
+      />
+      <button
+        type="button"
+        name={`open-${name}`}
+        disabled={!value}
+        title={value ? `Open ${value} beside (its ports follow each save)` : 'Give a path first'}
+        onClick={() => onOpen(value)}
+      >
+        Open
+      </button>
+    </div>
+  );
+}
+
+export function StepForm({
+  step,
+  schema,
+  onEdit,
+  onOpenModule,
+}: {
+  step: StepNodeView;
+  schema: FormSchema;
+  onEdit: Edit;
+  onOpenModule: (ref: string) => void;
+}) {
   const own = step.own;
   const set = (field: keyof Step, value: unknown) =>
     onEdit({ op: 'setStepField', name: step.name, field, value });
@@ -229,7 +282,27 @@ export function StepForm({ step, schema, onEdit }: { step: StepNodeView; schema:
           placeholder="gpt2, llama-2, path/to/tokenizer.json"
           onCommit={(v) => set('tokenizer', v || undefined)}
         />
-      ) : (
+      ) : null}
+      {native ? (
+        <ModuleField
+          label="Hooks (TypeScript)"
+          name="hooks"
+          value={own.hooks ?? ''}
+          placeholder="hooks/chat.ts: beforeEncode, afterDecode…"
+          onCommit={(v) => set('hooks', v)}
+          onOpen={onOpenModule}
+        />
+      ) : own.kind === 'custom' ? (
+        <ModuleField
+          label="Source (TypeScript)"
+          name="source"
+          value={own.source ?? ''}
+          placeholder="steps/label.ts: execute(rows, params)"
+          onCommit={(v) => set('source', v)}
+          onOpen={onOpenModule}
+        />
+      ) : null}
+      {native || own.source ? null : (
         <>
           <TextField
             label="Backend"
@@ -436,6 +509,7 @@ export function StepForm({ step, schema, onEdit }: { step: StepNodeView; schema:
                 <td>
                   {p.name}
                   {p.optional ? '?' : ''}
+                  {p.fromModule ? <span className="module-mark">ts</span> : null}
                 </td>
                 <td className={`dtype-${p.dataType}`}>{p.dataType}</td>
                 <td>{dimsText(p.dims)}</td>

@@ -43,6 +43,8 @@ export type WorkbenchAction =
   | { kind: 'webviewClick'; selector: string }
   /** drags with the mouse from one element's centre to another's. */
   | { kind: 'webviewDrag'; from: string; to: string }
+  /** replaces the text of the input (as typing would) and presses Enter. */
+  | { kind: 'webviewFill'; selector: string; text: string }
   /** focuses the element (or keeps the focus) and presses `key` (Playwright key names). */
   | { kind: 'webviewPress'; key: string; selector?: string }
   /** `<dir>/<name>.png` of the webview alone. */
