@@ -13,6 +13,8 @@
  *                                screenshots go, `at-exit.png` among them when the run fails
  *   TRITON_STUDIO_VSCODE_TIMEOUT_MS  whole-run limit (default 10 min)
  *   TRITON_STUDIO_VSCODE_VERBOSE=1   forward the browser console
+ *   TRITON_STUDIO_VSCODE_WORKSPACE_TRUST=1  keep Workspace Trust on: the folder opens in Restricted
+ *                                Mode (no start-up prompt) until a test trusts it
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -32,6 +34,7 @@ import { format } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { WORKBENCH_DIR_ENV, WORKBENCH_REQUEST, type WorkbenchRequest } from './suite/workbench.js';
 import { answerRequest, screenshot } from './workbenchDriver.js';
+import { WORKSPACE_TRUST_ENV } from './suite/testEnv.js';
 
 const ROOT = resolve(__dirname, '..', '..');
 export const CODE_SERVER_ENTRY = join(ROOT, '.tools/code-server/node_modules/code-server/out/node/entry.js');
@@ -96,6 +99,15 @@ async function startCodeServer(args: LaunchArgs, scratch: string): Promise<CodeS
   const extensionsDir = resolve(args.extensionsDir ?? join(scratch, 'extensions'));
   mkdirSync(userDataDir, { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
+  const workspaceTrust = process.env[WORKSPACE_TRUST_ENV] === '1';
+  if (workspaceTrust) {
+    // Restricted Mode without the modal start-up question (it would cover the workbench).
+    mkdirSync(join(userDataDir, 'User'), { recursive: true });
+    writeFileSync(
+      join(userDataDir, 'User', 'settings.json'),
+      `${JSON.stringify({ 'security.workspace.trust.startupPrompt': 'never' }, null, 2)}\n`,
+    );
+  }
   const logFile = join(scratch, 'code-server.log');
   const log = openSync(logFile, 'a');
   const child = spawn(
@@ -110,7 +122,7 @@ async function startCodeServer(args: LaunchArgs, scratch: string): Promise<CodeS
       extensionsDir,
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
     ],
     {

@@ -8,8 +8,9 @@
  * 3. Calls `@vscode/test-electron`'s `runTests` with VS Code's executable replaced by the
  *    code-server + Chromium launcher (see launcher.ts); the mocha suite in out/test/suite runs
  *    inside the extension host and the exit code is the suite's.
- * 4. Runs it once more in a workspace without any pipeline file, where only the suite checking
- *    activation by the command runs (its counts go to the results file's `-no-pipeline` twin).
+ * 4. Runs it once more in a workspace without any pipeline file, opened with Workspace Trust on
+ *    and not trusted, where only the suite checking activation by the command and Restricted Mode
+ *    runs (its counts go to the results file's `-no-pipeline` twin).
  * 5. Packages the extension with vsce, installs the .vsix into a clean profile with code-server's
  *    --install-extension, and runs suite/vsixInstall.test.ts there (counts: the `-vsix` twin).
  *
@@ -31,7 +32,7 @@ import { startLocalServer, type LocalServer } from '../../client/server/localSer
 import { buildRepository } from '../../generator/build/index.js';
 import { generateRepository, hasErrors, formatDiagnostic } from '../../generator/index.js';
 import { WORKBENCH_DIR_ENV } from './suite/workbench.js';
-import { TEST_ENV } from './suite/testEnv.js';
+import { TEST_ENV, WORKSPACE_TRUST_ENV } from './suite/testEnv.js';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SAMPLE = join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json');
@@ -225,10 +226,12 @@ async function main(): Promise<number> {
         [TEST_ENV.results]: results,
       }),
     );
-    await timed('ran the activation-by-command suite in a workspace without a pipeline file', () =>
+    await timed('ran the activation-by-command and Restricted Mode suite in an untrusted workspace', () =>
       run(prepareWorkspace(workDir, server!, served.ensemble, false), 'no-pipeline', {
         [TEST_ENV.noPipelineWorkspace]: '1',
         [TEST_ENV.results]: noPipelineResults,
+        [WORKSPACE_TRUST_ENV]: '1',
+        [WORKBENCH_DIR_ENV]: join(screenshots, 'restricted'),
       }),
     );
     const installed = await timed('packaged the .vsix and installed it into a clean profile', () =>

@@ -21,6 +21,9 @@ export const TEST_ENV = {
   vsixExtensionsDir: 'TRITON_STUDIO_TEST_VSIX_EXTENSIONS_DIR',
 } as const;
 
+/** Read by the launcher: "1" keeps Workspace Trust on (the folder opens in Restricted Mode). */
+export const WORKSPACE_TRUST_ENV = 'TRITON_STUDIO_VSCODE_WORKSPACE_TRUST';
+
 /** The one suite file for the workspace without a pipeline file. */
 export const NO_PIPELINE_SUITE = 'commandActivation.test.js';
 /** The one suite file for the profile with the extension installed from the .vsix. */
