@@ -289,14 +289,21 @@ describe('import', () => {
     expect(readFileSync(out, 'utf8')).not.toContain('tensorrt_llm_bls');
     const check = await cli(['validate', out]);
     expect(check.code, check.stderr).toBe(0);
+    // A streaming TensorRT-LLM pipeline is served by the native orchestrator under the ensemble's
+    // name by default; --ensemble keeps the Triton ensemble of native pre/post steps.
     const generated = join(scratch, 'trtllm-generated');
     const gen = await cli(['generate', out, '--out', generated]);
     expect(gen.code, gen.stderr).toBe(0);
+    expect(existsSync(join(`${generated}.src`, 'ensemble', 'step.cc'))).toBe(true);
+    expect(existsSync(join(generated, 'preprocessing'))).toBe(false);
+    const asEnsemble = join(scratch, 'trtllm-generated-ensemble');
+    const genEnsemble = await cli(['generate', out, '--out', asEnsemble, '--ensemble']);
+    expect(genEnsemble.code, genEnsemble.stderr).toBe(0);
     for (const step of ['preprocessing', 'postprocessing']) {
-      expect(existsSync(join(`${generated}.src`, step, 'step.cc')), step).toBe(true);
-      expect(existsSync(join(generated, step, 'src')), step).toBe(false);
+      expect(existsSync(join(`${asEnsemble}.src`, step, 'step.cc')), step).toBe(true);
+      expect(existsSync(join(asEnsemble, step, 'src')), step).toBe(false);
     }
-    expect(existsSync(join(generated, 'tensorrt_llm_bls'))).toBe(false);
+    for (const dir of [generated, asEnsemble]) expect(existsSync(join(dir, 'tensorrt_llm_bls'))).toBe(false);
   });
 
   it('imports a FasterTransformer GPT-J layout with --json: one warning, the postprocessing kept in Python', async () => {
