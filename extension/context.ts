@@ -3,7 +3,6 @@
  * server connections, secrets, the local server and the state shared between commands. Handlers
  * stay thin: they read what they need from here and call `client/` or `generator/`.
  */
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TritonClient } from '../client/index.js';
 import { ServerConnections } from './connection.js';
@@ -13,7 +12,7 @@ import { readConnectionSettings, readServerUrl } from './settings.js';
 import { AnswerPanel } from './views/answerPanel.js';
 import { OUTPUT_CHANNEL_NAME, PromptOutput } from './views/promptOutput.js';
 
-/** The server commands talk to: the local one when this window runs it, else `tritonStudio.serverUrl`. */
+/** The server commands talk to: the shared local one while it runs, else `tritonStudio.serverUrl`. */
 export interface ServerTarget {
   url: string;
   local: boolean;
@@ -41,7 +40,7 @@ export class Ctx implements vscode.Disposable {
     this.output = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME);
     this.prompts = new PromptOutput(this.output);
     this.secrets = new ServerSecrets(extension.secrets);
-    this.localServer = new LocalServerHost(join(extension.globalStorageUri.fsPath, 'server-logs'));
+    this.localServer = new LocalServerHost();
     this.disposables.push(
       this.output,
       this.connections,

@@ -25,19 +25,17 @@ export async function startLocalServer(
   ctx: Ctx,
   arg?: unknown,
 ): Promise<Outcome<LocalServerInfo> | undefined> {
-  const running = ctx.localServer.running;
-  if (running) {
-    void vscode.window.showInformationMessage(
-      `The local server is running already (pid ${running.pid}, ${running.grpcUrl}).`,
-    );
-    return { ok: true, ...info(running) };
-  }
+  const running = ctx.localServer.running ?? (await ctx.localServer.refresh());
+  if (running) return alreadyRunning(running);
   const repository = await pickRepository(ctx, arg);
   if (!repository) return undefined;
   try {
-    const server = await withProgress('Triton Studio: starting the local tritonserver', () =>
+    const start = await withProgress('Triton Studio: starting the local tritonserver', () =>
       ctx.localServer.start(repository),
     );
+    const server = start.server;
+    if (!start.started) return alreadyRunning(server);
+    if (start.recovered) ctx.log(start.recovered);
     ctx.log(
       `tritonserver ${server.pid} serving ${repository}: gRPC ${server.grpcUrl}, HTTP ${server.httpUrl}, log ${server.logFile}`,
     );
@@ -58,13 +56,21 @@ export async function startLocalServer(
   }
 }
 
+/** The shared server runs already (this window, another one or `triton-studio server start` started it). */
+function alreadyRunning(server: LocalServerInfo): Outcome<LocalServerInfo> {
+  void vscode.window.showInformationMessage(
+    `The shared local server is running already (pid ${server.pid}, ${server.grpcUrl}, serving ${server.modelRepository}); deploy uploads models to it.`,
+  );
+  return { ok: true, ...info(server) };
+}
+
 function info(s: LocalServerInfo): LocalServerInfo {
   const { grpcUrl, httpUrl, metricsUrl, pid, logFile, modelRepository } = s;
   return { grpcUrl, httpUrl, metricsUrl, pid, logFile, modelRepository };
 }
 
 export async function stopLocalServer(ctx: Ctx): Promise<Outcome<{ stopped: boolean }>> {
-  const server = ctx.localServer.running;
+  const server = ctx.localServer.running ?? (await ctx.localServer.refresh());
   const stopped = await ctx.localServer.stop();
   if (stopped) {
     ctx.connections.forget(server!.grpcUrl);

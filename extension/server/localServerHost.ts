@@ -1,65 +1,71 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { startLocalServer, type LocalServer } from '../../client/index.js';
+import {
+  sharedServerStatus,
+  startSharedServer,
+  stopSharedServer,
+  type SharedServerStart,
+  type SharedServerState,
+} from '../../client/index.js';
 import { readLocalServerSettings } from '../settings.js';
 
+/** How often the state file is read again: a server the CLI started or stopped shows within this. */
+const POLL_MS = 2_000;
+
 /**
- * The local tritonserver this window started (at most one): explicit model control, loopback,
- * its log under the extension's storage. Stopped with the window, so no server outlives it.
+ * The shared local tritonserver (client/server/sharedServer.ts): the one server that
+ * `triton-studio server start|stop|status|logs` manages, found through its state file, so the CLI
+ * and every VS Code window use one tritonserver. It outlives the window (Stop Local Server or
+ * `triton-studio server stop` ends it); one the CLI starts or stops is noticed within POLL_MS.
  */
 export class LocalServerHost implements vscode.Disposable {
-  private server: LocalServer | undefined;
+  private server: SharedServerState | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
-  /** Fires when the local server starts or stops (on purpose or not). */
+  private readonly timer: ReturnType<typeof setInterval>;
+  /** Fires when the shared server starts or stops (here, from the CLI, or by crashing). */
   readonly onDidChange = this.changed.event;
-  /** The log of the last server, kept after it stopped so Show Server Log still finds it. */
+  /** The log of the last server seen, kept after it stopped so Show Server Log still finds it. */
   lastLogFile: string | undefined;
 
-  constructor(private readonly logDir: string) {}
+  constructor() {
+    this.timer = setInterval(() => void this.refresh(), POLL_MS);
+    void this.refresh();
+  }
 
-  get running(): LocalServer | undefined {
+  /** The shared server as last seen running and answering. */
+  get running(): SharedServerState | undefined {
     return this.server;
   }
 
-  async start(modelRepository: string): Promise<LocalServer> {
-    if (this.server)
-      throw new Error(`the local server is already running (pid ${this.server.pid}): stop or restart it`);
-    const { tritonserver, grpcPort, httpPort, metricsPort } = readLocalServerSettings();
-    mkdirSync(this.logDir, { recursive: true });
-    const logFile = join(this.logDir, `tritonserver-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
-    this.lastLogFile = logFile;
-    const server = await startLocalServer({
-      modelRepository,
-      tritonserver,
-      grpcPort,
-      httpPort,
-      metricsPort,
-      logFile,
-    });
-    this.server = server;
-    void server.exited.then(() => {
-      if (this.server === server) {
-        this.server = undefined;
-        this.changed.fire();
-      }
-    });
+  /** Reads the state file now (and asks the server whether it is ready). */
+  async refresh(): Promise<SharedServerState | undefined> {
+    const status = await sharedServerStatus().catch(() => undefined);
+    this.set(status?.state === 'running' ? status.server : undefined);
+    return this.server;
+  }
+
+  private set(next: SharedServerState | undefined): void {
+    if (next?.pid === this.server?.pid) return;
+    this.server = next;
+    if (next) this.lastLogFile = next.logFile;
     this.changed.fire();
-    return server;
+  }
+
+  /** Starts the shared server on `modelRepository`, or finds the one already running (`started: false`). */
+  async start(modelRepository: string): Promise<SharedServerStart> {
+    const { tritonserver, grpcPort, httpPort, metricsPort } = readLocalServerSettings();
+    const start = await startSharedServer({ modelRepository, tritonserver, grpcPort, httpPort, metricsPort });
+    this.set(start.server);
+    return start;
   }
 
   async stop(): Promise<boolean> {
-    const server = this.server;
-    if (!server) return false;
-    this.server = undefined;
-    await server.stop();
-    this.changed.fire();
-    return true;
+    const { outcome } = await stopSharedServer();
+    this.set(undefined);
+    return outcome === 'stopped';
   }
 
   dispose(): void {
-    void this.server?.stop();
-    this.server = undefined;
+    clearInterval(this.timer);
     this.changed.dispose();
   }
 }

@@ -29,6 +29,7 @@ import { runTests } from '@vscode/test-electron';
 import { deployRepository } from '../../client/deploy.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { STATE_DIR_ENV, stopSharedServer } from '../../client/server/sharedServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { generateRepository, hasErrors, formatDiagnostic } from '../../generator/index.js';
 import { WORKBENCH_DIR_ENV } from './suite/workbench.js';
@@ -194,6 +195,7 @@ async function main(): Promise<number> {
     const { grpcUrl } = (server = served.server);
     step(`tritonserver ${server.pid}: gRPC ${grpcUrl}, ensemble ${served.ensemble}`);
     const screenshots = resolve(options.screenshots!);
+    const sharedState = (process.env[STATE_DIR_ENV] = join(workDir, 'shared-server'));
     const results = resolve(options.results!);
     const noPipelineResults = results.replace(/(\.json)?$/, '-no-pipeline.json');
     const vsixResults = results.replace(/(\.json)?$/, '-vsix.json');
@@ -216,6 +218,8 @@ async function main(): Promise<number> {
           [TEST_ENV.model]: served.ensemble,
           [TEST_ENV.maxTokens]: String(MAX_TOKENS),
           [TEST_ENV.referenceTokenizer]: REFERENCE_TOKENIZER,
+          // The shared local server's state file: this run's own, never the user's.
+          [STATE_DIR_ENV]: sharedState,
           ...(options.grep ? { [TEST_ENV.grep]: options.grep } : {}),
           ...env,
         },
@@ -249,6 +253,8 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     await server?.stop();
+    // The shared server outlives the window that started it; a failed run may leave one behind.
+    if (process.env[STATE_DIR_ENV]?.startsWith(workDir)) await stopSharedServer();
     if (passed && !options.keep) rmSync(workDir, { recursive: true, force: true });
     else step(`work folder kept: ${workDir} (repository, tritonserver.log, workspace)`);
   }

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -19,6 +20,14 @@ async function run<T extends object>(command: string, ...args: unknown[]): Promi
   assert.ok(outcome, `${command} returned nothing`);
   assert.ok(outcome.ok, `${command} failed: ${outcome.ok ? '' : outcome.error}`);
   return outcome;
+}
+
+async function waitUntil(what: string, probe: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 function api(): TritonStudioApi {
@@ -328,6 +337,60 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     const state = await api().serverView.refresh();
     assert.equal(state.local, false);
     assert.equal(state.url, testEnv('serverUrl'), 'back to tritonStudio.serverUrl');
+  });
+
+  it('shares one tritonserver with the CLI: the extension uses the one `server start` started, and the CLI sees the one it starts', async () => {
+    const root = vscode.extensions.getExtension('triton-studio.triton-studio')!.extensionPath;
+    // Same state folder as the extension host (TRITON_STUDIO_STATE_DIR, set by runTests.ts).
+    // Asynchronously: the extension host must keep answering while the CLI waits for the server.
+    const cli = async (...args: string[]) => {
+      const r = await new Promise<{ code: number | null; out: string }>((done) => {
+        const child = spawn(process.execPath, [join(root, 'bin/triton-studio.js'), 'server', ...args], {
+          env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+          // Not piped stderr: the server the CLI leaves running must not hold our pipes open.
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('close', (code) => done({ code, out }));
+      });
+      // `server status` exits 1 when no server runs (what a script checks).
+      const ok = r.code === 0 || (args[0] === 'status' && r.code === 1);
+      assert.ok(ok, `server ${args.join(' ')} exited ${r.code}: ${r.out}`);
+      return JSON.parse(r.out) as {
+        state?: string;
+        pid?: number;
+        grpcUrl?: string;
+        server?: { pid: number };
+      };
+    };
+    const fromCli = (await cli('start', '--repository', repository, '--json')) as {
+      pid: number;
+      grpcUrl: string;
+    };
+    await waitUntil(
+      'the extension to see the CLI’s server',
+      () => api().ctx.localServer.running?.pid === fromCli.pid,
+    );
+    const view = await api().serverView.refresh();
+    assert.deepEqual({ url: view.url, local: view.local }, { url: fromCli.grpcUrl, local: true });
+    const reused = await run<{ pid: number }>('startLocalServer', repository);
+    assert.equal(reused.pid, fromCli.pid, 'Start Local Server started a second server');
+    await run('deploy', repository);
+    const prompt = 'One server for the CLI and the editor.';
+    const answer = await run<{ serverUrl: string; text: string }>('sendPrompt', prompt);
+    assert.equal(answer.serverUrl, fromCli.grpcUrl);
+    assert.equal(answer.text, await expectedAnswer(prompt));
+    await run('stopLocalServer');
+    assert.equal((await cli('status', '--json')).state, 'stopped');
+
+    const fromEditor = await run<{ pid: number }>('startLocalServer', repository);
+    assert.equal((await cli('status', '--json')).server?.pid, fromEditor.pid);
+    await cli('stop', '--json');
+    await waitUntil(
+      'the extension to see the CLI stop it',
+      () => api().ctx.localServer.running === undefined,
+    );
   });
 
   it('keeps secret headers in SecretStorage, never in the settings', async () => {
