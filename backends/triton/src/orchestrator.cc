@@ -94,8 +94,10 @@ class OrchestratorModel : public glue::BackendModel {
     detokenizer_ = spec_.detokenize.tokenizer_file == spec_.tokenize.tokenizer_file
                        ? tokenizer
                        : LoadTokenizer(model, spec_.detokenize.tokenizer_file);
-    runner_ = std::make_unique<TokenizeRunner>(spec_.tokenize, tokenizer, add_special_tokens,
-                                               spec_.tokenize.max_batch_size > 0);
+    tokenize_batching_ = spec_.tokenize.max_batch_size > 0;
+    runner_ = std::make_unique<TokenizeRunner>(spec_.tokenize, tokenizer, add_special_tokens, tokenize_batching_);
+    // The hooks' inputs (a system prompt, ...) are ports of the tokenize step, so they come from the
+    // client's inputs wired to them (tokenize_inputs), as in the ensemble; an unwired one reads "".
     for (const auto& input : spec_.target_inputs) {
       if (input.from_tokenize) tokenize_outputs_.insert(input.source);
     }
@@ -149,6 +151,11 @@ class OrchestratorModel : public glue::BackendModel {
       ReadTargetOutputs(response, &tokens, &lengths);
       if (!tokens) {
         throw BackendError("model '" + spec_.target + "' sent a response without its output '" + spec_.target_tokens + "'");
+      }
+      if (final && a->text->rows() == 0) {
+        // The whole answer in one response (the client did not ask to stream): afterDecode.
+        Finish(a, a->text->Whole(*tokens, lengths));
+        return;
       }
       std::vector<std::string> deltas = a->text->Push(*tokens, lengths);
       if (a->text->stopped()) {
@@ -204,14 +211,16 @@ class OrchestratorModel : public glue::BackendModel {
       }
       return std::nullopt;
     };
-    glue::RequestResult tokenized = runner_->Run(lookup, tokenize_outputs_);
+    glue::RequestResult tokenized =
+        runner_->Run(lookup, tokenize_outputs_, BeforeEncodeHook(spec_.tokenize_hooks, lookup, tokenize_batching_));
 
     std::vector<std::string> stops;
     if (!spec_.stop_words_input.empty()) {
       if (auto words = glue::ReadInput(request, spec_.stop_words_input)) stops = words->Strings();
     }
     a->text = std::make_unique<AnswerText>(*detokenizer_, skip_special_tokens_, std::move(stops),
-                                           spec_.detokenize.tokens.dims.size(), spec_.detokenize.max_batch_size > 0);
+                                           spec_.detokenize.tokens.dims.size(), spec_.detokenize.max_batch_size > 0,
+                                           &spec_.detokenize_hooks);
 
     for (const auto& input : spec_.target_inputs) {
       OutputTensor tensor;
@@ -370,6 +379,8 @@ class OrchestratorModel : public glue::BackendModel {
   }
 
   void FinishWithError(Answer* a, TRITONSERVER_Error* error) {
+    // The stream ends here too: endStream runs (its text has no one to go to) before the state goes.
+    if (a->text) a->text->Abandon();
     TRITONBACKEND_Response* response = nullptr;
     if (TRITONSERVER_Error* err = TRITONBACKEND_ResponseNewFromFactory(&response, a->factory)) {
       LogIfError(err, "creating an error response");
@@ -395,6 +406,7 @@ class OrchestratorModel : public glue::BackendModel {
   TRITONSERVER_Server* server_ = nullptr;
   TRITONSERVER_ResponseAllocator* allocator_ = nullptr;
   bool skip_special_tokens_ = true;
+  bool tokenize_batching_ = false;
   std::shared_ptr<const tok::Tokenizer> detokenizer_;
   std::unique_ptr<TokenizeRunner> runner_;
   std::set<std::string> tokenize_outputs_;

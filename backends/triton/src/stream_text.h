@@ -37,11 +37,12 @@ class StreamText {
   // trailing partial character as U+FFFD (as a whole decode shows it), and the end hook's flush.
   std::string Finish();
   bool stopped() const { return stopped_; }
+  // The end hook's flush, once: Finish and a stop call it; the owner calls it when the sequence
+  // ends any other way (a cancellation), so every stream that started also ends.
+  std::string End();
 
  private:
   std::string Emit(std::string text);
-  // The end hook's flush, once.
-  std::string End();
   // Moves the decided part of pending_ to the output (all of it when `final`).
   std::string Release(bool final);
 

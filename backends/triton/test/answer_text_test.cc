@@ -105,3 +105,109 @@ TEST(AnswerText, MalformedTensorsAreErrorsNamingTheTensor) {
   answer.Push(Uint32s("output_ids", {1, 1, 1}, {1}), std::nullopt);
   EXPECT_THROW(answer.Push(Uint32s("output_ids", {2, 1, 1}, {1, 1}), std::nullopt), BackendError);
 }
+
+namespace {
+// Hooks that record what ran: each streamed sequence gets its own state; onChunk brackets every
+// delta and endStream returns how many chunks its sequence saw, so the text shows every call.
+struct Recorder {
+  int starts = 0;
+  int ends = 0;
+  int after = 0;
+};
+
+struct SequenceState {
+  int chunks = 0;
+};
+
+triton_studio::steps::StepHooks RecordingHooks(Recorder* r) {
+  triton_studio::steps::StepHooks h;
+  h.after_decode = [r](const std::string& text) {
+    ++r->after;
+    return "<" + text + ">";
+  };
+  h.start_stream = [r]() -> std::shared_ptr<void> {
+    ++r->starts;
+    return std::make_shared<SequenceState>();
+  };
+  h.on_chunk = [](void* state, const std::string& chunk) {
+    ++static_cast<SequenceState*>(state)->chunks;
+    return "[" + chunk + "]";
+  };
+  h.end_stream = [r](void* state) {
+    ++r->ends;
+    return "#" + std::to_string(static_cast<SequenceState*>(state)->chunks);
+  };
+  return h;
+}
+}  // namespace
+
+TEST(AnswerText, StreamedAnswersRunTheStreamingHooksPerSequenceAndEndThemOnce) {
+  const Tokenizer& tok = Llama();
+  Recorder r;
+  const auto hooks = RecordingHooks(&r);
+  const std::vector<uint32_t> a = tok.Encode("Hello world", false);
+  AnswerText answer(tok, true, {}, 1, true, &hooks);  // [batch, seq]: two rows, both the same ids
+  std::string texts[2];
+  for (uint32_t id : a) {
+    const auto d = answer.Push(Uint32s("ids", {2, 1}, {id, id}), std::nullopt);
+    texts[0] += d[0];
+    texts[1] += d[1];
+  }
+  const auto rest = answer.Finish();
+  const std::string want = "[Hello][ world]#2";
+  EXPECT_EQ(texts[0] + rest[0], want);
+  EXPECT_EQ(texts[1] + rest[1], want);
+  EXPECT_EQ(r.starts, 2);
+  EXPECT_EQ(r.ends, 2);
+  EXPECT_EQ(r.after, 0);
+  answer.Abandon();  // after the end: endStream does not run again
+  EXPECT_EQ(r.ends, 2);
+}
+
+TEST(AnswerText, AWholeAnswerRunsAfterDecodeOnlyOnTheTextCutAtTheStopSequence) {
+  const Tokenizer& tok = Llama();
+  Recorder r;
+  const auto hooks = RecordingHooks(&r);
+  const std::vector<uint32_t> ids = tok.Encode(kText, false);
+  AnswerText answer(tok, true, {"Stop h"}, 2, true, &hooks);
+  const auto texts = answer.Whole(Uint32s("output_ids", {1, 1, int64_t(ids.size())}, ids), std::nullopt);
+  EXPECT_EQ(texts, std::vector<std::string>{"<Hello world, caf\xC3\xA9 \xF0\x9F\x98\x80 end. >"});
+  EXPECT_EQ(r.after, 1);
+  EXPECT_EQ(r.starts, 0);
+  EXPECT_THROW(answer.Whole(Uint32s("output_ids", {1, 1, 1}, {ids[0]}), std::nullopt), BackendError);
+}
+
+TEST(AnswerText, AStopMatchEndsTheStreamAndAnAbandonedAnswerStillEndsItsStreams) {
+  const Tokenizer& tok = Llama();
+  Recorder r;
+  const auto hooks = RecordingHooks(&r);
+  const std::vector<uint32_t> ids = tok.Encode(kText, false);
+  {
+    AnswerText stopped(tok, true, {"Stop h"}, 1, false, &hooks);
+    std::string text;
+    for (size_t i = 0; i < ids.size() && !stopped.stopped(); ++i) {
+      text += stopped.Push(Uint32s("ids", {1}, {ids[i]}), std::nullopt)[0];
+    }
+    EXPECT_EQ(r.ends, 1);  // at the match, not later
+    text += stopped.Finish()[0];
+    EXPECT_EQ(r.ends, 1);
+    // Every delta went through onChunk, then endStream's count closes the text.
+    std::string plain;
+    int chunks = 0;
+    for (char c : text.substr(0, text.rfind('#'))) {
+      if (c == '[') ++chunks;
+      if (c != '[' && c != ']') plain += c;
+    }
+    EXPECT_EQ(plain, "Hello world, caf\xC3\xA9 \xF0\x9F\x98\x80 end. ");
+    EXPECT_EQ(text.substr(text.rfind('#')), "#" + std::to_string(chunks));
+  }
+  {
+    AnswerText cancelled(tok, true, {}, 1, false, &hooks);
+    cancelled.Push(Uint32s("ids", {1}, {ids[0]}), std::nullopt);
+    cancelled.Abandon();
+    EXPECT_EQ(r.starts, 2);
+    EXPECT_EQ(r.ends, 2);
+    cancelled.Abandon();
+    EXPECT_EQ(r.ends, 2);
+  }
+}

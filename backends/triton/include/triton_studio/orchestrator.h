@@ -1,5 +1,5 @@
 // The native orchestrator: one Triton model that owns each request of a streaming pipeline. It
-// tokenizes the text request (the pipeline's tokenize step, run in-process), sends the token
+// tokenizes the text request (the pipeline's tokenize step, hooks included, run in-process), sends the token
 // request to the model step through the server API (as the Python backend's BLS does), decodes
 // the model's streamed token responses incrementally with state that lives and dies with the
 // request, applies stop sequences on the text (cancelling the model request when one matches),
@@ -41,6 +41,12 @@ struct OrchestratorSpec {
   // The client's input whose strings end the text where they appear ("" = none): the input wired
   // to the tokenize step's stop words.
   std::string stop_words_input;
+  // The tokenize and detokenize steps' compiled TypeScript hooks (docs/HOOKS.md), run as those steps
+  // run them: beforeEncode per row with its hook inputs (tokenize ports, so wired in
+  // tokenize_inputs); afterDecode on an answer the model sends whole; startStream/onChunk/endStream
+  // per sequence of a streamed answer, with state owned by the request. Empty: no hooks.
+  StepHooks tokenize_hooks;
+  StepHooks detokenize_hooks;
 };
 
 std::unique_ptr<glue::BackendModel> CreateOrchestratorModel(TRITONBACKEND_Model* model, const OrchestratorSpec& spec);
