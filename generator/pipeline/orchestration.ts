@@ -1,6 +1,7 @@
 /**
  * Whether a pipeline can be served by the native orchestrator (one model that owns each request:
- * tokenize → the model step through the server API → incremental detokenize), and how its wires
+ * tokenize → the model step through the server API → incremental detokenize, the steps' TypeScript
+ * hooks included), and how its wires
  * map onto it. The orchestrator runs the pipeline's own graph: the same tensors pass between the
  * same ports as in the ensemble, so the pipeline file does not change shape.
  */
@@ -65,9 +66,16 @@ export function planOrchestrator(graph: EnsembleGraph): OrchestratorPlanResult {
   const others = graph.steps.filter((s) => s !== tokenize && s !== detokenize && s !== model);
   if (others.length > 0) return fail(`step "${others[0]!.name}" is neither tokenize, model nor detokenize`);
   if (!model.decoupled) return fail(`model step "${model.name}" is not decoupled`);
-  const hooked = [tokenize, detokenize].find((s) => s.module?.hooks?.hooks.length);
-  if (hooked)
-    return fail(`step "${hooked.name}" has TypeScript hooks, which the orchestrator does not run yet`);
+  // Both steps' hooks compile into the orchestrator's one library: two different modules must not
+  // share a C++ namespace (it comes from the file name).
+  const [pre, post] = [tokenize, detokenize].map((s) =>
+    s.module?.hooks?.hooks.length ? s.module.loaded?.compiled : undefined,
+  );
+  if (pre && post && pre.fileName !== post.fileName && pre.namespace === post.namespace) {
+    return fail(
+      `the hooks of "${tokenize.name}" and "${detokenize.name}" are two modules with one file name (${pre.namespace}), which one library cannot hold; rename one`,
+    );
+  }
 
   const inputNames = new Set(graph.inputs.map((p) => p.name));
   const producer = producers(graph);

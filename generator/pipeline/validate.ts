@@ -11,7 +11,7 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import { checkBackends } from './checks/backend.js';
 import { checkBatching } from './checks/batching.js';
 import { createContext, type CheckContext } from './checks/context.js';
-import { checkDecoupled } from './checks/decoupled.js';
+import { checkDecoupled, reportEnsembleHookWarnings } from './checks/decoupled.js';
 import { checkFiles } from './checks/files.js';
 import { checkInstanceGroups } from './checks/instanceGroups.js';
 import { checkModules } from './checks/modules.js';
@@ -98,9 +98,11 @@ function runChecks(ctx: CheckContext): CheckResult {
   checkInstanceGroups(ctx);
   const wiring = buildWiring(ctx);
   checkWiring(ctx, wiring);
-  checkDecoupled(ctx, wiring);
+  const ensembleHookWarnings = checkDecoupled(ctx, wiring);
   const { pipeline } = ctx;
   if (ctx.diagnostics.some((d) => d.severity === 'error') || !wiring.order.ok) {
+    // The serving is not known yet: say what an ensemble would lack.
+    reportEnsembleHookWarnings(ctx, ensembleHookWarnings);
     return { diagnostics: ctx.diagnostics, steps: ctx.steps };
   }
   const graph: EnsembleGraph = {
@@ -116,6 +118,7 @@ function runChecks(ctx: CheckContext): CheckResult {
     serving: 'ensemble',
   };
   graph.serving = checkServing(ctx, graph);
+  if (graph.serving === 'ensemble') reportEnsembleHookWarnings(ctx, ensembleHookWarnings);
   if (ctx.diagnostics.some((d) => d.severity === 'error'))
     return { diagnostics: ctx.diagnostics, steps: ctx.steps };
   return { diagnostics: ctx.diagnostics, steps: ctx.steps, graph };

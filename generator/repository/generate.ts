@@ -129,6 +129,10 @@ export function planRepository(
       assertEveryBindingRendered(m.orchestrator.detokenize, rendered['step.cc']);
       sources.push({ path: `${m.name}/step.cc`, content: rendered['step.cc'] });
       sources.push({ path: `${m.name}/CMakeLists.txt`, content: rendered['CMakeLists.txt'] });
+      for (const header of ['module.h', 'detokenize_module.h'] as const) {
+        const content = rendered[header];
+        if (content !== undefined) sources.push({ path: `${m.name}/${header}`, content });
+      }
     }
   }
   files.push(manifestFile(files, models, pipelineFile, ensembleName, expected));

@@ -4,15 +4,20 @@
  * orchestrator unless the file or `generate` asks for the ensemble (warning TS-W011, the id
  * requirement); a pipeline the orchestrator cannot serve falls back to the ensemble with TS-W011
  * saying why, or is TS-E034 when the file insists on the orchestrator. Pipelines that do not
- * stream into a detokenize step are ensembles, with nothing said.
+ * stream into a detokenize step are ensembles, with nothing said. The orchestrator serves pipelines
+ * whose steps have TypeScript hooks: it compiles them in (what they do on the real server is
+ * test/integration/orchestrator-hooks.test.ts); an ensemble of them is also warned (TS-W010) about
+ * what its streaming detokenize step cannot run.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateRepository, validatePipeline, type Pipeline } from '../../generator/index.js';
 
 const SAMPLE = resolve(__dirname, '../../samples/gpt2-sim/gpt2-sim.pipeline.json');
+const CHAT = resolve(__dirname, '../../samples/llama2-tensorrt-llm/hooks/llama2-chat.ts');
+const STOP = resolve(__dirname, '../../samples/gpt2-tensorrt-llm/hooks/stop-sequence.ts');
 const work = mkdtempSync(join(tmpdir(), 'ts-serving-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -98,5 +103,71 @@ describe('serving a streaming pipeline', () => {
     const { r, codes } = generate(pipeline((p) => (p.serving = 'orchestrator')));
     expect(r.serving).toBe('ensemble');
     expect(codes).toEqual([]);
+  });
+});
+
+describe('serving a streaming pipeline with TypeScript hooks', () => {
+  /** The chat template before encoding (with its system_prompt input), the stop hook per chunk. */
+  const hooked = (pre: string, post: string) => (p: Pipeline) => {
+    streaming(p);
+    p.steps.find((s) => s.kind === 'tokenize')!.hooks = pre;
+    p.steps.find((s) => s.kind === 'detokenize')!.hooks = post;
+    p.inputs.push({ name: 'system_prompt', dataType: 'STRING', dims: [1], optional: true });
+    p.wires.push({ from: 'system_prompt', to: 'preprocessing.system_prompt' });
+  };
+
+  it("is the orchestrator, with both steps' hooks compiled into its library and the hook input a request input", () => {
+    const { r, out, codes } = generate(pipeline(hooked(CHAT, STOP)));
+    expect(codes).toEqual([]);
+    expect(r.serving).toBe('orchestrator');
+    expect(r.models.map((m) => m.kind)).toEqual(['orchestrator', 'model']);
+    const config = readFileSync(join(out, 'gpt2_sim', 'config.pbtxt'), 'utf8');
+    expect(config).toMatch(/name: "system_prompt"\s*data_type: TYPE_STRING\s*dims: \[ 1 \]\s*optional: true/);
+    const src = `${out}.src/gpt2_sim`;
+    const step = readFileSync(join(src, 'step.cc'), 'utf8');
+    expect(step).toMatch(/#include "module.h"\n#include "detokenize_module.h"/);
+    expect(step).toMatch(/namespace mod = ts_llama2_chat;[\s\S]*h\.input_names = \{"system_prompt"\};/);
+    expect(step).toMatch(/namespace mod = ts_stop_sequence;[\s\S]*h\.on_chunk = /);
+    expect(step).toContain('s.tokenize_hooks = tokenize_hooks::Hooks();');
+    expect(step).toContain('s.detokenize_hooks = detokenize_hooks::Hooks();');
+    // Only the hooks each step's kind calls: the chat module's afterDecode is not the detokenize step's.
+    expect(step.split('namespace detokenize_hooks')[0]).not.toContain('after_decode');
+    expect(readFileSync(join(src, 'module.h'), 'utf8')).toContain('namespace ts_llama2_chat {');
+    expect(readFileSync(join(src, 'detokenize_module.h'), 'utf8')).toContain('namespace ts_stop_sequence {');
+  });
+
+  it('compiles one module once when both steps name it', () => {
+    const { r, out, codes } = generate(pipeline(hooked(CHAT, CHAT)));
+    expect(codes).toEqual([]);
+    expect(r.serving).toBe('orchestrator');
+    const step = readFileSync(join(`${out}.src/gpt2_sim`, 'step.cc'), 'utf8');
+    expect(step.match(/#include "module.h"/g)).toHaveLength(1);
+    expect(step).not.toContain('detokenize_module.h');
+    expect(step).toMatch(
+      /namespace detokenize_hooks \{\nnamespace mod = ts_llama2_chat;[\s\S]*h\.after_decode = /,
+    );
+    expect(r.files.some((f) => f.endsWith('detokenize_module.h'))).toBe(false);
+  });
+
+  it('as an ensemble, warns what its streaming detokenize step cannot run (TS-W010) beside TS-W011', () => {
+    const { r, codes } = generate(pipeline(hooked(CHAT, STOP)), 'ensemble');
+    expect(r.serving).toBe('ensemble');
+    expect(codes.sort()).toEqual(['TS-W010', 'TS-W011']);
+    expect(r.diagnostics.find((d) => d.code === 'TS-W010')!.message).toMatch(/endStream runs only|end token/);
+  });
+
+  it('falls back to the ensemble when the two steps name different modules of one file name', () => {
+    const dir = join(work, 'same-name');
+    for (const sub of ['pre', 'post']) mkdirSync(join(dir, sub), { recursive: true });
+    writeFileSync(join(dir, 'pre', 'hooks.ts'), readFileSync(CHAT, 'utf8'));
+    writeFileSync(join(dir, 'post', 'hooks.ts'), readFileSync(STOP, 'utf8'));
+    const { r, codes } = generate(
+      pipeline(hooked(join(dir, 'pre', 'hooks.ts'), join(dir, 'post', 'hooks.ts'))),
+    );
+    expect(r.serving).toBe('ensemble');
+    expect(codes.sort()).toEqual(['TS-W010', 'TS-W011']);
+    expect(r.diagnostics.find((d) => d.code === 'TS-W011')!.message).toMatch(
+      /two modules with one file name \(ts_hooks\).*rename one/,
+    );
   });
 });

@@ -26,8 +26,11 @@ export { cmakeQuotedArgument, cppStringLiteral } from './escape.js';
 export interface RenderedNativeStep {
   'step.cc': string;
   'CMakeLists.txt': string;
-  /** The compiled hooks module, when the step has hooks. */
+  /** The compiled hooks module, when the step has hooks (the orchestrator: its tokenize step's, or
+   * the one module both steps name). */
   'module.h'?: string;
+  /** The orchestrator's detokenize step's hooks module, when it differs from the tokenize step's. */
+  'detokenize_module.h'?: string;
 }
 
 /** A NativeStepModel the printer cannot turn into a working step; `path` names the field. */
@@ -83,11 +86,48 @@ export function renderOrchestrator(model: OrchestratorModel): RenderedNativeStep
     { field: 'stop_words_input', value: str(model.stopWordsInput ?? '') },
   ];
   requireType('textOutput', model.textOutput, 'string');
+  // Each step's hooks, as its own step.cc would call them; one header per distinct module.
+  const files: Partial<Record<'module.h' | 'detokenize_module.h', string>> = {};
+  const hooks: OrchestratorHooksView[] = [];
+  for (const step of [model.tokenize, model.detokenize]) {
+    const view = stepView(step);
+    if (!step.hooks || !view.hooks) continue;
+    const module = step.hooks.module;
+    const shared = hooks.find((h) => h.fileName === module.fileName);
+    if (!shared && hooks.some((h) => h.namespace === module.namespace)) {
+      throw new NativeStepCodegenError(
+        'detokenize.hooks',
+        `${module.fileName} compiles into the same C++ namespace as the tokenize step's module (${module.namespace}); give one of them another file name`,
+      );
+    }
+    const header = shared?.header ?? (hooks.length === 0 ? 'module.h' : 'detokenize_module.h');
+    if (!shared) files[header as keyof typeof files] = module.cpp;
+    hooks.push({
+      kind: step.kind,
+      source: view.hooksSource,
+      header,
+      namespace: module.namespace,
+      fileName: module.fileName,
+      body: view.hooks,
+    });
+    fields.push({ field: `${step.kind}_hooks`, value: `${step.kind}_hooks::Hooks()` });
+  }
   const templates = loadTemplates();
   return {
-    'step.cc': templates.orchestrator({ fields }),
+    'step.cc': templates.orchestrator({ fields, hooks, headers: [...new Set(hooks.map((h) => h.header))] }),
     'CMakeLists.txt': templates.cmake({ outputName: cmakeQuotedArgument(`triton_${model.modelName}`) }),
+    ...files,
   };
+}
+
+interface OrchestratorHooksView {
+  kind: 'tokenize' | 'detokenize';
+  source: string;
+  header: string;
+  namespace: string;
+  fileName: string;
+  /** The body of the step's Hooks() function. */
+  body: string;
 }
 
 /** The backend library Triton looks for: the model's backend name is its model name. */
@@ -277,7 +317,11 @@ function requireType(path: string, binding: TensorBinding, cls: DataTypeClass): 
 
 interface Templates {
   step: Handlebars.TemplateDelegate<StepView>;
-  orchestrator: Handlebars.TemplateDelegate<{ fields: Field[] }>;
+  orchestrator: Handlebars.TemplateDelegate<{
+    fields: Field[];
+    hooks: OrchestratorHooksView[];
+    headers: string[];
+  }>;
   cmake: Handlebars.TemplateDelegate<{ outputName: string }>;
 }
 

@@ -7,10 +7,27 @@
  */
 import type { Wiring } from '../graph.js';
 import type { ResolvedStep } from '../resolve.js';
+import type { JsonPath } from '../source.js';
 import type { CheckContext } from './context.js';
 
-export function checkDecoupled(ctx: CheckContext, wiring: Wiring): void {
-  if (!wiring.order.ok) return;
+/**
+ * TS-W010: what a streaming detokenize step's hooks cannot do in a Triton ensemble. Only an
+ * ensemble has these limits (the native orchestrator runs every hook at every end), so they are
+ * reported once the serving is known (validate.ts).
+ */
+export interface EnsembleHookWarning {
+  path: JsonPath;
+  message: string;
+}
+
+export function reportEnsembleHookWarnings(ctx: CheckContext, warnings: EnsembleHookWarning[]): void {
+  for (const w of warnings) ctx.report(w.path, 'TS-W010', w.message, 'warning');
+}
+
+/** Reports Triton's decoupled-wiring rules; returns the TS-W010 warnings an ensemble would get. */
+export function checkDecoupled(ctx: CheckContext, wiring: Wiring): EnsembleHookWarning[] {
+  const hookWarnings: EnsembleHookWarning[] = [];
+  if (!wiring.order.ok) return hookWarnings;
   const { connections } = wiring;
   const originOfStep = new Map<ResolvedStep, ResolvedStep | undefined>();
   for (const step of wiring.order.steps) {
@@ -52,22 +69,21 @@ export function checkDecoupled(ctx: CheckContext, wiring: Wiring): void {
     const streamed = step.kind === 'detokenize' && origins.size > 0 && step.parameters.streaming !== 'false';
     const hooks = step.module?.hooks?.hooks ?? [];
     if (streamed && hooks.includes('onChunk')) {
-      ctx.report(
-        [...step.path, 'hooks'],
-        'TS-W010',
-        `Step "${step.name}" streams "${[...origins.keys()][0]!.name}"'s responses through onChunk, but in a Triton ensemble ` +
+      hookWarnings.push({
+        path: [...step.path, 'hooks'],
+        message:
+          `Step "${step.name}" streams "${[...origins.keys()][0]!.name}"'s responses through onChunk, but in a Triton ensemble ` +
           "it learns that an answer ended only when the answer's tokens include the end token: endStream runs then, and " +
           'text onChunk holds back at the end of an answer cut by max_tokens (or by an end token the model does not send) ' +
-          'is never sent. The native orchestrator (docs/ARCHITECTURE.md) runs endStream at every end.',
-        'warning',
-      );
+          'is never sent. The native orchestrator (the default serving) runs endStream at every end.',
+      });
     } else if (streamed && hooks.includes('afterDecode')) {
-      ctx.report(
-        [...step.path, 'hooks'],
-        'TS-W010',
-        `Step "${step.name}" decodes streamed responses, so afterDecode (whole answers only) never runs here; export startStream, onChunk and endStream to act on streamed text.`,
-        'warning',
-      );
+      hookWarnings.push({
+        path: [...step.path, 'hooks'],
+        message:
+          `Step "${step.name}" decodes streamed responses, so in a Triton ensemble afterDecode (whole answers only) never runs here; ` +
+          'the native orchestrator (the default serving) runs it on answers that are not streamed. Export startStream, onChunk and endStream to act on streamed text.',
+      });
     }
     const instances = step.instanceGroups.reduce((n, g) => n + (g.count ?? 1), 0);
     if (
@@ -85,4 +101,5 @@ export function checkDecoupled(ctx: CheckContext, wiring: Wiring): void {
       );
     }
   }
+  return hookWarnings;
 }
