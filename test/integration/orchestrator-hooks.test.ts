@@ -31,7 +31,6 @@ const ROOT = resolve(__dirname, '../..');
 const SAMPLES = join(ROOT, 'samples');
 const stopHooks = loadInNode(join(SAMPLES, 'gpt2-tensorrt-llm/hooks/stop-sequence.ts'));
 const chatHooks = loadInNode(join(SAMPLES, 'llama2-tensorrt-llm/hooks/llama2-chat.ts'));
-const STOP = '\n\n###';
 
 interface Variant {
   /** The model clients call. */

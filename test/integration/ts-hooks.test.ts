@@ -6,8 +6,9 @@
  *
  * Two ensembles observe the hooks without a model: GPT-2's byte-level tokenizer decodes what it
  * encodes exactly, so `text → tokenize → detokenize` answers afterDecode(beforeEncode(text)); and
- * behind sim-llm (which streams the ids it was given back, one token per response) the streaming
- * detokenize step answers what onChunk/endStream make of the prompt.
+ * behind sim-llm (which answers the ids it was given back) the streaming detokenize step answers
+ * what onChunk/endStream make of the prompt. The same streaming pipeline served by the native
+ * orchestrator runs the same hooks inside one model.
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,16 +77,21 @@ const roundTrip: Pipeline = {
   ],
 };
 
-/** text → tokenize (refuses "boom") → sim-llm, streaming → detokenize (stop hook, per chunk). */
-const streamed: Pipeline = {
+/**
+ * text → tokenize (refuses "boom") → sim-llm, streaming → detokenize (stop hook, per chunk), as a
+ * Triton ensemble of the generated steps (`hooks_streamed`) and, the same pipeline with its steps
+ * renamed, served by the native orchestrator (`hooks_orchestrated`), which runs the same hooks.
+ */
+const streamed = (name: string, prefix: string, serving: 'ensemble' | 'orchestrator'): Pipeline => ({
   version: 1,
-  name: 'hooks_streamed',
+  name,
+  serving,
   maxBatchSize: 8,
   inputs: [port('text_input', 'STRING', [1]), port('max_tokens', 'INT32', [1])],
   outputs: [port('text_output', 'STRING', [-1])],
   steps: [
     {
-      name: 'st_pre',
+      name: `${prefix}_pre`,
       kind: 'tokenize',
       preset: 'sim-llm/preprocessing',
       tokenizer: 'gpt2',
@@ -95,30 +101,43 @@ const streamed: Pipeline = {
       dynamicBatching: { maxQueueDelayMicroseconds: 200_000 },
     },
     {
-      name: 'st_model',
+      name: `${prefix}_model`,
       kind: 'model',
       preset: 'sim-llm/model',
       decoupled: true,
       parameters: { prefill_us_per_token: 0, decode_us_per_step: 0 },
     },
-    { name: 'st_post', kind: 'detokenize', preset: 'sim-llm/postprocessing', tokenizer: 'gpt2', hooks: STOP },
+    {
+      name: `${prefix}_post`,
+      kind: 'detokenize',
+      preset: 'sim-llm/postprocessing',
+      tokenizer: 'gpt2',
+      hooks: STOP,
+    },
   ],
   wires: [
-    { from: 'text_input', to: 'st_pre.QUERY' },
-    { from: 'max_tokens', to: 'st_pre.REQUEST_OUTPUT_LEN' },
-    { from: 'st_pre.INPUT_ID', to: 'st_model.input_ids' },
-    { from: 'st_pre.REQUEST_INPUT_LEN', to: 'st_model.input_lengths' },
-    { from: 'st_pre.REQUEST_OUTPUT_LEN', to: 'st_model.request_output_len' },
-    { from: 'st_model.output_ids', to: 'st_post.TOKENS_BATCH' },
-    { from: 'st_model.sequence_length', to: 'st_post.SEQUENCE_LENGTH' },
-    { from: 'st_post.OUTPUT', to: 'text_output' },
+    { from: 'text_input', to: `${prefix}_pre.QUERY` },
+    { from: 'max_tokens', to: `${prefix}_pre.REQUEST_OUTPUT_LEN` },
+    { from: `${prefix}_pre.INPUT_ID`, to: `${prefix}_model.input_ids` },
+    { from: `${prefix}_pre.REQUEST_INPUT_LEN`, to: `${prefix}_model.input_lengths` },
+    { from: `${prefix}_pre.REQUEST_OUTPUT_LEN`, to: `${prefix}_model.request_output_len` },
+    { from: `${prefix}_model.output_ids`, to: `${prefix}_post.TOKENS_BATCH` },
+    { from: `${prefix}_model.sequence_length`, to: `${prefix}_post.SEQUENCE_LENGTH` },
+    { from: `${prefix}_post.OUTPUT`, to: 'text_output' },
   ],
-};
+});
+const ENSEMBLE = streamed('hooks_streamed', 'st', 'ensemble');
+const ORCHESTRATED = streamed('hooks_orchestrated', 'so', 'orchestrator');
+// The orchestrator's clients choose whether sim-llm streams (one token per response) or not.
+ORCHESTRATED.inputs.push(port('stream', 'BOOL', [1], { optional: true }));
+ORCHESTRATED.steps[1]!.inputs = [port('streaming', 'BOOL', [1], { optional: true })];
+ORCHESTRATED.wires.push({ from: 'stream', to: 'so_model.streaming' });
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ts-hooks-'));
   const served = join(work, 'served');
-  for (const p of [roundTrip, streamed]) {
+  const models: string[] = [];
+  for (const p of [roundTrip, ENSEMBLE, ORCHESTRATED]) {
     const file = join(work, `${p.name}.pipeline.json`);
     writeFileSync(file, JSON.stringify(p, null, 2));
     const repo = join(work, p.name);
@@ -126,12 +145,13 @@ beforeAll(async () => {
     const errors = generated.diagnostics.filter((d) => d.severity === 'error');
     expect(errors.map(formatDiagnostic)).toEqual([]);
     await buildRepository(repo, { stepsBuildDir: join(work, 'steps') });
+    models.push(...generated.models.map((m) => m.name));
     // One server for both: their model folders side by side.
     cpSync(repo, served, { recursive: true, filter: (src) => !src.endsWith(MANIFEST_FILE) });
   }
   server = await startLocalServer({
     modelRepository: served,
-    loadModels: [roundTrip.name, streamed.name],
+    loadModels: models,
     logFile: join(work, 'server.log'),
   });
   client = new TritonClient(server.grpcUrl);
@@ -147,9 +167,14 @@ afterAll(async () => {
 /** What the server receives of a JS string: UTF-8, lone surrogates as U+FFFD. */
 const wire = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
 
-async function streamText(model: string, inputs: ReturnType<typeof bytesInput>[]): Promise<string> {
+/** `id: ''` sends no request id (the orchestrator needs none); default: a fresh one. */
+async function streamText(
+  model: string,
+  inputs: ReturnType<typeof bytesInput>[],
+  id?: string,
+): Promise<string> {
   let text = '';
-  for await (const r of client.streamInfer(model, inputs)) {
+  for await (const r of client.streamInfer(model, inputs, id === undefined ? {} : { id })) {
     if (r.outputs.has('text_output')) text += r.strings('text_output').join('');
   }
   return text;
@@ -209,12 +234,59 @@ describe('sample hooks in tritonserver answer as in Node', () => {
         numericInput('max_tokens', 'INT32', [1, 1], [ids.length]),
       ]);
       if (served !== node) mismatches.push(JSON.stringify({ prompt, node, served }));
+      // The orchestrator learns of every end: no end token needed, and no request id. Streamed,
+      // the deltas go through onChunk/endStream; not streamed, the whole text through afterDecode.
+      const n = (await gpt2.encode(prompt, null, { addSpecialTokens: false })).getIds().length;
+      for (const stream of [true, false]) {
+        const orchestrated = await streamText(
+          'hooks_orchestrated',
+          [
+            bytesInput('text_input', [1, 1], [prompt]),
+            numericInput('max_tokens', 'INT32', [1, 1], [n]),
+            numericInput('stream', 'BOOL', [1, 1], [stream]),
+          ],
+          '',
+        );
+        if (orchestrated !== node) mismatches.push(JSON.stringify({ stream, prompt, node, orchestrated }));
+      }
     }
     expect(mismatches).toEqual([]);
   });
 });
 
 describe('a hook that throws', () => {
+  it('fails only its own request in the orchestrator; the others are answered', async () => {
+    const prompts = ['first 🙂', 'boom one', 'second\n\n### cut', 'boom two', 'third'];
+    const results = await Promise.allSettled(
+      prompts.map(async (prompt) => {
+        const ids = (await gpt2.encode(prompt, null, { addSpecialTokens: false })).getIds();
+        return streamText(
+          'hooks_orchestrated',
+          [
+            bytesInput('text_input', [1, 1], [prompt]),
+            numericInput('max_tokens', 'INT32', [1, 1], [ids.length]),
+            numericInput('stream', 'BOOL', [1, 1], [true]),
+          ],
+          '',
+        );
+      }),
+    );
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect((results[1] as PromiseRejectedResult).reason.message).toContain('Error: refused "boom one"');
+    expect((results[3] as PromiseRejectedResult).reason.message).toContain('Error: refused "boom two"');
+    expect(results.filter((r) => r.status === 'fulfilled').map((r) => r.value)).toEqual([
+      'first 🙂',
+      'second',
+      'third',
+    ]);
+  });
+
   it('fails only its own request; the others of the same batch are answered', async () => {
     const prompts = ['first 🙂', 'boom one', 'second\n\n### cut', 'boom two', 'third'];
     const before = await client.modelStatistics('st_pre');
