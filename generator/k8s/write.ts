@@ -53,8 +53,11 @@ export function writeKubernetesManifests(options: KubernetesManifestOptions): Ku
   const plan = generateRepository({ pipelinePath: options.pipelinePath, outDir, dryRun: true });
   const result: KubernetesManifestResult = { diagnostics: plan.diagnostics, files: [], outDir, models: [] };
   if (hasErrors(plan.diagnostics) || plan.ensembleName === undefined) return result;
-  const ensembles = plan.models.filter((m) => m.kind === 'ensemble').map((m) => m.name);
-  const models = [...plan.models.map((m) => m.name).filter((m) => !ensembles.includes(m)), ...ensembles];
+  // What clients call (an ensemble, or the native orchestrator, which calls its model step) last.
+  const entry = plan.models
+    .filter((m) => m.kind === 'ensemble' || m.kind === 'orchestrator')
+    .map((m) => m.name);
+  const models = [...plan.models.map((m) => m.name).filter((m) => !entry.includes(m)), ...entry];
 
   const settings: KubernetesOptions = {
     name: options.name ?? kubernetesName(plan.ensembleName),
