@@ -112,8 +112,21 @@ export {
   type TokenCodec,
 } from './perf/synthetic.js';
 export { chunkTokens, type TokenCounter } from './perf/tokenCounts.js';
-export { profileExport, profileCsv, sweepCsv, writeReportFile } from './perf/export.js';
-export { renderHtmlReport, chartJsSource, type HtmlReportOptions } from './perf/htmlReport.js';
+export { profileExport, profileCsv, sweepCsv, reportCsv, writeReportFile } from './perf/export.js';
+export { renderHtmlReport, asSweep, REPORT_CSP, type HtmlReportOptions } from './perf/htmlReport.js';
+export { chartJsSource } from './perf/htmlPage.js';
+export {
+  REPORT_CHARTS,
+  reportCharts,
+  reportDocument,
+  reportTitle,
+  loadLabel,
+  type ChartSpec,
+  type ChartSeries,
+  type LabelledReport,
+  type ReportDocument,
+  type RunDocument,
+} from './perf/reportCharts.js';
 export {
   compareReports,
   asComparable,

@@ -17,6 +17,8 @@ export interface ServerTarget {
   url: string;
   local: boolean;
   client: TritonClient;
+  /** Prometheus metrics (the local server's; a remote server's port is not known). */
+  metricsUrl?: string;
 }
 
 const LAST_REPOSITORY = 'tritonStudio.lastRepository';
@@ -74,7 +76,12 @@ export class Ctx implements vscode.Disposable {
   async server(scope?: vscode.ConfigurationScope, serverUrl?: string): Promise<ServerTarget> {
     const local = this.localServer.running;
     if (local && (serverUrl === undefined || serverUrl === local.grpcUrl)) {
-      return { url: local.grpcUrl, local: true, client: this.connections.client(local.grpcUrl) };
+      return {
+        url: local.grpcUrl,
+        local: true,
+        client: this.connections.client(local.grpcUrl),
+        metricsUrl: local.metricsUrl,
+      };
     }
     const url = serverUrl ?? readServerUrl(scope);
     const options = readConnectionSettings(scope);

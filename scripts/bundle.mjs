@@ -6,7 +6,9 @@
 //   test/vscode/runTests.ts     → out/test/runVscodeTests.js  (entry of `npm run test:vscode`)
 //   test/vscode/launcher.ts     → out/test/launcher.js   (code-server + Chromium in VS Code's place)
 //   test/vscode/suite/{index,*.test}.ts → out/test/suite/ (mocha suite run inside the extension host)
-//   extension/webview/latencyReport/main.mts → out/webview/latencyReport.js (the report page, chart.js inside)
+//   client/perf/reportPage.mts  → out/webview/reportPage.js (the latency report's page script, chart.js inside;
+//                                  the HTML report inlines it; options in client/perf/reportPage.build.json)
+//   extension/webview/latencyReport/main.mts → out/webview/latencyReport.js (the report webview's export buttons)
 //   extension/webview/graph/main.tsx → out/webview/graph.{js,css} (the graph editor's webview app:
 //                                  React, @xyflow/react and elkjs bundled for the browser, no remote loads;
 //                                  ELK's worker script is copied beside it and loaded only when needed)
@@ -16,13 +18,15 @@
 // finds from the package root (client/proto, generator/pbtxt/*.proto, generator/schema, backends/) stay where they are.
 //
 // Usage: node scripts/bundle.mjs [--watch]
-import { chmodSync, copyFileSync, readdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The report page's build, shared with client/perf/htmlPage.ts (which builds it from the sources). */
+const REPORT_PAGE = JSON.parse(readFileSync(join(root, 'client/perf/reportPage.build.json'), 'utf8'));
 const watch = process.argv.includes('--watch');
 
 /** Files copied as they are: ELK's layout worker, which the graph webview starts in a Worker. */
@@ -32,7 +36,7 @@ const COPIED = [{ from: 'node_modules/elkjs/lib/elk-worker.min.js', to: 'out/web
 const ASSETS_BESIDE_MODULE = [
   { module: 'generator/codegen/cpp/index.ts', dir: 'generator/codegen/cpp', ext: '.hbs' },
   // The HTML latency report inlines chart.js's browser build; an installed extension has no node_modules.
-  { module: 'client/perf/htmlReport.ts', dir: 'node_modules/chart.js/dist', ext: 'chart.umd.min.js' },
+  { module: 'client/perf/htmlPage.ts', dir: 'node_modules/chart.js/dist', ext: 'chart.umd.min.js' },
   { module: 'generator/pbtxt/descriptor.ts', dir: 'generator/pbtxt', ext: '.proto' },
 ];
 
@@ -114,6 +118,14 @@ const builds = [
   },
   { ...common, entryPoints: suiteEntries, outdir: 'out/test/suite', packages: 'external' },
   // Webview pages run in the browser: chart.js is bundled in, nothing is loaded from a CDN.
+  {
+    absWorkingDir: root,
+    ...REPORT_PAGE.options,
+    entryPoints: { reportPage: REPORT_PAGE.entryPoint },
+    outdir: 'out/webview',
+    metafile: true,
+    logLevel: 'warning',
+  },
   {
     ...common,
     platform: 'browser',

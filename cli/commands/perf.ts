@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   ARRIVAL_DISTRIBUTIONS,
@@ -12,6 +13,7 @@ import {
   profileCsv,
   profileExport,
   renderHtmlReport,
+  reportCsv,
   runSweep,
   sweepCsv,
   writePerfReport,
@@ -68,7 +70,8 @@ export function perfCommand(): Command {
   return new Command('perf')
     .description('latency test (the default: perf --url … --model …), or perf compare A.json B.json')
     .addCommand(measureCommand(), { isDefault: true })
-    .addCommand(compareCommand());
+    .addCommand(compareCommand())
+    .addCommand(reportCommand());
 }
 
 function measureCommand(): Command {
@@ -222,11 +225,40 @@ function compareCommand(): Command {
     .option('--json', 'print the comparison as JSON')
     .action(
       action(async (out, a: string, b: string) => {
-        const comparison = compareReports(readReport(a), readReport(b), [a, b]);
+        const [reportA, reportB] = [readReport(a), readReport(b)];
+        const comparison = compareReports(reportA, reportB, [a, b]);
         out.result(comparison);
         out.info(formatComparison(comparison));
         if (comparison.points.length === 0)
           throw new CliError('the two reports have no load point in common');
+      }),
+    );
+}
+
+/**
+ * `perf report A.json [B.json] --html out.html`: the latency report of saved runs, two side by
+ * side: the document VS Code's latency report shows and exports for the same files.
+ */
+function reportCommand(): Command {
+  return new Command('report')
+    .description(
+      'write the HTML report (and CSV) of saved runs (perf --export, or VS Code latency runs); two runs side by side',
+    )
+    .argument('<files...>', 'one or two report files')
+    .option('--html <file>', 'write the self-contained HTML report')
+    .option('--csv <file>', 'write the metrics as CSV')
+    .option('--json', 'print the files written as JSON')
+    .action(
+      action(async (out, files: string[], opts: { html?: string; csv?: string }) => {
+        if (files.length > 2) throw new CliError(`give one or two report files (got ${files.length})`, 2);
+        if (!opts.html && !opts.csv)
+          throw new CliError('nothing to write: give --html <file> and/or --csv <file>', 2);
+        const runs = files.map((file) => ({ label: basename(file, '.json'), report: readReport(file) }));
+        if (opts.html) writeReportFile(opts.html, renderHtmlReport(runs));
+        if (opts.csv) writeReportFile(opts.csv, reportCsv(runs));
+        const written = [opts.html, opts.csv].filter((f): f is string => f !== undefined);
+        out.result({ written });
+        for (const file of written) out.info(`written: ${file}`);
       }),
     );
 }

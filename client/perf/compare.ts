@@ -42,10 +42,27 @@ export interface Comparison {
   unmatched: LoadSpec[];
 }
 
-/** Reads a report file's JSON (a run or a sweep) as a sweep. */
+/**
+ * Reads a report file's JSON as a sweep: a run or a sweep (`perf --export`, the VS Code latency
+ * test's saved runs), or a run the VS Code extension saved before it wrote sweeps
+ * (`triton-studio.latency-run`: one report per concurrency level).
+ */
 export function asComparable(report: unknown, name: string): SweepReport {
-  const r = report as { kind?: string } | null;
+  const r = report as { kind?: string; reports?: unknown } | null;
   if (r?.kind === 'triton-studio.perf-sweep') return r as SweepReport;
+  if (r?.kind === 'triton-studio.latency-run' && Array.isArray(r.reports) && r.reports.length > 0) {
+    const runs = r.reports.map((run, i) => asComparable(run, `${name} (report ${i + 1})`).points[0]!);
+    const first = r.reports[0] as PerfReport;
+    return {
+      kind: 'triton-studio.perf-sweep',
+      formatVersion: 1,
+      model: first.model,
+      server: first.server,
+      startedAt: first.startedAt,
+      cancelled: false,
+      points: runs,
+    };
+  }
   if (r?.kind === 'triton-studio.perf') {
     const run = r as PerfReport;
     if (!run.metrics)

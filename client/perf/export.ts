@@ -5,6 +5,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Endpoint } from '../transports/types.js';
 import type { PerfReport } from './latencyTest.js';
 import type { LoadSpec } from './loadSpec.js';
+import type { LabelledReport } from './reportCharts.js';
 import { isDistribution, METRICS, type MetricUnit } from './metrics.js';
 import type { SweepReport } from './sweep.js';
 
@@ -109,6 +110,26 @@ export function sweepCsv(sweep: SweepReport): string {
     });
   }
   return `${rows.join('\n')}\n`;
+}
+
+/**
+ * The CSV of what a latency report shows: one report as `perf --csv` writes it (one run:
+ * GenAI-Perf's profile CSV; a sweep: one row per load, run and metric), several with the
+ * report's label in a first column.
+ */
+export function reportCsv(runs: LabelledReport[]): string {
+  if (runs.length === 1) {
+    const { report } = runs[0]!;
+    const single = report.points.length === 1 && report.points[0]!.runs.length === 1;
+    return single ? profileCsv(report.points[0]!.runs[0]!) : sweepCsv(report);
+  }
+  const lines: string[] = [];
+  for (const { label, report } of runs) {
+    const [head, ...rows] = sweepCsv(report).trimEnd().split('\n');
+    if (lines.length === 0) lines.push(`report,${head}`);
+    lines.push(...rows.map((row) => `${csvCell(label)},${row}`));
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 function csvCell(text: string): string {

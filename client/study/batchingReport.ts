@@ -2,7 +2,7 @@
  * The batching study's report as text (terminal) and as one self-contained HTML page, drawn the
  * way perf's report is (client/perf/htmlReport.ts: data and chart.js inlined, no CDN).
  */
-import { chartJsSource, escapeHtml, jsonForHtml, type HtmlReportOptions } from '../perf/htmlReport.js';
+import { chartJsSource, escapeHtml, jsonForHtml } from '../perf/htmlPage.js';
 import type { BatchingStudyReport } from './batching.js';
 
 export function formatStudyReport(report: BatchingStudyReport): string {
@@ -40,7 +40,15 @@ export function formatStudyReport(report: BatchingStudyReport): string {
   return lines.join('\n');
 }
 
-export function renderStudyHtml(report: BatchingStudyReport, options: HtmlReportOptions = {}): string {
+export interface StudyHtmlOptions {
+  title?: string;
+  /** chart.js's UMD build; by default read from the installed package (or a copy beside the bundle). */
+  chartJs?: string;
+  /** A CSP nonce for the inline scripts. */
+  nonce?: string;
+}
+
+export function renderStudyHtml(report: BatchingStudyReport, options: StudyHtmlOptions = {}): string {
   const title = options.title ?? 'Batching study: none vs static vs dynamic vs in-flight';
   const nonce = options.nonce ? ` nonce="${escapeHtml(options.nonce)}"` : '';
   const w = report.workload;

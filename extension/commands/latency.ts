@@ -1,16 +1,22 @@
 /**
  * Run Latency Test (one load level, or a concurrency sweep for latency vs load) and Compare
- * Latency Runs. Each run is saved as JSON under `.triton-studio/reports/` and opened in the
- * latency report panel.
+ * Latency Runs. Each run is saved as JSON under `.triton-studio/reports/` (the CLI's `perf
+ * --export` shape) and opened in the latency report panel.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { runLatencyTest, type LoadSpec, type PerfReport } from '../../client/index.js';
+import {
+  asComparable,
+  runSweep,
+  type LabelledReport,
+  type LoadSpec,
+  type PerfReport,
+  type SweepReport,
+} from '../../client/index.js';
 import type { Ctx } from '../context.js';
 import { readPromptSettings } from '../settings.js';
 import { LatencyReportPanel, type ExportFormat } from '../views/latencyReport.js';
-import { runFromJson, type LatencyRunFile, type ReportRun } from '../webview/latencyReport/model.js';
 import { describePromptFailure } from './promptFailure.js';
 import type { PromptRequest } from './sendPrompt.js';
 import {
@@ -74,29 +80,40 @@ export async function runLatencyTestCommand(
     if (request.model) settings.model = request.model;
     if (request.maxTokens) settings.maxTokens = request.maxTokens;
     const { model, maxTokens } = settings;
-    const reports: PerfReport[] = [];
-    await withProgress(`Triton Studio: latency test of ${model}`, async (report, signal) => {
-      for (const concurrency of plan!.concurrency) {
-        if (signal.aborted) break;
-        report(`concurrency ${concurrency}: ${plan!.requests} requests`);
-        const load: LoadSpec = {
-          mode: 'concurrency',
-          concurrency,
-          requests: plan!.requests,
-          warmupRequests: Math.min(5, concurrency * 2),
-        };
-        // Per-request records feed the throughput-over-time chart (reports that support them).
-        const options = { model, prompt, maxTokens, stream: true, load, signal, keepRecords: true };
-        const result = await runLatencyTest(target.client, options);
-        ctx.log(
-          `${model} @ ${target.url} c=${concurrency}: p50 ${result.results.latency.p50Ms} ms, p99 ${result.results.latency.p99Ms} ms, ${result.results.requestsPerSecond} req/s, ${result.results.errors} errors`,
-        );
-        reports.push(result);
-      }
-    });
+    const loads: LoadSpec[] = plan.concurrency.map((concurrency) => ({
+      mode: 'concurrency',
+      concurrency,
+      requests: plan!.requests,
+      warmupRequests: Math.min(5, concurrency * 2),
+    }));
+    // The latency lab's own sweep, as `triton-studio perf --concurrency …` runs it: the saved
+    // file is what `perf --export` writes, and `perf compare` / `perf compare --html` read it.
+    const sweep = await withProgress(`Triton Studio: latency test of ${model}`, (report, signal) =>
+      runSweep(target.client, {
+        model,
+        prompt,
+        maxTokens,
+        stream: true,
+        loads,
+        signal,
+        // Per-request records feed the throughput-over-time chart; Prometheus the pending requests.
+        keepRecords: true,
+        metricsUrl: target.metricsUrl,
+        onProgress: (p) => {
+          if (p.completed === 0 && !p.report)
+            report(`concurrency ${loadLevel(p.load)}: ${plan!.requests} requests`);
+          if (!p.report) return;
+          const r = p.report.results;
+          ctx.log(
+            `${model} @ ${target.url} c=${loadLevel(p.load)}: p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms, ${r.requestsPerSecond} req/s, ${r.errors} errors`,
+          );
+        },
+      }),
+    );
+    const reports = sweep.points.flatMap((p) => p.runs);
     if (reports.length === 0) return { ok: false, error: 'Latency test cancelled.', cancelled: true };
-    const file = saveRun(ctx, model, reports);
-    new LatencyReportPanel(ctx, [{ label: basename(file, '.json'), reports }]);
+    const file = saveRun(ctx, model, sweep);
+    new LatencyReportPanel(ctx, [{ label: basename(file, '.json'), report: sweep }]);
     return { ok: true, file, reports };
   } catch (error) {
     const failure = describePromptFailure(error, settings);
@@ -107,19 +124,24 @@ export async function runLatencyTestCommand(
   }
 }
 
-function saveRun(ctx: Ctx, model: string, reports: PerfReport[]): string {
+function loadLevel(load: LoadSpec): string {
+  return load.mode === 'concurrency' ? String(load.concurrency) : `${load.rate}/s`;
+}
+
+function saveRun(ctx: Ctx, model: string, sweep: SweepReport): string {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? ctx.extension.globalStorageUri.fsPath;
   const dir = join(folder, '.triton-studio', 'reports');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${model}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  const run: LatencyRunFile = { kind: 'triton-studio.latency-run', formatVersion: 1, reports };
-  writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(sweep, null, 2)}\n`);
   ctx.log(`latency run saved to ${file}`);
   return file;
 }
 
-function readRun(file: string): ReportRun {
-  return runFromJson(JSON.parse(readFileSync(file, 'utf8')), basename(file, '.json'));
+/** A saved run, a `perf --export` file (one run or a sweep), or a run saved by an older version. */
+function readRun(file: string): LabelledReport {
+  const label = basename(file, '.json');
+  return { label, report: asComparable(JSON.parse(readFileSync(file, 'utf8')), label) };
 }
 
 /** Opens one saved run (or a `triton-studio perf --export` file) in the report panel. */

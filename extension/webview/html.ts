@@ -1,7 +1,8 @@
 /**
  * The one way the extension builds webview HTML: a strict Content Security Policy (nothing
  * remote; scripts only with this page's nonce; styles from the extension and inline), so a
- * webview can show data from a server or a report file without running anything from it.
+ * webview can show data from a server or a report file without running anything from it. (The
+ * latency report shows client/perf's HTML report document under this same policy.)
  */
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
@@ -26,15 +27,20 @@ export interface WebviewPage {
   data?: unknown;
 }
 
-export function webviewHtml(webview: vscode.Webview, page: WebviewPage): string {
-  const n = nonce();
-  const csp = [
+/** Nothing remote; images, styles and fonts from the extension; scripts only with the nonce. */
+export function contentSecurityPolicy(webview: vscode.Webview, scriptNonce: string): string {
+  return [
     "default-src 'none'",
     `img-src ${webview.cspSource} data: blob:`,
     `style-src ${webview.cspSource} 'unsafe-inline'`,
     `font-src ${webview.cspSource}`,
-    `script-src 'nonce-${n}'`,
+    `script-src 'nonce-${scriptNonce}'`,
   ].join('; ');
+}
+
+export function webviewHtml(webview: vscode.Webview, page: WebviewPage): string {
+  const n = nonce();
+  const csp = contentSecurityPolicy(webview, n);
   // `<` escaped so the JSON cannot close its script tag.
   const data =
     page.data === undefined

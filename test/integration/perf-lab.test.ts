@@ -328,6 +328,29 @@ describe('the CLI: sweep, reports, compare', () => {
     expect(comparison.points.map((p) => p.load.concurrency)).toEqual([2]);
     expect(comparison.unmatched.map((l) => l.concurrency)).toEqual([1]);
     expect(comparison.points[0]!.deltas.map((d) => d.key)).toContain('time_to_first_token.p50');
+
+    // The two saved runs side by side: the document VS Code's Compare Latency Runs shows.
+    const both = join(scratch, 'both.html');
+    const reported = await cli(['perf', 'report', a, b, '--html', both, '--csv', join(scratch, 'both.csv')]);
+    expect(reported.code, reported.stderr).toBe(0);
+    const doc = JSON.parse(/id="report-data">(.*?)<\/script>/.exec(readFileSync(both, 'utf8'))![1]!) as {
+      title: string;
+      runs: { label: string; loads: string[]; charts: { id: string; empty?: string }[] }[];
+    };
+    expect(doc.title).toBe('Latency report: a vs b');
+    expect(doc.runs.map((r) => [r.label, r.loads])).toEqual([
+      ['a', ['c=1', 'c=2']],
+      ['b', ['c=2']],
+    ]);
+    // Streamed, with records (--html keeps them) and the server's statistics: every chart but
+    // the Prometheus one (no --metrics-url) has data.
+    expect(doc.runs[0]!.charts.filter((c) => c.empty).map((c) => c.id)).toEqual(['pending-requests']);
+    expect(readFileSync(join(scratch, 'both.csv'), 'utf8')).toMatch(/^report,mode,load,run,metric/);
+    const tooMany = await cli(['perf', 'report', a, b, a, '--html', both]);
+    expect([tooMany.code, tooMany.stderr]).toEqual([
+      2,
+      expect.stringContaining('give one or two report files (got 3)'),
+    ]);
   }, 120_000);
 });
 

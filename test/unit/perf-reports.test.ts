@@ -3,13 +3,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { asComparable, compareReports } from '../../client/perf/compare.js';
-import { profileCsv, profileExport } from '../../client/perf/export.js';
-import { renderHtmlReport } from '../../client/perf/htmlReport.js';
+import { profileCsv, profileExport, reportCsv } from '../../client/perf/export.js';
+import { asSweep, renderHtmlReport, REPORT_CSP } from '../../client/perf/htmlReport.js';
+import {
+  REPORT_CHARTS,
+  reportCharts,
+  reportDocument,
+  type ChartSpec,
+  type ReportDocument,
+} from '../../client/perf/reportCharts.js';
 import { readInputDataset } from '../../client/perf/inputs.js';
 import type { PerfReport } from '../../client/perf/latencyTest.js';
 import { computeMetrics, type RequestRecord } from '../../client/perf/metrics.js';
-import { confidence, interval } from '../../client/perf/sweep.js';
+import { confidence, interval, type SweepReport } from '../../client/perf/sweep.js';
 import { StabilityMonitor } from '../../client/perf/windows.js';
+
+/** A sweep of the given runs, one point each. */
+function sweep(runs: PerfReport[]): SweepReport {
+  return { ...asSweep(runs[0]!), points: runs.map((r) => ({ load: r.load, runs: [r], confidence: {} })) };
+}
 
 /** A streamed run whose requests all took `latencyMs` with 4 one-token responses. */
 function run(latencyMs: number, concurrency = 1): PerfReport {
@@ -50,20 +62,229 @@ describe('exports', () => {
     expect(csv).toContain('Request throughput (requests/sec),100');
   });
 
-  it('renders a self-contained HTML page: the data and chart.js inline, nothing fetched', () => {
-    const html = renderHtmlReport(run(10), { chartJs: '/* chart */', nonce: 'abc' });
-    expect(html).toContain('<script nonce="abc">/* chart */</script>');
-    expect(html).not.toMatch(/src=|href=/);
-    const data = /<script nonce="abc" type="application\/json" id="report-data">(.*)<\/script>/.exec(
-      html,
-    )![1]!;
-    expect(JSON.parse(data).sweep.points[0].runs[0].metrics.request_latency.avg).toBe(10);
+  it('writes the CSV of one report as perf --csv does, and of several with their labels', () => {
+    expect(reportCsv([{ label: 'a', report: asSweep(run(10)) }])).toBe(profileCsv(run(10)));
+    const csv = reportCsv([
+      { label: 'a', report: sweep([run(10, 1), run(12, 2)]) },
+      { label: 'b,2', report: sweep([run(11, 1)]) },
+    ]).split('\n');
+    expect(csv[0]).toBe('report,mode,load,run,metric,unit,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std');
+    expect(csv.filter((l) => /^a,concurrency,2,1,request_latency,/.test(l))).toHaveLength(1);
+    expect(csv.filter((l) => l.startsWith('"b,2",concurrency,1,1,request_latency,ms,11'))).toHaveLength(1);
+  });
+});
+
+describe("the latency report's chart specification (the HTML report and the VS Code report draw it)", () => {
+  /** Two load points with the server's breakdown, as a real sweep has them. */
+  function measured(): SweepReport {
+    const step = (model: string, batch: number, pending?: number) => ({
+      model,
+      version: '1',
+      requests: 20,
+      failures: 0,
+      executions: 20 / batch,
+      meanBatchSize: batch,
+      avgQueueMs: 0.5,
+      avgComputeInputMs: 0.1,
+      avgComputeInferMs: 2,
+      avgComputeOutputMs: 0.2,
+      avgRequestMs: 2.8,
+      ...(pending === undefined ? {} : { pendingRequests: { avg: pending, max: pending * 2 } }),
+    });
+    const a = { ...run(10, 1), serverBreakdown: [step('pre', 1, 0), step('llm', 1, 0.25)] };
+    const b = { ...run(14, 4), serverBreakdown: [step('pre', 2, 1), step('llm', 3.5, 2.5)] };
+    return sweep([a, b]);
+  }
+  const byId = (charts: ChartSpec[], id: string) => charts.find((c) => c.id === id)!;
+
+  it('names every chart the issue asks for, once, in page order', () => {
+    expect(REPORT_CHARTS.map((c) => [c.id, c.title])).toEqual([
+      ['latency-vs-load', 'Latency percentiles vs load'],
+      ['throughput-vs-load', 'Throughput vs load'],
+      ['ttft-distribution', 'TTFT distribution'],
+      ['itl-distribution', 'ITL distribution'],
+      ['over-time', 'Throughput and latency over time'],
+      ['server-steps', 'Server time per request, by step'],
+      ['batch-sizes', 'Mean batch size, by step'],
+      ['pending-requests', 'Pending requests, by step'],
+    ]);
+  });
+
+  it('plots the percentiles of latency, TTFT and ITL against the load levels, in ms', () => {
+    const chart = byId(reportCharts(measured()), 'latency-vs-load');
+    expect(chart.x.labels).toEqual(['c=1', 'c=4']);
+    expect(chart.y.title).toBe('ms');
+    const series = Object.fromEntries(chart.series.map((s) => [s.label, s.data]));
+    expect(series['request latency p50']).toEqual([10, 14]);
+    expect(series['request latency p99']).toEqual([10, 14]);
+    // 4 one-token responses at a quarter of the latency each: TTFT = latency / 4, ITL = latency / 4.
+    expect(series['TTFT p50']).toEqual([2.5, 3.5]);
+    expect(series['ITL p50']).toEqual([2.5, 3.5]);
+    expect(chart.empty).toBeUndefined();
+  });
+
+  it('puts request and token throughput on their own axes', () => {
+    const chart = byId(reportCharts(measured()), 'throughput-vs-load');
+    expect(chart.series).toEqual(
+      [
+        { label: 'requests/s', data: [100, 1000 / 14] },
+        { label: 'output tokens/s', data: [400, 4000 / 14], right: true },
+      ].map((s) => ({ ...s, data: s.data.map((v) => expect.closeTo(v, 2)) })),
+    );
+    expect([chart.y.title, chart.y1?.title]).toEqual(['requests/s', 'output tokens/s']);
+  });
+
+  it('draws TTFT and ITL distributions per load, and says why a run without streaming has none', () => {
+    const charts = reportCharts(measured());
+    const ttft = byId(charts, 'ttft-distribution');
+    expect(ttft.x.labels).toEqual(['p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99']);
+    expect(ttft.series.map((s) => s.label)).toEqual(['c=1', 'c=4']);
+    expect(ttft.series[1]!.data.every((v) => v === 3.5)).toBe(true);
+    const unstreamed = run(10);
+    delete unstreamed.metrics.time_to_first_token;
+    delete unstreamed.metrics.inter_token_latency;
+    const none = reportCharts(asSweep({ ...unstreamed, stream: false }));
+    expect(byId(none, 'ttft-distribution')).toMatchObject({
+      series: [],
+      empty: 'Needs a streamed run (perf --stream).',
+    });
+    expect(byId(none, 'itl-distribution').empty).toBe('Needs a streamed run (perf --stream).');
+  });
+
+  it("bins the heaviest load's completions over time: every request counted once", () => {
+    const chart = byId(reportCharts(measured()), 'over-time');
+    expect(chart.subtitle).toBe('c=4');
+    expect(chart.x.labels).toHaveLength(20);
+    const [perSecond, latency] = chart.series;
+    // 20 requests end at 14, 28, … 280 ms: 20 bins of 14 ms, one request (1 / 0.014 s = 71.4/s) in each.
+    expect(perSecond!.data).toEqual(new Array(20).fill(71.4));
+    expect(chart.x.labels[0]).toBe('0.01');
+    expect(new Set(latency!.data)).toEqual(new Set([14]));
+    expect(latency!.right).toBe(true);
+    const bare = { ...run(10), records: undefined };
+    expect(byId(reportCharts(asSweep(bare)), 'over-time').empty).toMatch(/per-request records/);
+  });
+
+  it("stacks the server's time per step at the heaviest load, and charts batch sizes and pending requests per step", () => {
+    const charts = reportCharts(measured());
+    const steps = byId(charts, 'server-steps');
+    expect(steps).toMatchObject({
+      stacked: true,
+      horizontal: true,
+      subtitle: 'c=4',
+      x: { labels: ['pre', 'llm'] },
+    });
+    expect(steps.series.map((s) => [s.label, s.data])).toEqual([
+      ['queue', [0.5, 0.5]],
+      ['compute input', [0.1, 0.1]],
+      ['compute infer', [2, 2]],
+      ['compute output', [0.2, 0.2]],
+    ]);
+    expect(byId(charts, 'batch-sizes').series).toEqual([
+      { label: 'pre', data: [1, 2] },
+      { label: 'llm', data: [1, 3.5] },
+    ]);
+    expect(byId(charts, 'pending-requests').series).toEqual([
+      { label: 'pre', data: [0, 1] },
+      { label: 'llm', data: [0.25, 2.5] },
+    ]);
+    const withoutMetrics = byId(reportCharts(asSweep(run(10))), 'pending-requests');
+    expect(withoutMetrics.empty).toBe("Needs the server's Prometheus metrics (perf --metrics-url).");
+    const failed = byId(
+      reportCharts(asSweep({ ...run(10), metricsError: 'connection refused' })),
+      'pending-requests',
+    );
+    expect(failed.empty).toBe('Prometheus metrics failed: connection refused');
+  });
+
+  it('gives each run of a comparison the same charts in the same order, so they line up side by side', () => {
+    const doc = reportDocument([
+      { label: 'before', report: measured() },
+      { label: 'after', report: asSweep(run(12)) },
+    ]);
+    expect(doc.title).toBe('Latency report: before vs after');
+    expect(doc.runs.map((r) => r.charts.map((c) => c.id))).toEqual([
+      REPORT_CHARTS.map((c) => c.id),
+      REPORT_CHARTS.map((c) => c.id),
+    ]);
+    const summary = doc.runs[0]!.summary;
+    expect(doc.runs[0]!.loads).toEqual(['c=1', 'c=4']);
+    expect(summary.find((r) => r.tag === 'request_latency')!.cells).toEqual(['10 / 10', '14 / 14']);
+    expect(summary.find((r) => r.tag === 'request_count')!.cells).toEqual(['20', '20']);
+  });
+
+  it('warns about what the charts cannot show: cancelled runs, unstable runs, failed requests', () => {
+    const failing = {
+      ...run(10),
+      results: { errors: 2, errorMessages: ['UNAVAILABLE: gone'] } as PerfReport['results'],
+    };
+    const doc = reportDocument([{ label: 'x', report: { ...asSweep(failing), cancelled: true } }]);
+    expect(doc.runs[0]!.warnings).toEqual([
+      'Cancelled: only the points measured before it are shown.',
+      '2 request(s) failed: UNAVAILABLE: gone',
+    ]);
+    expect(() => reportDocument([])).toThrow('a latency report needs at least one run');
+  });
+
+  it('reads runs the VS Code extension saved before it wrote sweeps', () => {
+    const legacy = { kind: 'triton-studio.latency-run', formatVersion: 1, reports: [run(10, 1), run(14, 4)] };
+    const read = asComparable(legacy, 'old.json');
+    expect(read.points.map((p) => p.load)).toEqual([run(10, 1).load, run(14, 4).load]);
+    expect(reportCharts(read)[0]!.x.labels).toEqual(['c=1', 'c=4']);
+  });
+});
+
+describe('the HTML report document', () => {
+  const page = '/* page */';
+  const data = (html: string) =>
+    JSON.parse(
+      /<script[^>]* type="application\/json" id="report-data">(.*?)<\/script>/.exec(html)![1]!,
+    ) as ReportDocument;
+
+  it('is self-contained: the chart document and the page script inline, nothing remote allowed', () => {
+    const html = renderHtmlReport(run(10), { pageScript: page });
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP.replaceAll("'", '&#39;')}">`,
+    );
+    expect(html).toContain(`<script>${page}</script>`);
+    expect(html).not.toMatch(/src=|href=|@import|https?:/);
+    expect(data(html)).toEqual(reportDocument([{ label: 'm', report: asSweep(run(10)) }]));
+  });
+
+  it('renders one run the same whether given as a run or as its one-point sweep', () => {
+    expect(renderHtmlReport([{ label: 'm', report: asSweep(run(10)) }], { pageScript: page })).toBe(
+      renderHtmlReport(run(10), { pageScript: page }),
+    );
+  });
+
+  it("takes a webview's nonce, policy and glue script", () => {
+    const html = renderHtmlReport(run(10), {
+      pageScript: page,
+      nonce: 'abc',
+      csp: "default-src 'none'; script-src 'nonce-abc'",
+      scripts: ['https://file+.vscode-resource.example/out/webview/latencyReport.js'],
+    });
+    expect(html).toContain(`content="default-src &#39;none&#39;; script-src &#39;nonce-abc&#39;"`);
+    expect(html.match(/<script(?: [^>]*)?>/g)).toEqual([
+      '<script nonce="abc" type="application/json" id="report-data">',
+      '<script nonce="abc">',
+      '<script nonce="abc" src="https://file+.vscode-resource.example/out/webview/latencyReport.js">',
+    ]);
   });
 
   it('escapes what would end a script early', () => {
     const report = { ...run(10), model: '</script><b>' };
-    const html = renderHtmlReport(report, { chartJs: '' });
+    const html = renderHtmlReport(report, { pageScript: 'x("</script>")' });
     expect(html).not.toContain('</script><b>');
+    expect(html).toContain('x("<\\/script>")');
+    expect(data(html).title).toBe('Latency report: </script><b>');
+  });
+
+  it('inlines the real page script, built from the sources exactly as the bundle is', () => {
+    const html = renderHtmlReport(run(10));
+    expect(html.length).toBeGreaterThan(100_000);
+    expect(html).toContain('tritonStudioReport');
+    expect(html).not.toMatch(/<script[^>]+src=/);
   });
 });
 
