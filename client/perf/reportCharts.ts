@@ -6,7 +6,7 @@
  */
 import type { PerfReport } from './latencyTest.js';
 import type { LoadSpec } from './loadSpec.js';
-import { isDistribution, METRICS } from './metrics.js';
+import { isDistribution, METRICS, type MetricResult } from './metrics.js';
 import type { SweepReport } from './sweep.js';
 
 /** One run of the report: a `perf` sweep (or single run), with the name it is shown under. */
@@ -172,20 +172,26 @@ function runDocument({ label, report }: LabelledReport): RunDocument {
 
 /** Every metric of the metric table that some load measured: distributions as p50 / p99. */
 function summary(runs: PerfReport[]): SummaryRow[] {
-  return METRICS.filter((m) => runs.some((r) => r.metrics?.[m.tag])).map((m) => ({
+  return METRICS.filter((m) => runs.some((r) => measuredMetric(r, m.tag))).map((m) => ({
     tag: m.tag,
     label: `${m.header} (${m.unit})`,
     formula: m.formula,
     cells: runs.map((r) => {
-      const result = r.metrics?.[m.tag];
+      const result = measuredMetric(r, m.tag);
       if (!result) return '–';
       return isDistribution(result) ? `${result.p50} / ${result.p99}` : String(result.avg);
     }),
   }));
 }
 
+/** A metric the run measured: a distribution of no values (ITL when every answer was one token) is not. */
+function measuredMetric(run: PerfReport, tag: string): MetricResult | undefined {
+  const result = run.metrics?.[tag];
+  return result && (!isDistribution(result) || result.count > 0) ? result : undefined;
+}
+
 function metricValue(run: PerfReport, tag: string, field: 'avg' | 'p50' | 'p90' | 'p99'): number | null {
-  return run.metrics?.[tag]?.[field] ?? null;
+  return measuredMetric(run, tag)?.[field] ?? null;
 }
 
 function latencyVsLoad(runs: PerfReport[], loads: string[]): Omit<ChartSpec, 'id' | 'title'> {
@@ -198,7 +204,7 @@ function latencyVsLoad(runs: PerfReport[], loads: string[]): Omit<ChartSpec, 'id
     ['inter_token_latency', 'p50', 'ITL p50'],
   ];
   const series = wanted
-    .filter(([tag]) => runs.some((r) => r.metrics?.[tag]))
+    .filter(([tag]) => runs.some((r) => measuredMetric(r, tag)))
     .map(([tag, field, label]) => ({ label, data: runs.map((r) => metricValue(r, tag, field)) }));
   return {
     type: 'line',
@@ -213,7 +219,7 @@ function throughputVsLoad(runs: PerfReport[], loads: string[]): Omit<ChartSpec, 
   const series: ChartSeries[] = [
     { label: 'requests/s', data: runs.map((r) => metricValue(r, 'request_throughput', 'avg')) },
   ];
-  const tokens = runs.some((r) => r.metrics?.output_token_throughput);
+  const tokens = runs.some((r) => measuredMetric(r, 'output_token_throughput'));
   if (tokens)
     series.push({
       label: 'output tokens/s',
@@ -231,7 +237,7 @@ function throughputVsLoad(runs: PerfReport[], loads: string[]): Omit<ChartSpec, 
 
 function distribution(runs: PerfReport[], loads: string[], tag: string): Omit<ChartSpec, 'id' | 'title'> {
   const series = runs.flatMap((r, i) => {
-    const result = r.metrics?.[tag];
+    const result = measuredMetric(r, tag);
     return result && isDistribution(result)
       ? [{ label: loads[i]!, data: DISTRIBUTION_PERCENTILES.map((p) => result[p]) }]
       : [];

@@ -83,7 +83,7 @@ function config(spec: ChartSpec): ChartConfiguration {
 }
 
 function renderChart(run: RunDocument, column: number, spec: ChartSpec, parent: HTMLElement): void {
-  const box = el('section', { class: 'chart', id: `chart-${spec.id}`, 'data-chart': spec.id });
+  const box = el('section', { class: 'chart', 'data-chart': spec.id, 'data-run': String(column) });
   box.append(el('h2', {}, spec.title));
   if (spec.subtitle) box.append(el('p', { class: 'muted subtitle' }, `at ${spec.subtitle}`));
   parent.append(box);

@@ -151,6 +151,27 @@ describe("the latency report's chart specification (the HTML report and the VS C
     expect(byId(none, 'itl-distribution').empty).toBe('Needs a streamed run (perf --stream).');
   });
 
+  it('shows no ITL when every answer was one token: neither a chart of zeros nor 0 / 0 in the summary', () => {
+    const records: RequestRecord[] = Array.from({ length: 5 }, (_, i) => ({
+      startMs: i * 10,
+      latencyMs: 10,
+      responseMs: [10],
+      responseTokens: [1],
+    }));
+    const context = { stream: true, openLoop: false, outputTokens: true, inputTokens: false };
+    const oneToken = { ...run(10), records, metrics: computeMetrics({ records, durationS: 0.05, context }) };
+    expect(oneToken.metrics.inter_token_latency!.count).toBe(0);
+    const doc = reportDocument([{ label: 'x', report: asSweep(oneToken) }]);
+    expect(byId(doc.runs[0]!.charts, 'itl-distribution')).toMatchObject({
+      series: [],
+      empty: 'No request produced enough output tokens.',
+    });
+    expect(byId(doc.runs[0]!.charts, 'ttft-distribution').series).toHaveLength(1);
+    const rows = doc.runs[0]!.summary.map((r) => r.tag);
+    expect(rows).toContain('time_to_first_token');
+    expect(rows).not.toContain('inter_token_latency');
+  });
+
   it("bins the heaviest load's completions over time: every request counted once", () => {
     const chart = byId(reportCharts(measured()), 'over-time');
     expect(chart.subtitle).toBe('c=4');

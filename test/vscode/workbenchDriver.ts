@@ -201,6 +201,14 @@ async function performInWebview(page: Page, action: WorkbenchAction, dir: string
       if (action.selector) await frame.locator(action.selector).first().focus({ timeout: STEP_TIMEOUT_MS });
       await page.keyboard.press(action.key);
       return undefined;
+    case 'webviewScroll':
+      await frame
+        .locator(action.selector)
+        .first()
+        .evaluate((element) => element.scrollIntoView({ block: 'start' }), undefined, {
+          timeout: STEP_TIMEOUT_MS,
+        });
+      return undefined;
     case 'webviewScreenshot': {
       const path = join(dir, `${action.name}.png`);
       const element = page.locator('iframe.webview.ready').filter({ visible: true }).first();

@@ -47,6 +47,8 @@ export type WorkbenchAction =
   | { kind: 'webviewFill'; selector: string; text: string }
   /** focuses the element (or keeps the focus) and presses `key` (Playwright key names). */
   | { kind: 'webviewPress'; key: string; selector?: string }
+  /** scrolls the visible webview until the element is at its top. */
+  | { kind: 'webviewScroll'; selector: string }
   /** `<dir>/<name>.png` of the webview alone. */
   | { kind: 'webviewScreenshot'; name: string };
 

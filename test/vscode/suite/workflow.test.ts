@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';
 import type { TritonStudioApi } from '../../../extension/extension.js';
@@ -185,12 +185,15 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     await workbench({ kind: 'answerInputBox', title, text: 'From the palette.' });
     const shown = await workbench<string>({
       kind: 'waitForWebviewText',
-      text: 'Mean batch size per step',
+      text: 'Pending requests, by step',
       timeoutMs: 60_000,
     });
-    assert.match(shown, /c=1 20 0/, 'the table row of the quick run: 20 requests, no errors');
+    assert.match(shown, /Request count \(requests\)\s*20\b/, 'the summary of the quick run: 20 requests');
+    assert.match(shown, /Error request count \(requests\)\s*0\b/, '… and no errors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('notifications.clearAll');
+    // The picture shows the charts (the summary table above them is in the assertions).
+    await workbench({ kind: 'webviewScroll', selector: '[data-chart="latency-vs-load"]' });
     await workbench({ kind: 'screenshot', name: 'latency-report' });
   });
 
@@ -253,7 +256,7 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
       ],
     );
     assert.ok(existsSync(firstRun));
-    await workbench({ kind: 'waitForWebviewText', text: 'Latency vs load' });
+    await workbench({ kind: 'waitForWebviewText', text: 'Latency percentiles vs load' });
     const second = await run<{ file: string }>('runLatencyTest', {
       text: 'How fast is it?',
       maxTokens: 16,
@@ -265,21 +268,27 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
 
   it('Compare Latency Runs shows two runs side by side with every chart, and exports JSON, CSV, HTML and PNG', async () => {
     const compared = await run<{ charts: string[] }>('compareLatencyRuns', firstRun, secondRun);
+    // Every chart of the latency lab's report, each beside the same chart of the other run.
     const perRun = [
-      'Latency vs load',
-      'Time to first token (percentiles)',
-      'Inter-token latency (percentiles)',
-      compared.charts.includes('Throughput over time') ? 'Throughput over time' : 'Throughput by load',
-      'Server time per step (c=2)',
-      'Mean batch size per step',
+      'Latency percentiles vs load',
+      'Throughput vs load',
+      'TTFT distribution',
+      'ITL distribution',
+      'Throughput and latency over time',
+      'Server time per request, by step',
+      'Mean batch size, by step',
+      'Pending requests, by step',
     ];
-    assert.deepEqual(compared.charts.slice(0, 6), perRun);
-    assert.equal(compared.charts.length, 12);
-    await workbench({ kind: 'waitForWebviewText', text: 'Mean batch size per step' });
+    assert.deepEqual(
+      compared.charts,
+      perRun.flatMap((title) => [title, title]),
+    );
+    await workbench({ kind: 'waitForWebviewText', text: 'Pending requests, by step' });
     // The report alone on screen for the picture: no answer panel, output panel or toasts.
     await vscode.commands.executeCommand('workbench.action.closeEditorsInOtherGroups');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('notifications.clearAll');
+    await workbench({ kind: 'webviewScroll', selector: '[data-chart="latency-vs-load"]' });
     await workbench({ kind: 'screenshot', name: 'latency-compare' });
 
     const out = join(folder, 'export');
@@ -293,14 +302,36 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
       assert.ok(statSync(exported.file).size > 0);
     }
     const csv = readFileSync(join(out, 'report.csv'), 'utf8').trim().split('\n');
-    assert.equal(csv.length, 1 + 4, 'a header and one row per load level of both runs');
-    assert.match(csv[0]!, /^run,model,load,requests,errors/);
+    assert.match(csv[0]!, /^report,mode,load,run,metric,unit,avg/);
+    const labels = [firstRun, secondRun].map((f) => basename(f, '.json'));
+    assert.deepEqual(
+      [...new Set(csv.slice(1).map((row) => row.split(',').slice(0, 3).join(' ')))],
+      [
+        `${labels[0]} concurrency 1`,
+        `${labels[0]} concurrency 2`,
+        `${labels[1]} concurrency 1`,
+        `${labels[1]} concurrency 4`,
+      ],
+      'every load level of both runs',
+    );
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     assert.doesNotMatch(
       html,
       /<script[^>]+src=|<link[^>]+href=|@import/,
       'the HTML export loads nothing from elsewhere',
     );
+    // The CLI writes the very same document for the same two saved runs.
+    const root = vscode.extensions.getExtension('triton-studio.triton-studio')!.extensionPath;
+    const fromCli = join(out, 'cli.html');
+    const code = await new Promise<number | null>((done) =>
+      spawn(
+        process.execPath,
+        [join(root, 'bin/triton-studio.js'), 'perf', 'report', firstRun, secondRun, '--html', fromCli],
+        { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: 'ignore' },
+      ).on('close', done),
+    );
+    assert.equal(code, 0, 'triton-studio perf report failed');
+    assert.ok(readFileSync(fromCli, 'utf8') === html, 'the CLI wrote a different document');
     const png = readFileSync(join(out, 'report.png'));
     assert.equal(png.subarray(1, 4).toString(), 'PNG');
   });
