@@ -96,6 +96,7 @@ async function perform(page: Page, action: WorkbenchAction, dir: string): Promis
     case 'webviewDrag':
     case 'webviewPress':
     case 'webviewFill':
+    case 'webviewScroll':
     case 'webviewScreenshot':
       return performInWebview(page, action, dir);
     case 'clickNotificationButton': {
@@ -202,13 +203,18 @@ async function performInWebview(page: Page, action: WorkbenchAction, dir: string
       await page.keyboard.press(action.key);
       return undefined;
     case 'webviewScroll':
-      await frame
+      // How far the page scrolled: 0 means the element was already at the top (or nothing scrolls).
+      return frame
         .locator(action.selector)
         .first()
-        .evaluate((element) => element.scrollIntoView({ block: 'start' }), undefined, {
-          timeout: STEP_TIMEOUT_MS,
-        });
-      return undefined;
+        .evaluate(
+          (element) => {
+            element.scrollIntoView({ block: 'start', behavior: 'instant' });
+            return Math.round(document.scrollingElement?.scrollTop ?? 0);
+          },
+          undefined,
+          { timeout: STEP_TIMEOUT_MS },
+        );
     case 'webviewScreenshot': {
       const path = join(dir, `${action.name}.png`);
       const element = page.locator('iframe.webview.ready').filter({ visible: true }).first();

@@ -47,7 +47,7 @@ export type WorkbenchAction =
   | { kind: 'webviewFill'; selector: string; text: string }
   /** focuses the element (or keeps the focus) and presses `key` (Playwright key names). */
   | { kind: 'webviewPress'; key: string; selector?: string }
-  /** scrolls the visible webview until the element is at its top. */
+  /** scrolls the visible webview until the element is at its top; answers the page's scrollTop. */
   | { kind: 'webviewScroll'; selector: string }
   /** `<dir>/<name>.png` of the webview alone. */
   | { kind: 'webviewScreenshot'; name: string };

@@ -193,7 +193,11 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('notifications.clearAll');
     // The picture shows the charts (the summary table above them is in the assertions).
-    await workbench({ kind: 'webviewScroll', selector: '[data-chart="latency-vs-load"]' });
+    const scrolled = await workbench<number>({
+      kind: 'webviewScroll',
+      selector: '[data-chart="latency-vs-load"]',
+    });
+    assert.ok(scrolled > 0, 'the charts are below the summary: the report scrolled to them');
     await workbench({ kind: 'screenshot', name: 'latency-report' });
   });
 
@@ -288,7 +292,7 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     await vscode.commands.executeCommand('workbench.action.closeEditorsInOtherGroups');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('notifications.clearAll');
-    await workbench({ kind: 'webviewScroll', selector: '[data-chart="latency-vs-load"]' });
+    await workbench<number>({ kind: 'webviewScroll', selector: '[data-chart="latency-vs-load"]' });
     await workbench({ kind: 'screenshot', name: 'latency-compare' });
 
     const out = join(folder, 'export');
