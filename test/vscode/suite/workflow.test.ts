@@ -1,6 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';
@@ -8,6 +16,18 @@ import type { TritonStudioApi } from '../../../extension/extension.js';
 import { expectedAnswer } from './simLlm.js';
 import { testEnv } from './testEnv.js';
 import { workbench } from './workbench.js';
+
+/** The charts of the latency lab's report (client/perf/reportCharts.ts), in page order. */
+const REPORT_CHARTS = [
+  'Latency percentiles vs load',
+  'Throughput vs load',
+  'TTFT distribution',
+  'ITL distribution',
+  'Throughput and latency over time',
+  'Server time per request, by step',
+  'Mean batch size, by step',
+  'Pending requests, by step',
+];
 
 type Ok<T> = { ok: true } & T;
 type Result<T> = Ok<T> | { ok: false; error: string };
@@ -273,19 +293,9 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
   it('Compare Latency Runs shows two runs side by side with every chart, and exports JSON, CSV, HTML and PNG', async () => {
     const compared = await run<{ charts: string[] }>('compareLatencyRuns', firstRun, secondRun);
     // Every chart of the latency lab's report, each beside the same chart of the other run.
-    const perRun = [
-      'Latency percentiles vs load',
-      'Throughput vs load',
-      'TTFT distribution',
-      'ITL distribution',
-      'Throughput and latency over time',
-      'Server time per request, by step',
-      'Mean batch size, by step',
-      'Pending requests, by step',
-    ];
     assert.deepEqual(
       compared.charts,
-      perRun.flatMap((title) => [title, title]),
+      REPORT_CHARTS.flatMap((title) => [title, title]),
     );
     await workbench({ kind: 'waitForWebviewText', text: 'Pending requests, by step' });
     // The report alone on screen for the picture: no answer panel, output panel or toasts.
@@ -338,6 +348,41 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     assert.ok(readFileSync(fromCli, 'utf8') === html, 'the CLI wrote a different document');
     const png = readFileSync(join(out, 'report.png'));
     assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  });
+
+  it('Open Latency Report shows a saved run with every chart, under the webview’s strict CSP (scripts only with its nonce)', async () => {
+    const opened = await run<{ charts: string[] }>('openLatencyReport', firstRun);
+    assert.deepEqual(opened.charts, REPORT_CHARTS);
+    await workbench({
+      kind: 'webviewWaitFor',
+      selector: `meta[http-equiv="Content-Security-Policy"][content^="default-src 'none'"][content*="script-src 'nonce-"]`,
+    });
+    await workbench({ kind: 'webviewGone', selector: 'script:not([nonce])' });
+  });
+
+  it('"⏱ Latency test" above a .prompt block measures that prompt with its front matter and saves the run', async () => {
+    const file = join(folder, 'measure.prompt');
+    writeFileSync(file, '---\nmax_tokens: 4\n---\nMeasure this prompt.\n');
+    const reports = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.triton-studio', 'reports');
+    const before = new Set(readdirSync(reports));
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.window.showTextDocument(vscode.Uri.file(file));
+    await workbench({ kind: 'clickCodeLens', text: 'Latency test' });
+    await workbench({ kind: 'pickQuickItem', label: 'Quick' });
+    await waitUntil('the run to be saved', () => readdirSync(reports).some((f) => !before.has(f)));
+    const saved = readdirSync(reports).find((f) => !before.has(f))!;
+    const sweep = JSON.parse(readFileSync(join(reports, saved), 'utf8')) as {
+      kind: string;
+      points: {
+        runs: { prompt: string; maxTokens: number; results: { requests: number; errors: number } }[];
+      }[];
+    };
+    assert.equal(sweep.kind, 'triton-studio.perf-sweep', 'saved as `perf --export` writes a sweep');
+    const measured = sweep.points[0]!.runs[0]!;
+    assert.deepEqual(
+      [measured.prompt, measured.maxTokens, measured.results.requests, measured.results.errors],
+      ['Measure this prompt.', 4, 20, 0],
+    );
   });
 
   it('Show Server Metrics reads the server’s own per-model statistics', async () => {
