@@ -83,8 +83,9 @@ export const DISTRIBUTION_PERCENTILES = [
   'p99',
 ] as const;
 
-/** Bins of the over-time chart. */
-const TIME_BINS = 20;
+/** Bins of the over-time chart: at most 20, and about 5 completions each (fewer are noise). */
+const MAX_TIME_BINS = 20;
+const COMPLETIONS_PER_BIN = 5;
 
 export function loadLabel(load: LoadSpec): string {
   return load.mode === 'concurrency' ? `c=${load.concurrency}` : `${load.rate} req/s`;
@@ -269,12 +270,13 @@ function overTime(runs: PerfReport[], loads: string[]): Omit<ChartSpec, 'id' | '
   const records = (last?.records ?? []).filter((r) => r.error === undefined);
   if (records.length > 0) {
     const end = Math.max(...records.map((r) => r.startMs + r.latencyMs));
-    const width = end / TIME_BINS || 1;
-    const count = new Array<number>(TIME_BINS).fill(0);
-    const sum = new Array<number>(TIME_BINS).fill(0);
+    const bins = Math.max(1, Math.min(MAX_TIME_BINS, Math.floor(records.length / COMPLETIONS_PER_BIN)));
+    const width = end / bins || 1;
+    const count = new Array<number>(bins).fill(0);
+    const sum = new Array<number>(bins).fill(0);
     for (const r of records) {
       // Bin i holds completions in (i·width, (i+1)·width]: the last one ends the last bin.
-      const bin = Math.max(0, Math.min(TIME_BINS - 1, Math.ceil((r.startMs + r.latencyMs) / width) - 1));
+      const bin = Math.max(0, Math.min(bins - 1, Math.ceil((r.startMs + r.latencyMs) / width) - 1));
       count[bin]!++;
       sum[bin]! += r.latencyMs;
     }

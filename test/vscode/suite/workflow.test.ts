@@ -150,6 +150,23 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
       );
       assert.equal(error.range.start.line, original.split('\n').length);
       assert.match(error.message, /this_is_not_cpp/);
+      // The error toast's first action takes the user to the problem.
+      const toast = await workbench<{ message: string; buttons: string[] }>({
+        kind: 'waitForNotification',
+        text: 'Build failed with compiler errors',
+      });
+      assert.equal(toast.buttons[0], 'Show Problem');
+      await workbench({
+        kind: 'clickNotificationButton',
+        text: 'Build failed with compiler errors',
+        button: 'Show Problem',
+      });
+      await waitUntil(
+        'the problem to open',
+        () => vscode.window.activeTextEditor?.document.uri.fsPath === source,
+      );
+      assert.equal(vscode.window.activeTextEditor!.selection.start.line, error.range.start.line);
+      await vscode.commands.executeCommand('notifications.clearAll');
     } finally {
       writeFileSync(source, original);
     }
@@ -357,7 +374,8 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
       kind: 'webviewWaitFor',
       selector: `meta[http-equiv="Content-Security-Policy"][content^="default-src 'none'"][content*="script-src 'nonce-"]`,
     });
-    await workbench({ kind: 'webviewGone', selector: 'script:not([nonce])' });
+    // VS Code's own acquireVsCodeApi script is the one the host injects.
+    await workbench({ kind: 'webviewGone', selector: 'script:not([nonce]):not(#_vscodeApiScript)' });
   });
 
   it('"⏱ Latency test" above a .prompt block measures that prompt with its front matter and saves the run', async () => {
