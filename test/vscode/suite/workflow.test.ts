@@ -266,6 +266,27 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     await workbench({ kind: 'screenshot', name: 'codelens-answer' });
   });
 
+  it('a pipeline file gets the send-prompt and latency-test lenses above its ensemble name, for that ensemble', async () => {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      'vscode.executeCodeLensProvider',
+      vscode.Uri.file(pipeline),
+    );
+    const ours = lenses.filter((l) => l.command?.command.startsWith('tritonStudio.'));
+    const ensemble = (JSON.parse(readFileSync(pipeline, 'utf8')) as { name: string }).name;
+    assert.deepEqual(
+      ours.map((l) => [
+        l.command!.title,
+        l.command!.command,
+        (l.command!.arguments![0] as { model: string }).model,
+      ]),
+      [
+        ['$(play) Send prompt', 'tritonStudio.sendPrompt', ensemble],
+        ['$(watch) Latency test', 'tritonStudio.runLatencyTest', ensemble],
+      ],
+    );
+    assert.match(readFileSync(pipeline, 'utf8').split('\n')[ours[0]!.range.start.line]!, /^\s*"name"/);
+  });
+
   it('a stop word in the front matter cuts the answer there', async () => {
     const prompt = 'one two three four';
     const full = await expectedAnswer(prompt, 8);
