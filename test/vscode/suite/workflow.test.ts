@@ -266,6 +266,20 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     await workbench({ kind: 'screenshot', name: 'codelens-answer' });
   });
 
+  it('"■ Stop" in the answer panel stops a long streamed answer', async () => {
+    // sim-llm spends about 2 ms per generated token: 4,000 tokens take about 8 s.
+    const file = join(folder, 'long.prompt');
+    writeFileSync(file, '---\nmax_tokens: 4000\n---\nA long answer, please.\n');
+    await vscode.window.showTextDocument(vscode.Uri.file(file));
+    await workbench({ kind: 'clickCodeLens', text: 'Send prompt' });
+    await workbench({ kind: 'waitForWebviewText', text: 'max_tokens 4000' });
+    const started = Date.now();
+    await workbench({ kind: 'clickInWebview', within: 'max_tokens 4000', button: 'Stop' });
+    const shown = await workbench<string>({ kind: 'waitForWebviewText', text: 'stopped' });
+    assert.ok(Date.now() - started < 6_000, 'stopped well before the answer would have ended');
+    assert.doesNotMatch(shown, /\bdone\b|failed/);
+  });
+
   it('a pipeline file gets the send-prompt and latency-test lenses above its ensemble name, for that ensemble', async () => {
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
       'vscode.executeCodeLensProvider',
