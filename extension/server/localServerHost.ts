@@ -31,15 +31,21 @@ export class LocalServerHost implements vscode.Disposable {
     void this.refresh();
   }
 
-  /** The shared server as last seen running and answering. */
+  /** The shared server as last seen running (its process alive, whether or not it answered ready). */
   get running(): SharedServerState | undefined {
     return this.server;
   }
 
-  /** Reads the state file now (and asks the server whether it is ready). */
+  /**
+   * Reads the state file now. A live server that is not ready (Triton answers not-ready while a
+   * deploy loads models, or a loaded box delays the answer) is still the shared server: dropping
+   * it sent the next command to `tritonStudio.serverUrl` mid-workflow. Only a stopped or exited
+   * server is gone.
+   */
   async refresh(): Promise<SharedServerState | undefined> {
     const status = await sharedServerStatus().catch(() => undefined);
-    this.set(status?.state === 'running' ? status.server : undefined);
+    const alive = status?.state === 'running' || status?.state === 'not-ready';
+    this.set(alive ? status.server : undefined);
     return this.server;
   }
 
