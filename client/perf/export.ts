@@ -6,7 +6,7 @@ import type { Endpoint } from '../transports/types.js';
 import type { PerfReport } from './latencyTest.js';
 import type { LoadSpec } from './loadSpec.js';
 import type { LabelledReport } from './reportCharts.js';
-import { isDistribution, METRICS, type MetricUnit } from './metrics.js';
+import { isDistribution, METRICS, PERCENTILE_FIELDS, type MetricUnit } from './metrics.js';
 import type { SweepReport } from './sweep.js';
 
 const GENAI_PERF_ENDPOINT_TYPES: Record<Endpoint, string> = {
@@ -24,21 +24,7 @@ const EXPORT_UNITS: Partial<Record<MetricUnit, string>> = {
   'tokens/s': 'tokens/sec',
 };
 
-const STAT_FIELDS = [
-  'avg',
-  'min',
-  'max',
-  'p1',
-  'p5',
-  'p10',
-  'p25',
-  'p50',
-  'p75',
-  'p90',
-  'p95',
-  'p99',
-  'std',
-] as const;
+const STAT_FIELDS = ['avg', 'min', 'max', ...PERCENTILE_FIELDS, 'std'] as const;
 
 /** One run as GenAI-Perf's `profile_export_genai_perf.json`: metric tag → { unit, avg, min, …, std }, plus input_config. */
 export function profileExport(report: PerfReport): Record<string, unknown> {

@@ -293,6 +293,9 @@ function meetsSlos(record: RequestRecord, context: MetricContext): boolean {
   });
 }
 
+/** The percentiles every distribution reports, in order (GenAI-Perf / AIPerf's export fields). */
+export const PERCENTILE_FIELDS = ['p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
+
 /** A distribution (record metric) or one value (run metric), in GenAI-Perf / AIPerf's export shape. */
 export interface MetricResult {
   tag: string;

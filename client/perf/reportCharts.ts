@@ -6,7 +6,7 @@
  */
 import type { PerfReport } from './latencyTest.js';
 import type { LoadSpec } from './loadSpec.js';
-import { isDistribution, METRICS, type MetricResult } from './metrics.js';
+import { isDistribution, METRICS, PERCENTILE_FIELDS, type MetricResult } from './metrics.js';
 import type { SweepReport } from './sweep.js';
 
 /** One run of the report: a `perf` sweep (or single run), with the name it is shown under. */
@@ -69,19 +69,6 @@ export interface ReportDocument {
   title: string;
   runs: RunDocument[];
 }
-
-/** The latency test's percentiles shown by the distribution charts. */
-export const DISTRIBUTION_PERCENTILES = [
-  'p1',
-  'p5',
-  'p10',
-  'p25',
-  'p50',
-  'p75',
-  'p90',
-  'p95',
-  'p99',
-] as const;
 
 /** Bins of the over-time chart: at most 20, and about 5 completions each (fewer are noise). */
 const MAX_TIME_BINS = 20;
@@ -240,12 +227,12 @@ function distribution(runs: PerfReport[], loads: string[], tag: string): Omit<Ch
   const series = runs.flatMap((r, i) => {
     const result = measuredMetric(r, tag);
     return result && isDistribution(result)
-      ? [{ label: loads[i]!, data: DISTRIBUTION_PERCENTILES.map((p) => result[p]) }]
+      ? [{ label: loads[i]!, data: PERCENTILE_FIELDS.map((p) => result[p]) }]
       : [];
   });
   return {
     type: 'line',
-    x: { title: 'percentile', labels: [...DISTRIBUTION_PERCENTILES] },
+    x: { title: 'percentile', labels: [...PERCENTILE_FIELDS] },
     y: { title: 'ms' },
     series,
     empty:

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { PromptResult } from '../prompt.js';
 import { EndpointError } from './errors.js';
 import { HttpChannel, httpUrl } from './http.js';
-import { session } from './result.js';
+import { session, whole } from './result.js';
 import type { PromptRequest, PromptSession, PromptTransport, SessionOptions } from './types.js';
 
 export interface OpenAiOptions {
@@ -89,16 +89,7 @@ export class OpenAiTransport implements PromptTransport {
     const choice = answer.choices?.[0];
     if (!choice) throw new EndpointError(`${call.what} at ${this.url} answered without choices`, false);
     const text = choice.text ?? choice.message?.content ?? '';
-    if (text !== '') request.onText?.(text);
-    return {
-      text,
-      chunks: text === '' ? [] : [text],
-      chunkMs: text === '' ? [] : [latencyMs],
-      responses: 1,
-      ttftMs: latencyMs,
-      latencyMs,
-      usage: usage(answer.usage),
-    };
+    return { ...whole(text, latencyMs, request), usage: usage(answer.usage) };
   }
 
   private async streamed(
