@@ -16,6 +16,7 @@ import { tokenizeCommand } from './commands/tokenize.js';
 import { undeployCommand } from './commands/undeploy.js';
 import { validateCommand } from './commands/validate.js';
 import { installInterruptHandling } from './interrupt.js';
+import { CliError } from './io.js';
 
 /** The `triton-studio` command line: the same operations as the VS Code commands, for terminals and CI. */
 export function createProgram(): Command {
@@ -68,7 +69,8 @@ export async function runCli(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     process.stderr.write(`triton-studio: error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    // An option parser's CliError (a wrong command line) keeps its exit code, 2.
+    return error instanceof CliError ? error.exitCode : 1;
   } finally {
     removeInterruptHandling();
   }

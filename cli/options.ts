@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { CliError } from './io.js';
 
 /** commander argument parser for whole numbers ≥ min. */
 export function wholeNumber(min: number) {
@@ -31,7 +32,14 @@ export function seconds(value: string): number {
 /** Collects repeated `--header KEY=VALUE` options into a record. */
 export function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.indexOf('=');
-  if (at <= 0) throw new InvalidArgumentError(`expected KEY=VALUE, got '${value}'`);
+  // Not an InvalidArgumentError: commander would quote the argument, and a mistyped header
+  // (`key:token`, a bare token) is still a secret.
+  if (at <= 0) {
+    throw new CliError(
+      "option '--header <key=value>': expected KEY=VALUE (the argument is not shown: it may hold a secret)",
+      2,
+    );
+  }
   return { ...previous, [value.slice(0, at).trim()]: value.slice(at + 1) };
 }
 

@@ -1,7 +1,8 @@
 import { status } from '@grpc/grpc-js';
 import { InvalidArgumentError, type Command } from 'commander';
-import { describe, expect, it } from 'vitest';
-import { createProgram } from '../../cli/main.js';
+import { describe, expect, it, vi } from 'vitest';
+import { CliError } from '../../cli/io.js';
+import { createProgram, runCli } from '../../cli/main.js';
 import { header, seconds, wholeNumber } from '../../cli/options.js';
 import { normalizeUrl, TritonClient } from '../../client/grpc/client.js';
 import { toTritonError } from '../../client/grpc/errors.js';
@@ -25,7 +26,15 @@ describe('CLI argument parsers', () => {
   it('collects repeated --header KEY=VALUE options, values may contain =', () => {
     const first = header('triton-grpc-protocol-key=a=b');
     expect(header('x-other=1', first)).toEqual({ 'triton-grpc-protocol-key': 'a=b', 'x-other': '1' });
-    expect(() => header('novalue')).toThrow("expected KEY=VALUE, got 'novalue'");
+    // A mistyped header still holds its secret: the error never quotes the argument.
+    for (const mistyped of ['triton-grpc-protocol-key:s3cret', 's3cret', '=s3cret']) {
+      expect(() => header(mistyped)).toThrow(
+        new CliError(
+          "option '--header <key=value>': expected KEY=VALUE (the argument is not shown: it may hold a secret)",
+          2,
+        ),
+      );
+    }
   });
 });
 
@@ -123,6 +132,31 @@ describe('one connection-options path', () => {
     expect(() => new TritonClient('127.0.0.1:1', { headers: { 'Bad Key': 'v' } })).toThrow(
       "header name 'Bad Key' is not a gRPC metadata key",
     );
+  });
+});
+
+describe('a mistyped --header on the command line', () => {
+  it('exits 2 naming the option, and the secret it holds appears nowhere', async () => {
+    const written: string[] = [];
+    const capture = (chunk: string | Uint8Array) => (written.push(chunk.toString()), true);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+    try {
+      const code = await runCli([
+        'status',
+        '--url',
+        '127.0.0.1:1',
+        '--header',
+        'studio-key:s3cret-value',
+        '--json',
+      ]);
+      expect(code).toBe(2);
+    } finally {
+      err.mockRestore();
+      out.mockRestore();
+    }
+    expect(written.join('')).toContain("option '--header <key=value>': expected KEY=VALUE");
+    expect(written.join('')).not.toContain('s3cret-value');
   });
 });
 
