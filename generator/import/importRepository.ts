@@ -558,6 +558,15 @@ function nativeCandidate(
     );
   }
   const step: Step = { name: model.name, kind, tokenizer: rel(tokenizer.file) };
+  // The parameter model.py read at run time is gone from the step: say what took its place.
+  for (const key of TOKENIZER_PARAMETERS.filter((k) => params[k] !== undefined)) {
+    note(
+      model.configFile,
+      'TS-W008',
+      `Step "${model.name}": parameter ${key} (${params[key]}) becomes the step's "tokenizer" (${step.tokenizer}); the native step ships a copy of it as 1/tokenizer.json instead of reading the folder at run time.`,
+      'info',
+    );
+  }
   const flag = kind === 'tokenize' ? 'add_special_tokens' : 'skip_special_tokens';
   const value = templateFlag(params[flag]);
   if (value === 'default') {

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError, buildBackends, buildRepository } from '../../generator/build/index.js';
+import { CONTAINER_GENERATIONS } from '../../generator/build/containers.js';
+import { compareVersions } from '../../generator/build/elf.js';
 import { renderNativeStep } from '../../generator/codegen/cpp/index.js';
 import type { TokenizeStepModel } from '../../generator/codegen/nativeStep.js';
 import { stepSourcesDir } from '../../generator/index.js';
@@ -67,6 +69,23 @@ describe('buildRepository', () => {
       },
     ]);
     expect(statSync(first.built[0]?.library as string).size).toBeGreaterThan(0);
+    // What `objdump -T` lists is what the build reports, and no more than NVIDIA's oldest
+    // supported Triton container offers (the table in docs/GPU.md).
+    const objdump = execFileSync('objdump', ['-T', first.built[0]!.library], { encoding: 'utf8' });
+    const newest = (prefix: string) =>
+      [...objdump.matchAll(new RegExp(`\\(${prefix}_([\\d.]+)\\)`, 'g'))]
+        .map((m) => m[1]!)
+        .sort(compareVersions)
+        .at(-1);
+    const floor = CONTAINER_GENERATIONS[0]!;
+    expect(first.built[0]!.requires).toEqual({
+      glibc: newest('GLIBC'),
+      glibcxx: newest('GLIBCXX'),
+      cxxabi: newest('CXXABI'),
+    });
+    expect(compareVersions(newest('GLIBC')!, floor.glibc)).toBeLessThanOrEqual(0);
+    expect(compareVersions(newest('GLIBCXX')!, floor.glibcxx)).toBeLessThanOrEqual(0);
+    expect(compareVersions(newest('CXXABI')!, floor.cxxabi)).toBeLessThanOrEqual(0);
 
     const lines: string[] = [];
     const second = await buildRepository(repo, { stepsBuildDir, onOutput: (l) => lines.push(l) });

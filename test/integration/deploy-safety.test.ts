@@ -4,11 +4,23 @@
  *   build reaches it under a content-derived name), remote and local;
  * - a library Triton refuses, a config the server refuses and a step that fails its first request
  *   each leave the previous ensemble answering exactly, during the deploy and after it.
+ * - a truncated library (what crashed a fresh server with SIGBUS) is refused before anything is
+ *   sent, by a remote deploy to a fresh server and by `serve` on its own repository.
  * The step's change is a TypeScript afterDecode hook compiled into the detokenize step's library
  * (the model config does not change), so only the library can change the answer.
  */
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
@@ -258,6 +270,64 @@ describe('a failing deploy leaves the served ensemble answering exactly, during 
       }),
     ]);
     expect(result.models.find((m) => m.model === ENSEMBLE)?.error).toMatch(/first request failed/);
+  });
+
+  it('a truncated step library is refused before anything is sent: to a fresh server, and by `serve` on its own repository', async () => {
+    // What killed a fresh tritonserver with SIGBUS (remote deploy and local serve alike).
+    const copy = join(work, 'truncated');
+    cpSync(repo, copy, { recursive: true });
+    const library = join(copy, 'preprocessing', '1', 'libtriton_preprocessing.so');
+    truncateSync(library, Math.floor(statSync(library).size / 2));
+
+    const fresh = await startLocalServer({
+      modelRepository: mkdtempSync(join(work, 'empty-')),
+      logFile: join(work, 'fresh.log'),
+    });
+    const freshClient = new TritonClient(fresh.grpcUrl);
+    try {
+      const result = await deployRepository(freshClient, { repository: copy, mode: 'remote' });
+      expect(result).toMatchObject({ ok: false, outcome: 'refused' });
+      expect(result.models.find((m) => m.model === 'preprocessing')?.error).toMatch(
+        /^libtriton_preprocessing\.so is truncated/,
+      );
+      expect(await freshClient.serverLive()).toBe(true);
+      for (const model of [ENSEMBLE, 'postprocessing', 'preprocessing', 'sim_llm'])
+        expect(await freshClient.modelReady(model), model).toBe(false);
+    } finally {
+      freshClient.close();
+      await fresh.stop();
+    }
+
+    // `serve` starts its server on the repository, then refuses the deploy and keeps serving.
+    const serve = spawn(process.execPath, [join(ROOT, 'bin/triton-studio.js'), 'serve', copy, '--json'], {
+      cwd: ROOT,
+    });
+    let stdout = '';
+    let stderr = '';
+    serve.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((done) => serve.on('exit', (code) => done(code)));
+    try {
+      const announced = await new Promise<{ pid: number; httpUrl: string; deploy: DeployResult }>(
+        (done, fail) => {
+          serve.stdout.on('data', (d: Buffer) => {
+            stdout += d.toString();
+            try {
+              done(JSON.parse(stdout) as never);
+            } catch {
+              // the JSON document is not complete yet
+            }
+          });
+          void exited.then((code) => fail(new Error(`serve exited with ${code}: ${stderr}`)));
+        },
+      );
+      expect(announced.deploy).toMatchObject({ ok: false, outcome: 'refused' });
+      expect(stderr).toMatch(/failed\s+preprocessing .*\n\s+libtriton_preprocessing\.so is truncated/);
+      expect(stderr).not.toMatch(/cannot reach/);
+      expect((await fetch(`${announced.httpUrl}/v2/health/live`)).status).toBe(200);
+    } finally {
+      serve.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
   });
 
   /** The bundled CLI (`node scripts/bundle.mjs` first, as for the other CLI tests). */

@@ -116,7 +116,16 @@ describe('importRepository: TensorRT-LLM inflight_batcher_llm layout', () => {
     });
     const seen = [...r.diagnostics, ...kept.diagnostics].map((d) => `${d.code} ${d.severity}`);
     expect(new Set(seen)).toEqual(
-      new Set(['TS-W071 warning', 'TS-W072 info', 'TS-W073 info', 'TS-W002 warning']),
+      new Set(['TS-W071 warning', 'TS-W072 info', 'TS-W073 info', 'TS-W002 warning', 'TS-W008 info']),
+    );
+    // A step parameter the native step no longer reads is listed with what replaced it.
+    expect(r.diagnostics.filter((d) => d.code === 'TS-W008').map((d) => d.message)).toEqual(
+      ['preprocessing', 'postprocessing'].map(
+        (step) =>
+          `Step "${step}": parameter tokenizer_dir (${LLAMA_DIR}) becomes the step's "tokenizer" ` +
+          `(${stepOf(r.pipeline!.steps, step).tokenizer}); the native step ships a copy of it as 1/tokenizer.json ` +
+          'instead of reading the folder at run time.',
+      ),
     );
     expect(r.diagnostics.filter((d) => d.code === 'TS-W072').map((d) => d.message)).toContain(
       'Step "postprocessing" becomes a native detokenize step with one CPU instance instead of 4 Python instances.',
