@@ -1,8 +1,8 @@
 /**
  * The Python backend for bench baselines (never the product): a bench-owned copy of nvidia-pytriton's
  * server tree with the Python stub where Triton looks for it, and a venv from /usr/bin/python3.11
- * that models name with EXECUTION_ENV_PATH (see /work/shared/TRITON.md, "Running a Python-backend
- * baseline here").
+ * that models name with EXECUTION_ENV_PATH (Triton's Python backend looks for the stub in
+ * backends/python/ and runs it with the interpreter of that environment).
  */
 import { cpSync, existsSync, symlinkSync } from 'node:fs';
 import path from 'node:path';

@@ -3,7 +3,7 @@
  * against the same logic as a Python-backend step (numpy softmax, the usual model.py) on the same
  * tritonserver: server-side compute time per request from Triton's statistics
  * (compute_input + compute_infer + compute_output). Goal (issue 9): ≥ 10× lower for the compiled step.
- * Needs a Python for the stub (docs: /work/shared/TRITON.md): /usr/bin/python3.11 -m venv
+ * Needs a Python for the stub (see bench/pythonBackend.ts): /usr/bin/python3.11 -m venv
  * build/ts-py-venv && build/ts-py-venv/bin/pip install "numpy<2". Bench-only: no Python in the product.
  * Run: node --import tsx bench/tssteps/label-vs-python.ts [requests]
  */

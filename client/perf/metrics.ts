@@ -2,8 +2,8 @@
  * The latency test's metrics, defined once: each row names a metric, its unit, its formula in
  * words and the record fields it reads, and computes it (AIPerf's one class per metric, as one
  * table). Reports, the terminal view, the HTML charts, `perf compare` and the docs read this table
- * rather than restating any formula. Definitions follow perf_analyzer / GenAI-Perf / AIPerf (see
- * ../shared/TRITON.md, "Measurement conventions").
+ * rather than restating any formula. Definitions follow perf_analyzer / GenAI-Perf / AIPerf (their
+ * published metric definitions; docs/BENCHMARKS.md shows where the numbers agree).
  */
 import { LatencyRecorder, round3 } from './summary.js';
 

@@ -1,6 +1,6 @@
 /** docs/PIPELINE.md stays the reference: it lists every diagnostic code and every preset. */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES, listPresets } from '../../generator/index.js';
 
@@ -60,5 +60,32 @@ describe('docs/PIPELINE.md preset tensor tables', () => {
     if (process.env.UPDATE_DOCS === '1')
       writeFileSync(docPath, text.slice(0, start + BEGIN.length) + want + text.slice(end));
     else expect(text.slice(start + BEGIN.length, end)).toBe(want);
+  });
+});
+
+/**
+ * A user has the checkout and nothing else: every link in README.md and docs/ points to a file in
+ * the repository, and no page sends the reader to the team's own notes (shared/…) or this machine.
+ */
+describe('docs a user can follow from the checkout alone', () => {
+  const root = resolve(__dirname, '../..');
+  const pages = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+
+  it.each(pages)('%s links only to files in the repository', (page) => {
+    const text = readFileSync(join(root, page), 'utf8');
+    expect(text).not.toMatch(/\.\.\/shared\/|\/work\/|shared\/(TRITON|DESIGN|VSCODE-TESTING)\.md/);
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1]!)
+      .filter((t) => !/^(https?:|mailto:|#)/.test(t))
+      .map((t) => resolve(root, dirname(page), decodeURIComponent(t.split('#')[0]!)));
+    for (const target of targets) {
+      expect(target.startsWith(`${root}/`), `${page} links outside the repository: ${target}`).toBe(true);
+      expect(existsSync(target), `${page} links to a missing file: ${target}`).toBe(true);
+    }
   });
 });

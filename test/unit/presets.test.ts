@@ -1,8 +1,9 @@
 /**
- * Every preset (and every sample's ensemble interface) against the tensor interfaces that
- * ../shared/TRITON.md lists for the systems users replace. The tables below are transcribed from
- * TRITON.md; where TRITON.md names a tensor without its dtype or dims, the value comes from the
- * public template it summarises and the port says so (`from: 'template'`). A preset that differs
+ * Every preset (and every sample's ensemble interface) against the published tensor interfaces of
+ * the systems users replace (TensorRT-LLM's and FasterTransformer's templates, vLLM's backend, the
+ * ONNX encoder). The tables below are transcribed from the team's interface notes; where those name
+ * a tensor without its dtype or dims, the value comes from the public template itself and the port
+ * says so (`from: 'template'`). A preset that differs
  * on purpose must name the difference in DEVIATIONS (and docs/PIPELINE.md explains it): any
  * other difference fails.
  */
