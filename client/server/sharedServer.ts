@@ -77,10 +77,32 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The recorded server still runs: its pid is alive and runs tritonserver. After a reboot or a
+ * crash the system may give that pid to another program, which must never be taken for the
+ * server (nor stopped by `server stop`). Without /proc the pid alone decides.
+ */
+function isServer(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tritonserver');
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A server that is gone may have left processes of its group (Python-backend stubs). Its pid
+ * cannot be reused while that group exists, so the group is ours exactly when the pid is free.
+ */
+function killLeftovers(pid: number): void {
+  if (!isAlive(pid)) killGroup(pid, 'SIGKILL');
+}
+
 export async function sharedServerStatus(): Promise<SharedServerStatus> {
   const server = readState();
   if (!server) return { state: 'stopped' };
-  if (!isAlive(server.pid)) return { state: 'stale', server, logTail: readLogTail(server.logFile, 15) };
+  if (!isServer(server.pid)) return { state: 'stale', server, logTail: readLogTail(server.logFile, 15) };
   return (await answersOk(`${server.httpUrl}/v2/health/ready`))
     ? { state: 'running', server }
     : { state: 'not-ready', server };
@@ -120,6 +142,7 @@ export async function startSharedServer(options: SharedServerStartOptions = {}):
     recovered =
       `the previous shared server (pid ${status.server.pid}, started ${status.server.startedAt}) had exited ` +
       `without being stopped; its log: ${status.server.logFile}`;
+    killLeftovers(status.server.pid);
     rmSync(stateFile(), { force: true });
   }
   const dir = sharedStateDir();
@@ -153,8 +176,8 @@ export interface SharedServerStop {
 export async function stopSharedServer(graceMs = 10_000): Promise<SharedServerStop> {
   const server = readState();
   if (!server) return { outcome: 'none' };
-  if (!isAlive(server.pid)) {
-    killGroup(server.pid, 'SIGKILL'); // a stub left behind by a crashed server
+  if (!isServer(server.pid)) {
+    killLeftovers(server.pid); // a stub left behind by a crashed server
     rmSync(stateFile(), { force: true });
     return { server, outcome: 'stale' };
   }

@@ -4,12 +4,20 @@
  * replaced, busy ports named at once, and a stop that leaves nothing of the server behind.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, portIsFree } from '../../client/server/localServer.js';
+import { freePort, locateTritonServer, portIsFree } from '../../client/server/localServer.js';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/triton-studio.js');
@@ -34,6 +42,16 @@ function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs, as opposed to exited: a killed process may stay a zombie until init reaps it. */
+function isRunning(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
@@ -116,6 +134,88 @@ describe('triton-studio server', () => {
     expect(second.started).toBe(true);
     expect(second.pid).not.toBe(first.pid);
     expect((await cli(['server', 'stop'])).code).toBe(0);
+  });
+
+  it("stops the whole process group: a backend stub that ignores SIGTERM goes with the server, and a crashed server's stub goes on the next start", async () => {
+    // A tritonserver whose group holds a stand-in for a Python-backend stub: a child that ignores
+    // SIGTERM and would outlive the server if only the server's pid were signalled.
+    const real = locateTritonServer();
+    const tree = join(stateDir, 'stub-tree');
+    mkdirSync(join(tree, 'bin'), { recursive: true });
+    symlinkSync(real.backendDirectory, join(tree, 'backends'));
+    symlinkSync(real.cacheDirectory, join(tree, 'caches'));
+    const stubPidFile = join(tree, 'stub.pid');
+    writeFileSync(
+      join(tree, 'bin', 'tritonserver'),
+      '#!/bin/sh\n' +
+        `sh -c 'trap "" TERM; echo $$ > ${stubPidFile}; while :; do sleep 1; done' &\n` +
+        `export LD_LIBRARY_PATH=${real.libraryDirectories.join(':')}\${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n` +
+        `exec ${real.binary} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const startWithStub = async () => {
+      rmSync(stubPidFile, { force: true });
+      const start = await cli([
+        'server',
+        'start',
+        '--json',
+        '--tritonserver',
+        join(tree, 'bin', 'tritonserver'),
+      ]);
+      expect(start.code, start.stderr).toBe(0);
+      const stub = Number(readFileSync(stubPidFile, 'utf8'));
+      const server = JSON.parse(start.stdout) as { pid: number };
+      expect(isRunning(stub)).toBe(true);
+      return { server: server.pid, stub };
+    };
+
+    const first = await startWithStub();
+    expect((await cli(['server', 'stop'])).code).toBe(0);
+    expect(isAlive(first.server)).toBe(false);
+    expect(isRunning(first.stub)).toBe(false);
+
+    // A crash of the server alone leaves its stub; the next start says so and clears it.
+    const second = await startWithStub();
+    process.kill(second.server, 'SIGKILL');
+    while (isAlive(second.server)) await new Promise((r) => setTimeout(r, 50));
+    expect(isRunning(second.stub)).toBe(true);
+    const start = await cli(['server', 'start', '--json']);
+    expect(start.code, start.stderr).toBe(0);
+    expect(start.stderr).toContain(`note: the previous shared server (pid ${second.server}`);
+    expect(isRunning(second.stub)).toBe(false);
+    expect((await cli(['server', 'stop'])).code).toBe(0);
+  });
+
+  it('never takes a program that got the recorded pid for the server: stale, replaced, and left running', async () => {
+    // A state file naming a pid the system gave to another program (after a reboot or crash).
+    const other = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
+    try {
+      const state = {
+        pid: other.pid,
+        grpcUrl: '127.0.0.1:1',
+        httpUrl: 'http://127.0.0.1:1',
+        metricsUrl: 'http://127.0.0.1:1/metrics',
+        ports: { http: 1, grpc: 1, metrics: 1 },
+        logFile: join(stateDir, 'gone.log'),
+        modelRepository: stateDir,
+        startedAt: '2026-11-23T00:00:00.000Z',
+      };
+      writeFileSync(join(stateDir, 'server.json'), JSON.stringify(state));
+      const status = await cli(['server', 'status']);
+      expect(status.code).toBe(1);
+      expect(status.stdout).toContain(`the shared tritonserver ${other.pid} exited without being stopped`);
+      const start = await cli(['server', 'start', '--json']);
+      expect(start.code, start.stderr).toBe(0);
+      expect(JSON.parse(start.stdout)).toMatchObject({ started: true });
+      expect((await cli(['server', 'stop'])).code).toBe(0);
+      expect(isAlive(other.pid!)).toBe(true);
+      // A stop with only the stale file left does not touch it either.
+      writeFileSync(join(stateDir, 'server.json'), JSON.stringify(state));
+      expect((await cli(['server', 'stop'])).code).toBe(0);
+      expect(isAlive(other.pid!)).toBe(true);
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 
   it.each([
