@@ -24,6 +24,7 @@ import {
   ftTemplateRepository,
   type TemplateModel,
 } from '../fixtures/repositories/templates.js';
+import { fillTemplate } from '../../generator/import/fillTemplate.js';
 
 const SAMPLES = resolve(__dirname, '../../samples');
 const LLAMA_DIR = dirname(resolveTokenizer('llama-2', __filename, defaultTokenizerSearchDirs()).file!);
@@ -392,6 +393,15 @@ describe('importRepository: the inflight_batcher_llm template as the tutorial le
     ]);
     const trt = stepOf(r.pipeline!.steps, 'tensorrt_llm');
     expect(trt.dynamicBatching).toEqual({ preferredBatchSizes: [64], maxQueueDelayMicroseconds: 0 });
+  });
+
+  it("fills as Python's string.Template.safe_substitute: ${name} and $name, $$ is $, the rest stays", () => {
+    const used = new Set<string>();
+    // Python: Template('${a} $a $$a ${b} $ ${9x} $a_b').safe_substitute(a='1', a_b='2')
+    expect(fillTemplate('${a} $a $$a ${b} $ ${9x} $a_b', { a: '1', a_b: '2' }, used)).toBe(
+      '1 1 $a ${b} $ ${9x} 2',
+    );
+    expect([...used].sort()).toEqual(['a', 'a_b']);
   });
 
   it('reads unfilled add/skip_special_tokens as model.py does (true), and says so', () => {
