@@ -13,7 +13,11 @@ import { freePort, startLocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { generateRepository, type Diagnostic, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
-import { ftRepository, trtllmRepository } from '../fixtures/repositories/templates.js';
+import {
+  ftRepository,
+  trtllmRepository,
+  trtllmTemplateRepository,
+} from '../fixtures/repositories/templates.js';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/triton-studio.js');
@@ -337,6 +341,34 @@ describe('import', () => {
     expect(gen.code, gen.stderr).toBe(0);
     expect(existsSync(join(`${generated}.src`, 'preprocessing', 'step.cc'))).toBe(true);
     expect(existsSync(join(generated, 'postprocessing', '1', 'model.py'))).toBe(true);
+  });
+
+  it('prints each diagnostic of the tutorial-filled TensorRT-LLM template once, and with --json only JSON on stdout', async () => {
+    const llamaDir = dirname(resolveTokenizer('llama-2', __filename, defaultTokenizerSearchDirs()).file!);
+    const layout = trtllmTemplateRepository(join(scratch, 'trtllm-template'), llamaDir);
+    const out = join(scratch, 'template.pipeline.json');
+    for (const json of [false, true]) {
+      const run = await cli(['import', layout, '--out', out, ...(json ? ['--json'] : [])]);
+      expect(run.code).toBe(1);
+      // The two placeholders the tutorial forgets, each on one line, nothing else.
+      expect(run.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /tensorrt_llm\/config\.pbtxt:13:35: error TS-E072: \$\{max_queue_delay_microseconds\}/,
+        ),
+        expect.stringMatching(/tensorrt_llm\/config\.pbtxt:14:45: error TS-E072: \$\{max_queue_size\}/),
+      ]);
+      if (json) {
+        const result = JSON.parse(run.stdout) as { ok: boolean; diagnostics: Diagnostic[] };
+        expect(result.ok).toBe(false);
+        expect(result.diagnostics.map((d) => d.code)).toEqual(['TS-E072', 'TS-E072']);
+      } else expect(run.stdout).toBe('');
+    }
+    const filled = await cli(['import', layout, '--out', out, '--set', 'max_queue_delay_microseconds=0', '--set', 'max_queue_size=0', '--json']); // prettier-ignore
+    expect(filled.code, filled.stderr).toBe(0);
+    const result = JSON.parse(filled.stdout) as { ok: boolean; diagnostics: Diagnostic[] };
+    const lines = filled.stderr.trim().split('\n');
+    expect(lines).toHaveLength(result.diagnostics.length);
+    expect(new Set(lines).size).toBe(lines.length);
   });
 
   it('explains what it needs when the folder is no model repository, writing nothing', async () => {

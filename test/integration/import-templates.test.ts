@@ -67,6 +67,15 @@ describe('TensorRT-LLM inflight_batcher_llm, filled as the tutorial does (placeh
         const answer = await sendPrompt(client, { model: 'ensemble', text: prompt, maxTokens, stream });
         expect(answer.text).toBe(expected);
       }
+      // Triton's HTTP generate endpoint takes one response: sim-llm (decoupled, like TensorRT-LLM)
+      // answers once when the request does not ask for streaming, so it works without `stream`.
+      const viaHttp = await fetch(`${server.httpUrl}/v2/models/ensemble/generate`, {
+        method: 'POST',
+        body: JSON.stringify({ text_input: prompt, max_tokens: maxTokens }),
+      });
+      const body = await viaHttp.text();
+      expect(viaHttp.status, body).toBe(200);
+      expect((JSON.parse(body) as { text_output: string }).text_output).toBe(expected);
     } finally {
       client.close();
       await server.stop();
