@@ -65,8 +65,11 @@ export interface ModelDeployStatus {
  *   server served is untouched.
  * - `rolled-back`: replacing the served models failed; each is back at its previous config.
  * - `rollback-incomplete`: as above, but some model could not be put back (`actions` says which).
+ * - `server-lost`: the server stopped answering during the deploy (it crashed loading or running a
+ *   model); nothing could be restored, and what it served is gone with it.
  */
-export type DeployOutcome = 'deployed' | 'refused' | 'unchanged' | 'rolled-back' | 'rollback-incomplete';
+export type DeployOutcome =
+  'deployed' | 'refused' | 'unchanged' | 'rolled-back' | 'rollback-incomplete' | 'server-lost';
 
 export interface DeployResult {
   ok: boolean;
@@ -99,7 +102,8 @@ interface PreviousState {
  * 4. if that fails, every model this deploy replaced returns to the config that served before
  *    (or is unloaded if it was not loaded), and `actions` says exactly what happened.
  * Libraries reach the server under content-derived names (see deployPayload.ts), so a rebuilt
- * step always runs its new code.
+ * step always runs its new code. What no check can stop, a library that crashes the server when
+ * Triton calls it, ends the deploy as `server-lost`, saying so (not "cannot reach Triton").
  */
 export async function deployRepository(client: TritonClient, options: DeployOptions): Promise<DeployResult> {
   const entries = readRepository(options.repository);
@@ -130,6 +134,10 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
     const probe = await probeModel(client, candidateName(entry.name));
     result.probes.push(probe);
     if (!probe.ok) trial.failures.push(probeFailure(entry, probe, result.models, options));
+  }
+  // A server that died loading or running a candidate has nothing left to unload or keep.
+  if (trial.failures.length > 0 && (await serverLost(client, trial.failures, result))) {
+    return finish(result, options);
   }
   for (const entry of [...trial.loaded].reverse()) {
     await client.unloadModel(candidateName(entry.name)).catch(() => undefined);
@@ -164,6 +172,8 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
     return finish(result, options);
   }
 
+  if (await serverLost(client, promoted.failures, result)) return finish(result, options);
+
   // 4. Put back what was replaced.
   result.outcome = (await rollBack(client, promoted.loaded, previous, options, result.actions))
     ? 'rolled-back'
@@ -194,11 +204,33 @@ export function deployOutcomeText(result: DeployResult): string {
     unchanged: 'the trial failed; the models the server serves were not touched',
     'rolled-back': 'replacing failed; every replaced model is back at the config it served before',
     'rollback-incomplete': 'replacing failed and some models could not be put back (see what deploy did)',
+    'server-lost':
+      'the server stopped answering during the deploy (it most likely crashed: its log says why); ' +
+      'what it served is gone with it: restart it and deploy a build that works',
   }[result.outcome];
 }
 
 function candidateName(model: string): string {
   return `${model}${CANDIDATE_SUFFIX}`;
+}
+
+/**
+ * After a failure: is the server gone (crashed loading or running a model)? Then there is nothing
+ * to unload or restore, and saying "the served models were not touched" would be wrong.
+ */
+async function serverLost(
+  client: TritonClient,
+  failures: ModelDeployStatus[],
+  result: DeployResult,
+): Promise<boolean> {
+  if (await client.serverLive().catch(() => false)) return false;
+  result.outcome = 'server-lost';
+  const during = failures[0] ? ` during '${failures[0].model}'` : '';
+  result.actions.push(
+    `the server stopped answering${during}: it most likely crashed in that model's backend library ` +
+      '(its log names the cause); nothing could be unloaded or restored',
+  );
+  return true;
 }
 
 function finish(result: DeployResult, options: DeployOptions): DeployResult {
@@ -311,6 +343,14 @@ async function loadAll(
         state: 'skipped',
         loadMs: 0,
         error: 'cancelled',
+      };
+    } else if (failures.some((f) => f.error?.startsWith('the server stopped answering'))) {
+      status = {
+        model: entry.name,
+        isEnsemble: entry.isEnsemble,
+        state: 'skipped',
+        loadMs: 0,
+        error: `not loaded: the server stopped answering while it loaded '${failures[0]!.model}'`,
       };
     } else if (failures.length > 0 && as === 'serve') {
       // Nothing more is replaced once one model failed: the rest keep serving as they are.
@@ -520,6 +560,20 @@ async function deployModel(
     const message =
       error instanceof TritonError && error.serverMessage ? error.serverMessage : errorText(error);
     const loadMs = round1(performance.now() - start);
+    // The server answered a moment ago (deploy reached it first): a dropped or refused connection
+    // now means it died in this load, not that it is not running.
+    if (!(await client.serverLive().catch(() => false))) {
+      return {
+        ...base,
+        state: 'failed',
+        loadMs,
+        error:
+          `the server stopped answering while it loaded '${name}': it most likely crashed in this ` +
+          "model's backend library (its log names the cause)",
+        hint: 'restart the server; fix or rebuild this step before deploying it again',
+        ...library,
+      };
+    }
     // Triton re-polls an ensemble's steps from its own repository folders, where uploaded steps
     // never are: the load reports that poll failure although the ensemble is loaded and serving.
     if (upload && entry.isEnsemble && /failed to poll from model repository/.test(message)) {

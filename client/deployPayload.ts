@@ -7,7 +7,7 @@
  * build is a path the server has never loaded, an unchanged one changes nothing.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { modelConfigToJson, type ModelConfig } from '../generator/index.js';
 import { versionFiles, type RepositoryModelEntry } from './repository.js';
@@ -108,7 +108,12 @@ export function modelPayload(
   };
 }
 
-/** Local mode: `<version>/libtriton_<backend>-<hash>.so` beside the built library (a hard link when possible). */
+/**
+ * Local mode: `<version>/libtriton_<backend>-<hash>.so` beside the built library, always a copy of
+ * its own. (A hard link shared the served library's inode with the plain file: anything that then
+ * rewrote or truncated `libtriton_<backend>.so` in place — `cp`, a truncated download, another
+ * build tool — changed the code the server had mapped, and it died with SIGBUS or SIGSEGV.)
+ */
 function placeVersionedCopies(
   entry: RepositoryModelEntry,
   library: { plain: string; versioned: string },
@@ -119,11 +124,7 @@ function placeVersionedCopies(
     const target = join(dir, library.versioned);
     if (!existsSync(source) || existsSync(target)) continue;
     const temporary = `${target}.tmp-${process.pid}`;
-    try {
-      linkSync(source, temporary);
-    } catch {
-      copyFileSync(source, temporary);
-    }
+    copyFileSync(source, temporary);
     renameSync(temporary, target);
   }
 }
