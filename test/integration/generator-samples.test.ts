@@ -8,6 +8,7 @@
  * hooks and custom step run compiled inside their steps; what they do is checked against the same
  * modules run in Node.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -285,6 +286,25 @@ async function checkLogits(client: TritonClient, ensemble: string, hf: Tokenizer
   const classified = await sendClassify(client, { model: ensemble, text: texts[0]! });
   expect(classified.logits).toEqual(want.slice(0, labels));
   expect(classified.label).toBe(classified.logits.indexOf(Math.max(...classified.logits)));
+  // The command itself: `triton-studio prompt` recognises the classifier and prints that line.
+  const printed = spawnSync(
+    process.execPath,
+    [
+      join(__dirname, '../../bin/triton-studio.js'),
+      'prompt',
+      '--url',
+      client.url,
+      '--model',
+      ensemble,
+      texts[0]!,
+    ],
+    { encoding: 'utf8' },
+  );
+  expect(printed.status, printed.stderr).toBe(0);
+  expect(printed.stdout).toBe(
+    `label ${classified.label} (p ${classified.probabilities[classified.label]!.toFixed(4)}), ` +
+      `logits [${classified.logits.map((l) => l.toFixed(4)).join(', ')}]\n`,
+  );
 
   // The tokenize step on its own: ids as HF makes them, mask 1 per real token, 0 per padding.
   const tokenized = await client.infer('tokenize', [bytesInput('TEXT', [2, 1], texts)]);
