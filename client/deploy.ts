@@ -15,6 +15,7 @@ import type { ModelConfig } from './grpc/types.js';
 import { libraryProblem, unresolvedProblem } from './libraryCheck.js';
 import { probeModel, type ProbeResult } from './readinessProbe.js';
 import { readRepository, versionFiles, type RepositoryModelEntry } from './repository.js';
+import { defaultUploadCacheDir, recallUpload, rememberUpload } from './uploadCache.js';
 
 export type DeployMode = 'local' | 'remote';
 
@@ -36,6 +37,12 @@ export interface DeployOptions {
   readyTimeoutMs?: number;
   /** Stops before the next model once aborted (a load in progress is not interrupted). */
   signal?: AbortSignal;
+  /**
+   * Remote mode: where the files of each build this machine uploaded are kept, so a failed
+   * replacement can upload the build that served before again (client/uploadCache.ts).
+   * Default: `uploads/` in the shared server's state folder.
+   */
+  uploadCacheDir?: string;
 }
 
 export interface ModelDeployStatus {
@@ -444,11 +451,22 @@ async function rollBack(
         await client.loadModel(entry.name, { config: JSON.stringify(withoutOneofMarkers(before)), files });
         actions.push(`restored ${entry.name} to the config it served before`);
       } else {
-        complete = false;
-        actions.push(
-          `could not restore ${entry.name}: it was uploaded, and its previous files are not on this machine; ` +
-            'deploy the previous repository again',
-        );
+        // Uploaded: its previous files come from this machine's copy of that upload, if any.
+        const cacheDir = options.uploadCacheDir ?? defaultUploadCacheDir();
+        const digest = before.parameters?.[DIGEST_PARAMETER]?.string_value;
+        const files = digest ? recallUpload(cacheDir, entry.name, digest) : undefined;
+        if (files) {
+          await client.loadModel(entry.name, { config: JSON.stringify(withoutOneofMarkers(before)), files });
+          actions.push(
+            `restored ${entry.name} to the config it served before (its files uploaded again from ${cacheDir})`,
+          );
+        } else {
+          complete = false;
+          actions.push(
+            `could not restore ${entry.name}: it was uploaded, and its previous files are not on this machine; ` +
+              'deploy the previous repository again',
+          );
+        }
       }
     } catch (error) {
       const text =
@@ -554,6 +572,15 @@ async function deployModel(
     // Local: the files come from the repository folder; the config carries the versioned library
     // name and the digest that tells a later deploy this build is already serving.
     else await client.loadModel(name, { config: payload.config });
+    // What now serves under the model's own name can be uploaded again by a later rollback.
+    if (upload && name === entry.name) {
+      rememberUpload(
+        options.uploadCacheDir ?? defaultUploadCacheDir(),
+        entry.name,
+        modelDigest(entry),
+        payload.files,
+      );
+    }
     if (entry.isEnsemble) await waitReady(client, name, options.readyTimeoutMs ?? 60_000);
     return { ...base, state: 'ready', loadMs: round1(performance.now() - start), ...library, ...uploaded };
   } catch (error) {

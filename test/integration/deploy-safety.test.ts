@@ -30,6 +30,7 @@ import { deployOutcomeText, deployRepository, type DeployResult } from '../../cl
 import { TritonClient } from '../../client/grpc/client.js';
 import { sendPrompt } from '../../client/prompt.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { STATE_DIR_ENV } from '../../client/server/sharedServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { formatDiagnostic, generateRepository } from '../../generator/index.js';
 
@@ -80,9 +81,12 @@ function summary(result: DeployResult) {
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ts-deploy-safety-'));
   reference = await Tokenizer.fromFile(GPT2_TOKENIZER);
+  // Remote deploys keep what they upload (for rollback) in the state folder: this run's own.
+  process.env[STATE_DIR_ENV] = join(work, 'state');
 });
 
 afterAll(() => {
+  delete process.env[STATE_DIR_ENV];
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -144,8 +148,9 @@ describe.each(['remote', 'local'] as const)('redeploying a rebuilt step (%s)', (
     expect(third.actions.filter((a) => a.startsWith('loaded'))).toEqual([]);
   });
 
-  it('puts every replaced model back when replacing fails after a good trial (the answer is the previous one)', async (ctx) => {
-    if (mode !== 'local') ctx.skip(); // an uploaded step's previous files are not on the client
+  it('puts every replaced model back when replacing fails after a good trial (the answer is the previous one)', async () => {
+    // Local: the previous library is still in the folder. Remote: the previous build's files come
+    // from this machine's copy of what the first test uploaded (client/uploadCache.ts).
     const prompt = 'Rolled back to the build that served';
     const before = await expected(prompt, 4, 'v2');
     expect((await sendPrompt(client, { model: ENSEMBLE, text: prompt, maxTokens: 4 })).text).toBe(before);
@@ -168,7 +173,9 @@ describe.each(['remote', 'local'] as const)('redeploying a rebuilt step (%s)', (
     expect(result.actions).toEqual(
       expect.arrayContaining([
         'kept preprocessing: it already serves this build',
-        'restored postprocessing to the config it served before',
+        mode === 'local'
+          ? 'restored postprocessing to the config it served before'
+          : `restored postprocessing to the config it served before (its files uploaded again from ${join(work, 'state', 'uploads')})`,
       ]),
     );
     expect((await sendPrompt(client, { model: ENSEMBLE, text: prompt, maxTokens: 4 })).text).toBe(before);
