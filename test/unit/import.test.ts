@@ -393,6 +393,14 @@ describe('importRepository: the inflight_batcher_llm template as the tutorial le
     ]);
     const trt = stepOf(r.pipeline!.steps, 'tensorrt_llm');
     expect(trt.dynamicBatching).toEqual({ preferredBatchSizes: [64], maxQueueDelayMicroseconds: 0 });
+    // String values the tutorial leaves unfilled stay as written (the backend reads them as unset),
+    // without a diagnostic: only placeholders Triton cannot parse are errors.
+    expect(trt.parameters).toMatchObject({
+      lora_cache_gpu_memory_fraction: '${lora_cache_gpu_memory_fraction}',
+      gpu_device_ids: '${gpu_device_ids}',
+      max_beam_width: '1',
+    });
+    expect(r.diagnostics.filter((d) => /lora_cache|gpu_device_ids/.test(d.message))).toEqual([]);
   });
 
   it("fills as Python's string.Template.safe_substitute: ${name} and $name, $$ is $, the rest stays", () => {
