@@ -85,7 +85,13 @@ export {
 } from './transports/index.js';
 export { NativeTokenizer } from './tokenizer/nativeTokenizer.js';
 export { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from './openai/server.js';
-export { runLatencyTest, type LatencyTestOptions, type PerfReport } from './perf/latencyTest.js';
+export {
+  runLatencyTest,
+  PERF_ENGINES,
+  type LatencyTestOptions,
+  type PerfEngine,
+  type PerfReport,
+} from './perf/latencyTest.js';
 export { formatPerfReport, formatSweepReport, writePerfReport } from './perf/report.js';
 export {
   runSweep,

@@ -544,24 +544,28 @@ class Driver {
     }
   }
 
-  /** Hands the records gathered so far to stdout, at most every FLUSH_NS unless `force`. */
-  void flushLocked(std::unique_lock<std::mutex>& lock, bool force) {
+  /**
+   * Hands the records gathered so far to stdout, at most every FLUSH_NS unless `force`. Lock order
+   * is mu_ then writeMu_ (taken before mu_ is let go, so chunks reach stdout in order, W and E after
+   * the records before them), and mu_ is never taken while writeMu_ is held.
+   */
+  void flushLocked(std::unique_lock<std::mutex>& lock, bool force, const char* line = nullptr) {
     int64_t now = nowNs();
-    if (out_.empty() || (!force && now - lastFlush_ < FLUSH_NS && out_.size() < 65536)) return;
+    if (!line && (out_.empty() || (!force && now - lastFlush_ < FLUSH_NS && out_.size() < 65536))) return;
     lastFlush_ = now;
     std::string chunk;
     chunk.swap(out_);
-    std::lock_guard<std::mutex> writing(writeMu_);
+    if (line) chunk += line;
+    std::unique_lock<std::mutex> writing(writeMu_);
     lock.unlock();
     writeAll(chunk);
+    writing.unlock();
     lock.lock();
   }
 
   void emitLine(const char* line) {
     std::unique_lock<std::mutex> lock(mu_);
-    flushLocked(lock, true);
-    std::lock_guard<std::mutex> writing(writeMu_);
-    writeAll(line);
+    flushLocked(lock, true, line);
   }
 
   static void writeAll(const std::string& data) {

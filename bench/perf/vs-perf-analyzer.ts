@@ -2,9 +2,11 @@
  * `triton-studio perf` against perf_analyzer (the reference load tool) on the same server, the same
  * model and the same load, in one run, each load point measured by both tools back to back:
  * p50 / p99 latency, streamed TTFT and ITL, throughput, client CPU per request, and the highest
- * open-loop rate each sustains.
+ * open-loop rate each sustains. `perf` runs with both engines (`--engine native`: ts-perf-driver,
+ * gRPC C++; `--engine node`: Node's event loop) unless --engines picks one.
  *
  *   nice -n -5 node --import tsx bench/perf/vs-perf-analyzer.ts [--quick] [--only latency,stream,rate,max]
+ *       [--engines native,node]
  *
  * perf_analyzer is bench-only (never in the product's setup), in its own venv:
  *   python3 -m venv .cache/perf-analyzer-venv
@@ -17,7 +19,8 @@
  * thousands of requests/s and the client is what limits the rate).
  *
  * Client CPU per request: both tools run as child processes; /proc/PID/stat (user + system time of
- * all threads) and the server's request count are sampled every 250 ms, and CPU per request is
+ * all threads, plus the process's own children: perf's native engine is a child process of perf)
+ * and the server's request count are sampled every 250 ms, and CPU per request is
  * the ratio over the steady middle of the run (start-up and the tail excluded), so both tools are
  * charged the same way.
  *
@@ -26,7 +29,7 @@
  * (responses − 1)), as GenAI-Perf computes them. Raw results: .cache/bench/perf-vs-pa.json.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { deployRepository } from '../../client/deploy.js';
@@ -51,6 +54,9 @@ const quick = args.includes('--quick');
 const onlyArg = args.indexOf('--only');
 const only = onlyArg >= 0 ? new Set(args[onlyArg + 1]!.split(',')) : undefined;
 const wants = (part: string) => !only || only.has(part);
+type Engine = 'native' | 'node';
+const enginesArg = args.indexOf('--engines');
+const ENGINES = (enginesArg >= 0 ? args[enginesArg + 1]!.split(',') : ['native', 'node']) as Engine[];
 /** Window length for both tools, ms (perf_analyzer -p, perf --windows): 3 stable windows are reported. */
 const WINDOW_MS = quick ? 1000 : 2000;
 
@@ -85,7 +91,8 @@ interface Point {
   variant: Variant;
   load: Load;
   perfAnalyzer?: Measured;
-  perf?: Measured;
+  /** perf per engine. */
+  perf: Partial<Record<Engine, Measured>>;
   error?: string;
 }
 
@@ -123,15 +130,33 @@ function pipelineFor(variant: Variant): string {
   return repo;
 }
 
-/** utime + stime of a process (all its threads), in µs. */
-function cpuUs(pid: number): number | undefined {
+/**
+ * CPU time of a process and everything under it, in µs: its utime + stime (all threads), its
+ * reaped children's (cutime + cstime), and its live descendants' own.
+ */
+function cpuUs(pid: number, top = true): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is state (field 3); utime is field 14, stime field 15.
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK;
+    // fields[0] is state (field 3); utime is field 14, stime 15, cutime 16, cstime 17.
+    let ticks = Number(fields[11]) + Number(fields[12]);
+    if (top) ticks += Number(fields[13]) + Number(fields[14]);
+    let us = (ticks * 1e6) / CLK_TCK;
+    for (const child of childPids(pid)) us += cpuUs(child, false) ?? 0;
+    return us;
   } catch {
     return undefined;
+  }
+}
+
+function childPids(pid: number): number[] {
+  try {
+    const tasks = readdirSync(`/proc/${pid}/task`);
+    return tasks.flatMap((t) =>
+      readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
   }
 }
 
@@ -295,11 +320,14 @@ async function runPerf(
   load: Load,
   stream: boolean,
   dir: string,
+  engine: Engine,
 ): Promise<Measured> {
-  const exported = join(dir, 'perf.json');
+  const exported = join(dir, `perf-${engine}.json`);
   const argv = [
     CLI,
     'perf',
+    '--engine',
+    engine,
     '--url',
     client.url,
     '--model',
@@ -381,26 +409,35 @@ function printPoint(p: Point): void {
     return;
   }
   const a = p.perfAnalyzer!;
-  const b = p.perf!;
-  const rows: [string, number | undefined, number | undefined][] = [
-    ['p50 ms', a.p50, b.p50],
-    ['p99 ms', a.p99, b.p99],
-    ['req/s', a.throughput, b.throughput],
-    ['TTFT p50', a.ttftP50, b.ttftP50],
-    ['TTFT p99', a.ttftP99, b.ttftP99],
-    ['ITL p50', a.itlP50, b.itlP50],
-    ['ITL p99', a.itlP99, b.itlP99],
-    ['CPU µs/req', a.cpuUsPerRequest, b.cpuUsPerRequest],
+  const keys: [string, keyof Measured][] = [
+    ['p50 ms', 'p50'],
+    ['p99 ms', 'p99'],
+    ['req/s', 'throughput'],
+    ['TTFT p50', 'ttftP50'],
+    ['TTFT p99', 'ttftP99'],
+    ['ITL p50', 'itlP50'],
+    ['ITL p99', 'itlP99'],
+    ['CPU µs/req', 'cpuUsPerRequest'],
   ];
-  console.log(
-    `${label}:  ` +
-      rows
-        .filter(([, x, y]) => x !== undefined || y !== undefined)
-        .map(([name, x, y]) => `${name} ${fmt(x)} / ${fmt(y)} (×${ratio(y, x)})`)
-        .join(' | ') +
-      `${b.sendLagP99 !== undefined ? ` | perf send lag p99 ${fmt(b.sendLagP99)} ms` : ''}` +
-      `${a.stable === false ? ' | perf_analyzer unstable' : ''}${b.stable === false ? ' | perf unstable' : ''}`,
-  );
+  const rows = keys
+    .filter(([, k]) => a[k] !== undefined || ENGINES.some((e) => p.perf[e]?.[k] !== undefined))
+    .map(([name, k]) => {
+      const x = a[k] as number | undefined;
+      const perEngine = ENGINES.map((e) => {
+        const y = p.perf[e]?.[k] as number | undefined;
+        return `${e} ${fmt(y)} (×${ratio(y, x)})`;
+      });
+      return `${name} ${fmt(x)} / ${perEngine.join(' / ')}`;
+    });
+  const notes = ENGINES.flatMap((e) => {
+    const m = p.perf[e];
+    const out: string[] = [];
+    if (m?.sendLagP99 !== undefined) out.push(`${e} send lag p99 ${fmt(m.sendLagP99)} ms`);
+    if (m?.stable === false) out.push(`perf ${e} unstable`);
+    return out;
+  });
+  if (a.stable === false) notes.push('perf_analyzer unstable');
+  console.log(`${label}:\n  ${[...rows, ...notes].join('\n  ')}`);
 }
 
 async function main(): Promise<void> {
@@ -408,7 +445,7 @@ async function main(): Promise<void> {
     console.error(`${PA} missing: see the header of bench/perf/vs-perf-analyzer.ts to install perf_analyzer`);
     process.exit(1);
   }
-  console.log('columns: perf_analyzer / perf (×perf÷perf_analyzer)');
+  console.log(`columns: perf_analyzer / perf per engine (${ENGINES.join(', ')}) (×perf÷perf_analyzer)`);
   const points: Point[] = [];
   for (const group of plan()) {
     const repo = pipelineFor(group.variant);
@@ -424,11 +461,12 @@ async function main(): Promise<void> {
       for (const load of group.loads) {
         const dir = join(OUT, group.variant, `${load.mode}-${load.value}`);
         mkdirSync(dir, { recursive: true });
-        const point: Point = { variant: group.variant, load };
+        const point: Point = { variant: group.variant, load, perf: {} };
         const started = performance.now();
         try {
           point.perfAnalyzer = await runPerfAnalyzer(client, model, load, group.stream, dir);
-          point.perf = await runPerf(client, model, load, group.stream, dir);
+          for (const engine of ENGINES)
+            point.perf[engine] = await runPerf(client, model, load, group.stream, dir, engine);
         } catch (error) {
           point.error = error instanceof Error ? error.message : String(error);
         }
@@ -442,11 +480,12 @@ async function main(): Promise<void> {
     }
   }
   const rates = points.filter((p) => p.variant === 'fast' && p.load.mode === 'request-rate');
-  const best = (tool: 'perfAnalyzer' | 'perf') =>
-    Math.max(0, ...rates.filter((p) => sustained(p.load, p[tool])).map((p) => p.load.value));
+  const best = (measured: (p: Point) => Measured | undefined) =>
+    Math.max(0, ...rates.filter((p) => sustained(p.load, measured(p))).map((p) => p.load.value));
   if (rates.length > 0) {
     console.log(
-      `highest open-loop rate sustained (≥97% served, p99 < 25 ms): perf_analyzer ${best('perfAnalyzer')}/s, perf ${best('perf')}/s`,
+      `highest open-loop rate sustained (≥97% served, p99 < 25 ms): perf_analyzer ${best((p) => p.perfAnalyzer)}/s, ` +
+        ENGINES.map((e) => `perf ${e} ${best((p) => p.perf[e])}/s`).join(', '),
     );
   }
   const file = join(ROOT, '.cache/bench/perf-vs-pa.json');

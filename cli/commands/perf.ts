@@ -10,6 +10,7 @@ import {
   formatSweepReport,
   parseSlos,
   PERF_ANALYZER_WINDOWS,
+  PERF_ENGINES,
   profileCsv,
   profileExport,
   renderHtmlReport,
@@ -21,6 +22,7 @@ import {
   type ArrivalDistribution,
   type Endpoint,
   type LoadSpec,
+  type PerfEngine,
   type SweepReport,
 } from '../../client/index.js';
 import { action } from '../action.js';
@@ -41,6 +43,7 @@ export interface PerfCliOptions extends PerfInputOptions {
   metricsUrl?: string;
   useServerTokenCount?: boolean;
   endpoint: Endpoint;
+  engine?: PerfEngine;
   concurrency?: number[];
   requestRate?: number[];
   distribution: ArrivalDistribution;
@@ -90,6 +93,12 @@ function measureCommand(): Command {
       '--request-rate <r,…>',
       'send R requests/s on a schedule instead (open loop); a list sweeps',
       list(positiveNumber),
+    )
+    .addOption(
+      new Option(
+        '--engine <engine>',
+        'what sends the requests: native (ts-perf-driver, gRPC C++; the default for the gRPC endpoints) or node',
+      ).choices(PERF_ENGINES),
     )
     .addOption(
       new Option('--distribution <kind>', 'gaps between scheduled sends')
@@ -173,6 +182,7 @@ function measureCommand(): Command {
             tokenizer,
             metricsUrl: opts.metricsUrl,
             serverTokenCounts: opts.useServerTokenCount,
+            engine: opts.engine ?? 'auto',
             maxTokens: opts.maxTokens,
             stream: opts.stream,
             slos: opts.goodput,

@@ -363,6 +363,18 @@ export class TritonClient {
    * Long-lived ModelStreamInfer calls that carry many requests (see InferStreamPool): what the
    * latency lab sends through, so the client's own cost per request stays small.
    */
+  /**
+   * How this client reaches Triton, for a load driver in another process (perf's native engine) to
+   * reach the same server the same way.
+   */
+  channelSettings(): { url: string; headers: Record<string, string>; tls: boolean } {
+    return {
+      url: this.url,
+      headers: this.headers.getMap() as Record<string, string>,
+      tls: this.tls !== undefined,
+    };
+  }
+
   inferStreamPool(maxStreams?: number): InferStreamPool {
     this.http2 ??= new Http2Channel(this.url, this.headers.getMap() as Record<string, string>, this.tls);
     const channel = this.http2;
@@ -466,13 +478,19 @@ function buildRequest(model: string, inputs: InferInput[], options: InferOptions
 export function encodeStreamRequest(
   model: string,
   inputs: InferInput[],
-  options: Pick<InferOptions, 'outputs' | 'version'> = {},
+  options: Pick<InferOptions, 'outputs' | 'version'> & {
+    /** Ask for the empty final response that ends a streamed request (ModelStreamInfer only; default true). */
+    emptyFinalResponse?: boolean;
+  } = {},
 ): EncodedRequest {
   for (const input of inputs) checkInput(model, input);
   return new EncodedRequest({
     model_name: model,
     model_version: options.version ?? '',
-    parameters: { triton_enable_empty_final_response: { bool_param: true } },
+    parameters:
+      options.emptyFinalResponse === false
+        ? {}
+        : { triton_enable_empty_final_response: { bool_param: true } },
     inputs: inputs.map((i) => ({ name: i.name, datatype: i.datatype, shape: i.shape })),
     outputs: (options.outputs ?? []).map((name) => ({ name })),
     raw_input_contents: inputs.map((i) => i.raw),

@@ -57,6 +57,11 @@ export class EncodedRequest {
     this.body = Buffer.from(request.encode(fields as unknown as protobuf.Message).finish());
   }
 
+  /** The request without an id (perf's native engine sets its own per send). */
+  bytes(): Buffer {
+    return this.body;
+  }
+
   /** The whole request with `id` (field 3, a string) appended. */
   withId(id: string): Buffer {
     const idBytes = Buffer.byteLength(id);

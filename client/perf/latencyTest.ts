@@ -7,7 +7,15 @@ import type { Endpoint, PromptTransport } from '../transports/types.js';
 import { cycle, type RequestInput } from './inputs.js';
 import { PendingSampler, type PendingRequests } from './pendingRequests.js';
 import { chunkTokens, promptCounter, reconcile, type TokenCounter } from './tokenCounts.js';
-import { runLoad, type LoadRun, type LoadSpec, type RequestOutcome } from './loadGenerator.js';
+import {
+  runLoad,
+  type LoadHooks,
+  type LoadRun,
+  type LoadSpec,
+  type RequestOutcome,
+} from './loadGenerator.js';
+import { nativeDriver, runNativeLoad } from './nativeEngine.js';
+import { grpcNativeTarget, nativeCapable } from './nativeTarget.js';
 import {
   computeMetrics,
   isDistribution,
@@ -52,6 +60,14 @@ export interface LatencyTestOptions {
    * `usage`; AIPerf's `--use-server-token-count`).
    */
   serverTokenCounts?: boolean;
+  /**
+   * What sends the requests: `native` (ts-perf-driver, gRPC C++; the gRPC endpoints over plaintext),
+   * `node` (Node's event loop; every endpoint), or `auto`: native where it applies, else node (the
+   * CLI's default). Default node, so a caller without a native build (the editor) needs none.
+   */
+  engine?: PerfEngine | 'auto';
+  /** The ts-perf-driver binary for the native engine; default: built on first use. */
+  nativeDriver?: string;
   /** Triton's Prometheus metrics (`http://host:8002/metrics`): pending requests per model, sampled through the run. */
   metricsUrl?: string;
   signal?: AbortSignal;
@@ -66,6 +82,8 @@ export interface PerfReport {
   server: string;
   /** How requests were sent (`--endpoint`); reports before it was added used grpc-stream. */
   endpoint?: Endpoint;
+  /** What sent them (`--engine`); reports before it was added used node. */
+  engine?: PerfEngine;
   startedAt: string;
   load: LoadSpec;
   stream: boolean;
@@ -125,18 +143,8 @@ export async function runLatencyTest(
   options: LatencyTestOptions,
 ): Promise<PerfReport> {
   const transport = target instanceof TritonClient ? new GrpcTransport(target) : target;
-  const next = cycle(options.inputs ?? [{ text: options.prompt }]);
-  // No signal: cancelling ends the run by not sending more, never by cancelling streams in
-  // flight (concurrent stream cancellations crash Triton 2.51, see TRITON.md).
-  const sender = await transport.prepare(options.model, {
-    stream: options.stream ?? false,
-    timeoutMs: options.timeoutMs,
-  });
-  const send = async (): Promise<Sent> => {
-    const input = next();
-    const result = await sender.send({ text: input.text, maxTokens: input.maxTokens ?? options.maxTokens });
-    return Object.assign(result, { input });
-  };
+  const engine = chooseEngine(transport, options.engine);
+  const driveLoad = await loadDriver(transport, engine, options);
   const startedAt = new Date().toISOString();
   const statsBefore = await transport.statistics();
   const settled = (after: ModelStatistics[] | undefined, sent: number) =>
@@ -157,7 +165,7 @@ export async function runLatencyTest(
   let stoppedBecause: string | undefined;
   let run: LoadRun<Sent>;
   try {
-    run = await runLoad<Sent>(load, send, {
+    run = await driveLoad.run(load, {
       signal: options.signal,
       afterWarmup: async () => {
         sampler?.start();
@@ -174,7 +182,7 @@ export async function runLatencyTest(
       },
     });
   } finally {
-    sender.close();
+    driveLoad.close();
   }
   const pending = await sampler?.stop();
   const statsAfter = await settled(statsAfterWarmup ?? statsBefore, run.outcomes.length);
@@ -214,6 +222,7 @@ export async function runLatencyTest(
     model: options.model,
     server: transport.url,
     endpoint: transport.endpoint,
+    engine,
     startedAt,
     load,
     stream,
@@ -244,6 +253,65 @@ export async function runLatencyTest(
 
 /** A prompt's result and the input it was sent for. */
 type Sent = PromptResult & { input: RequestInput };
+
+/** What sends a latency test's requests (see LatencyTestOptions.engine). */
+export type PerfEngine = 'native' | 'node';
+
+export const PERF_ENGINES: readonly PerfEngine[] = ['native', 'node'];
+
+/** The engine a test runs with: the one asked for (refused where it cannot drive the endpoint), or the best that can. */
+export function chooseEngine(transport: PromptTransport, asked: PerfEngine | 'auto' | undefined): PerfEngine {
+  const grpc = transport instanceof GrpcTransport;
+  if (asked === undefined || asked === 'node') return 'node';
+  if (asked === 'native') {
+    if (!grpc) {
+      throw new Error(
+        `perf's native engine drives Triton's gRPC endpoints (grpc-stream, grpc-infer), not ${transport.endpoint}: use --engine node`,
+      );
+    }
+    return 'native';
+  }
+  if (asked !== 'auto') {
+    throw new Error(`engine must be one of ${PERF_ENGINES.join(', ')}, auto (got '${String(asked)}')`);
+  }
+  return grpc && nativeCapable(transport) ? 'native' : 'node';
+}
+
+interface LoadDriver {
+  run(load: LoadSpec, hooks: LoadHooks<Sent>): Promise<LoadRun<Sent>>;
+  close(): void;
+}
+
+/** Prepares the engine: the Node engine's prompt session, or the native driver's encoded requests. */
+async function loadDriver(
+  transport: PromptTransport,
+  engine: PerfEngine,
+  options: LatencyTestOptions,
+): Promise<LoadDriver> {
+  const inputs = options.inputs ?? [{ text: options.prompt }];
+  const stream = options.stream ?? false;
+  if (engine === 'native') {
+    const target = await grpcNativeTarget(transport as GrpcTransport, {
+      driver: options.nativeDriver ?? (await nativeDriver()),
+      model: options.model,
+      inputs,
+      maxTokens: options.maxTokens,
+      stream,
+      timeoutMs: options.timeoutMs,
+    });
+    return { run: (load, hooks) => runNativeLoad(load, target, inputs, hooks), close: () => undefined };
+  }
+  const next = cycle(inputs);
+  // No signal: cancelling ends the run by not sending more, never by cancelling streams in
+  // flight (concurrent stream cancellations crash Triton 2.51, see TRITON.md).
+  const sender = await transport.prepare(options.model, { stream, timeoutMs: options.timeoutMs });
+  const send = async (): Promise<Sent> => {
+    const input = next();
+    const result = await sender.send({ text: input.text, maxTokens: input.maxTokens ?? options.maxTokens });
+    return Object.assign(result, { input });
+  };
+  return { run: (load, hooks) => runLoad<Sent>(load, send, hooks), close: () => sender.close() };
+}
 
 /**
  * Records with tokens: counted by the tokenizer when there is one (input tokens as the inputs

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import {
-  validateAmount,
+  validateLoad,
   type ConcurrencyLoad,
   type LoadHooks,
   type LoadRun,
@@ -28,7 +28,7 @@ export async function runConcurrencyLoad<T>(
   send: () => Promise<T>,
   hooks: LoadHooks<T> = {},
 ): Promise<LoadRun<T>> {
-  validate(load);
+  validateLoad(load);
   const signal = hooks.signal;
   const warmup = new OutcomeRecorder<T>(performance.now(), false);
   await runWorkers(load.concurrency, load.warmupRequests, undefined, send, warmup, () => !!signal?.aborted);
@@ -53,13 +53,6 @@ export function runLoad<T>(
   return load.mode === 'concurrency'
     ? runConcurrencyLoad(load, send, hooks)
     : runRequestRateLoad(load, send, hooks);
-}
-
-function validate(load: ConcurrencyLoad): void {
-  if (!Number.isInteger(load.concurrency) || load.concurrency < 1) {
-    throw new Error(`concurrency must be a whole number ≥ 1 (got ${load.concurrency})`);
-  }
-  validateAmount(load);
 }
 
 async function runWorkers<T>(

@@ -73,3 +73,15 @@ export function validateAmount(load: Pick<LoadSpec, 'requests' | 'durationS' | '
     throw new Error(`warm-up requests must be a whole number ≥ 0 (got ${load.warmupRequests})`);
   }
 }
+
+/** Checks a load of either mode (both engines call it, so both refuse the same loads the same way). */
+export function validateLoad(load: LoadSpec): void {
+  if (load.mode === 'concurrency') {
+    if (!Number.isInteger(load.concurrency) || load.concurrency < 1) {
+      throw new Error(`concurrency must be a whole number ≥ 1 (got ${load.concurrency})`);
+    }
+  } else if (!(load.rate > 0) || !Number.isFinite(load.rate)) {
+    throw new Error(`request rate must be more than 0 requests/s (got ${load.rate})`);
+  }
+  validateAmount(load);
+}

@@ -13,7 +13,7 @@ export function formatPerfReport(report: PerfReport): string {
       ? `concurrency ${load.concurrency}`
       : `request rate ${load.rate}/s (${load.distribution})`;
   const lines = [
-    `latency test: ${report.model} at ${report.server}${report.endpoint ? ` (${report.endpoint})` : ''} — ${how}, ${amount}` +
+    `latency test: ${report.model} at ${report.server}${report.endpoint ? ` (${report.endpoint}${report.engine ? `, ${report.engine} engine` : ''})` : ''} — ${how}, ${amount}` +
       ` (+${load.warmupRequests} warm-up)${report.stream ? ', streaming' : ''}`,
     `  requests ${r.requests}, errors ${r.errors}, ${r.requestsPerSecond} req/s over ${r.durationS} s`,
     `  latency ${formatSummary(r.latency)}`,

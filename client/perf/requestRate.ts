@@ -1,4 +1,4 @@
-import { validateAmount, type LoadHooks, type LoadRun, type RequestRateLoad } from './loadSpec.js';
+import { validateLoad, type LoadHooks, type LoadRun, type RequestRateLoad } from './loadSpec.js';
 import { OutcomeRecorder } from './outcomeRecorder.js';
 import { Pacer } from './pacer.js';
 import { gapSampler, seededRandom } from './schedule.js';
@@ -15,10 +15,7 @@ export async function runRequestRateLoad<T>(
   send: () => Promise<T>,
   hooks: LoadHooks<T> = {},
 ): Promise<LoadRun<T>> {
-  if (!(load.rate > 0) || !Number.isFinite(load.rate)) {
-    throw new Error(`request rate must be more than 0 requests/s (got ${load.rate})`);
-  }
-  validateAmount(load);
+  validateLoad(load);
   if (load.warmupRequests > 0) {
     const warmup = (origin: number) => new OutcomeRecorder<T>(origin, false);
     await sendOnSchedule(load, load.warmupRequests, undefined, send, warmup, () => !!hooks.signal?.aborted);
@@ -37,6 +34,19 @@ export function sendSchedule(load: RequestRateLoad, count: number): number[] {
   const gapMs = gaps(load);
   const times: number[] = [];
   for (let at = 0; times.length < count; at += gapMs()) times.push(at);
+  return times;
+}
+
+/**
+ * The measured send times of a load, as `sendOnSchedule` sends them: the first `requests`, or every
+ * time before the duration ends (perf's native engine is handed these).
+ */
+export function measuredSchedule(load: RequestRateLoad): number[] {
+  if (load.requests !== undefined) return sendSchedule(load, load.requests);
+  const durationMs = load.durationS! * 1000;
+  const gapMs = gaps(load);
+  const times: number[] = [];
+  for (let at = 0; at < durationMs; at += gapMs()) times.push(at);
   return times;
 }
 

@@ -91,6 +91,8 @@ async function measure(transport: PromptTransport, model: string, stream: boolea
       prompt: PROMPT,
       maxTokens: MAX_TOKENS,
       stream,
+      // The CLI's default: the native engine (ts-perf-driver) for the gRPC endpoints, node for HTTP.
+      engine: 'auto',
       load: { mode: 'concurrency', concurrency: 1, requests: 6, warmupRequests: 1 },
     });
   } finally {
@@ -115,6 +117,7 @@ describe("Triton's endpoints measure the same latency model the same way", () =>
       const report = await measure(createTransport(endpoint, url()), models.stream, true);
       const m = report.metrics;
       expect(report.endpoint).toBe(endpoint);
+      expect(report.engine).toBe(endpoint.startsWith('grpc') ? 'native' : 'node');
       expect(m.error_request_count!.avg, report.results.errorMessages.join('\n')).toBe(0);
       // One token per streamed chunk from this pipeline.
       expect(m.output_sequence_length!.avg).toBe(MAX_TOKENS);
@@ -190,32 +193,40 @@ describe("tokens counted by the pipeline's native tokenizer", () => {
     expect(fixed).toEqual([1, 2, 3].map(() => ({ text: PROMPT, maxTokens: 5 })));
   }, 60_000);
 
-  it('several tokens in one streamed chunk: output tokens are counted, not chunks, and ITL divides by them', async () => {
-    // GPT-2 splits 🙂 into two byte tokens; sim-llm answers with the prompt's tokens, and the
-    // streaming detokenizer sends 🙂 once both have arrived: 2 chunks carrying 4 tokens.
-    const prompt = '🙂🙂';
-    const tokens = await hfCount(prompt);
-    expect(tokens).toBe(4);
-    const transport = createTransport('generate', server.httpUrl);
-    const report = await runLatencyTest(transport, {
-      model: models.stream,
-      prompt,
-      maxTokens: tokens,
-      stream: true,
-      tokenizer,
-      keepRecords: true,
-      load: { mode: 'concurrency', concurrency: 1, requests: 3, warmupRequests: 0 },
-    }).finally(() => transport.close());
-    const m = report.metrics;
-    expect(m.error_request_count!.avg, report.results.errorMessages.join('\n')).toBe(0);
-    expect(report.tokenizer).toBe(GPT2);
-    expect(report.records!.map((r) => r.responseTokens)).toEqual([1, 2, 3].map(() => [2, 2]));
-    expect(m.output_sequence_length!.avg).toBe(tokens);
-    expect(m.input_sequence_length!.avg).toBe(tokens);
-    // The first chunk waits for 2 decode steps; (latency − TTFT) spans the other 2, over 3 gaps.
-    within(m.time_to_first_token!.p50!, prefillMs4() + (2 * DECODE_US_PER_STEP) / 1000);
-    within(m.inter_token_latency!.p50!, (2 * DECODE_US_PER_STEP) / 1000 / 3);
-  }, 60_000);
+  it.each([
+    ['generate', 'node'],
+    ['grpc-stream', 'native'],
+  ] as const)(
+    'several tokens in one streamed chunk (%s, %s engine): output tokens are counted, not chunks, and ITL divides by them',
+    async (endpoint, engine) => {
+      // GPT-2 splits 🙂 into two byte tokens; sim-llm answers with the prompt's tokens, and the
+      // streaming detokenizer sends 🙂 once both have arrived: 2 chunks carrying 4 tokens.
+      const prompt = '🙂🙂';
+      const tokens = await hfCount(prompt);
+      expect(tokens).toBe(4);
+      const transport = createTransport(endpoint, endpoint === 'generate' ? server.httpUrl : server.grpcUrl);
+      const report = await runLatencyTest(transport, {
+        engine,
+        model: models.stream,
+        prompt,
+        maxTokens: tokens,
+        stream: true,
+        tokenizer,
+        keepRecords: true,
+        load: { mode: 'concurrency', concurrency: 1, requests: 3, warmupRequests: 0 },
+      }).finally(() => transport.close());
+      const m = report.metrics;
+      expect(m.error_request_count!.avg, report.results.errorMessages.join('\n')).toBe(0);
+      expect(report.tokenizer).toBe(GPT2);
+      expect(report.records!.map((r) => r.responseTokens)).toEqual([1, 2, 3].map(() => [2, 2]));
+      expect(m.output_sequence_length!.avg).toBe(tokens);
+      expect(m.input_sequence_length!.avg).toBe(tokens);
+      // The first chunk waits for 2 decode steps; (latency − TTFT) spans the other 2, over 3 gaps.
+      within(m.time_to_first_token!.p50!, prefillMs4() + (2 * DECODE_US_PER_STEP) / 1000);
+      within(m.inter_token_latency!.p50!, (2 * DECODE_US_PER_STEP) / 1000 / 3);
+    },
+    60_000,
+  );
 
   it("server-reported counts (OpenAI's usage) when asked and no tokenizer is given", async () => {
     for (const stream of [true, false]) {

