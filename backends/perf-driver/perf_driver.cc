@@ -59,7 +59,7 @@ using inference::ModelInferRequest;
 using inference::ModelInferResponse;
 using inference::ModelStreamInferResponse;
 
-constexpr int64_t FLUSH_NS = 20'000'000;  // records reach Node at most this late (progress, stop)
+constexpr int64_t FLUSH_NS = 50'000'000;  // records reach Node at most this late (progress, stability stop); each flush is a Node wake-up
 constexpr const char* TEXT_OUTPUT = "text_output";
 
 int64_t nowNs() {

@@ -69,7 +69,8 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
       await runOrThrow(
         'cmake',
         configureArgs,
-        'Configuring the native backends failed. Check that cmake >= 3.20, g++ and nlohmann-json3-dev are ' +
+        'Configuring the native backends failed. Check that cmake >= 3.20, g++ and the packages in ' +
+          'backends/DEPENDENCIES.txt (nlohmann-json3-dev, gRPC C++ and protoc for ts-perf-driver) are ' +
           'installed (`npm run setup` installs them)',
         run,
       );
