@@ -404,11 +404,9 @@ const fmt = (v?: number, digits = 2) => (v === undefined ? '—' : v.toFixed(dig
 
 function printPoint(p: Point): void {
   const label = `${p.variant} ${p.load.mode === 'concurrency' ? 'c=' : 'rate='}${p.load.value}`;
-  if (p.error) {
-    console.log(`${label}: ${p.error}`);
-    return;
-  }
-  const a = p.perfAnalyzer!;
+  if (p.error) console.log(`${label}: ${p.error.trim()}`);
+  if (!p.perfAnalyzer && Object.keys(p.perf).length === 0) return;
+  const a: Partial<Measured> = p.perfAnalyzer ?? {};
   const keys: [string, keyof Measured][] = [
     ['p50 ms', 'p50'],
     ['p99 ms', 'p99'],
@@ -463,13 +461,21 @@ async function main(): Promise<void> {
         mkdirSync(dir, { recursive: true });
         const point: Point = { variant: group.variant, load, perf: {} };
         const started = performance.now();
-        try {
-          point.perfAnalyzer = await runPerfAnalyzer(client, model, load, group.stream, dir);
-          for (const engine of ENGINES)
-            point.perf[engine] = await runPerf(client, model, load, group.stream, dir, engine);
-        } catch (error) {
-          point.error = error instanceof Error ? error.message : String(error);
+        // Each tool on its own: perf_analyzer failing to stabilise must not cost perf's numbers.
+        const errors: string[] = [];
+        const attempt = async (what: string, run: () => Promise<void>) =>
+          run().catch((error: unknown) => {
+            errors.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+          });
+        await attempt('perf_analyzer', async () => {
+          point.perfAnalyzer = await runPerfAnalyzer(client!, model, load, group.stream, dir);
+        });
+        for (const engine of ENGINES) {
+          await attempt(`perf ${engine}`, async () => {
+            point.perf[engine] = await runPerf(client!, model, load, group.stream, dir, engine);
+          });
         }
+        if (errors.length > 0) point.error = errors.join('\n');
         printPoint(point);
         console.log(`  (${((performance.now() - started) / 1000).toFixed(0)} s)`);
         points.push(point);
