@@ -78,14 +78,17 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * The recorded server still runs: its pid is alive and runs tritonserver. After a reboot or a
- * crash the system may give that pid to another program, which must never be taken for the
- * server (nor stopped by `server stop`). Without /proc the pid alone decides.
+ * The recorded server still runs: its pid is alive and is the server started on the recorded
+ * repository (its command line holds `--model-repository=<that folder>`, whatever the binary is
+ * called). After a reboot or a crash the system may give that pid to another program, which must
+ * never be taken for the server (nor stopped by `server stop`). Without /proc the pid alone decides.
  */
-function isServer(pid: number): boolean {
-  if (!isAlive(pid)) return false;
+function isServer(server: SharedServerState): boolean {
+  if (!isAlive(server.pid)) return false;
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tritonserver');
+    return readFileSync(`/proc/${server.pid}/cmdline`, 'utf8')
+      .split('\0')
+      .includes(`--model-repository=${server.modelRepository}`);
   } catch {
     return true;
   }
@@ -102,7 +105,7 @@ function killLeftovers(pid: number): void {
 export async function sharedServerStatus(): Promise<SharedServerStatus> {
   const server = readState();
   if (!server) return { state: 'stopped' };
-  if (!isServer(server.pid)) return { state: 'stale', server, logTail: readLogTail(server.logFile, 15) };
+  if (!isServer(server)) return { state: 'stale', server, logTail: readLogTail(server.logFile, 15) };
   return (await answersOk(`${server.httpUrl}/v2/health/ready`))
     ? { state: 'running', server }
     : { state: 'not-ready', server };
@@ -176,7 +179,7 @@ export interface SharedServerStop {
 export async function stopSharedServer(graceMs = 10_000): Promise<SharedServerStop> {
   const server = readState();
   if (!server) return { outcome: 'none' };
-  if (!isServer(server.pid)) {
+  if (!isServer(server)) {
     killLeftovers(server.pid); // a stub left behind by a crashed server
     rmSync(stateFile(), { force: true });
     return { server, outcome: 'stale' };
