@@ -41,6 +41,7 @@ const ENSEMBLE = 'gpt2_sim';
 
 let work: string;
 let reference: Tokenizer;
+let previousStateDir: string | undefined;
 
 async function expected(prompt: string, maxTokens: number, tag: string): Promise<string> {
   const ids = (await reference.encode(prompt)).getIds();
@@ -82,11 +83,13 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ts-deploy-safety-'));
   reference = await Tokenizer.fromFile(GPT2_TOKENIZER);
   // Remote deploys keep what they upload (for rollback) in the state folder: this run's own.
+  previousStateDir = process.env[STATE_DIR_ENV];
   process.env[STATE_DIR_ENV] = join(work, 'state');
 });
 
 afterAll(() => {
-  delete process.env[STATE_DIR_ENV];
+  if (previousStateDir === undefined) delete process.env[STATE_DIR_ENV];
+  else process.env[STATE_DIR_ENV] = previousStateDir;
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -103,6 +103,7 @@ describe('runWorkflow', () => {
   });
 
   it('starts the shared local server when none runs, deploys to it and leaves it running for the next caller', async () => {
+    const previousStateDir = process.env[STATE_DIR_ENV];
     process.env[STATE_DIR_ENV] = join(scratch, 'state');
     try {
       // The same work folder as above: the step builds are up to date.
@@ -119,7 +120,8 @@ describe('runWorkflow', () => {
       expect(status).toMatchObject({ state: 'running', server: { pid: result.server?.pid } });
     } finally {
       await stopSharedServer();
-      delete process.env[STATE_DIR_ENV];
+      if (previousStateDir === undefined) delete process.env[STATE_DIR_ENV];
+      else process.env[STATE_DIR_ENV] = previousStateDir;
     }
   });
 
