@@ -6,8 +6,8 @@
  *
  * Two ensembles observe the hooks without a model: GPT-2's byte-level tokenizer decodes what it
  * encodes exactly, so `text → tokenize → detokenize` answers afterDecode(beforeEncode(text)); and
- * behind sim-llm (which answers the ids it was given back) the streaming detokenize step answers
- * what onChunk/endStream make of the prompt. The same streaming pipeline served by the native
+ * behind sim-llm (which answers the ids it was given back), streaming one token per response, the
+ * streaming detokenize step answers what onChunk/endStream make of the prompt. The same streaming pipeline served by the native
  * orchestrator runs the same hooks inside one model.
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -128,10 +128,16 @@ const streamed = (name: string, prefix: string, serving: 'ensemble' | 'orchestra
 });
 const ENSEMBLE = streamed('hooks_streamed', 'st', 'ensemble');
 const ORCHESTRATED = streamed('hooks_orchestrated', 'so', 'orchestrator');
-// The orchestrator's clients choose whether sim-llm streams (one token per response) or not.
-ORCHESTRATED.inputs.push(port('stream', 'BOOL', [1], { optional: true }));
-ORCHESTRATED.steps[1]!.inputs = [port('streaming', 'BOOL', [1], { optional: true })];
-ORCHESTRATED.wires.push({ from: 'stream', to: 'so_model.streaming' });
+// Clients choose whether sim-llm streams (one token per response) or answers once: without its
+// `streaming` input wired, sim-llm answers in one response and the stream hooks see one chunk.
+for (const [p, prefix] of [
+  [ENSEMBLE, 'st'],
+  [ORCHESTRATED, 'so'],
+] as const) {
+  p.inputs.push(port('stream', 'BOOL', [1], { optional: true }));
+  p.steps[1]!.inputs = [port('streaming', 'BOOL', [1], { optional: true })];
+  p.wires.push({ from: 'stream', to: `${prefix}_model.streaming` });
+}
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ts-hooks-'));
@@ -167,17 +173,28 @@ afterAll(async () => {
 /** What the server receives of a JS string: UTF-8, lone surrogates as U+FFFD. */
 const wire = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
 
-/** `id: ''` sends no request id (the orchestrator needs none); default: a fresh one. */
+/**
+ * Each response's text_output, in order (empty ones too: a hook may hold a chunk back).
+ * `id: ''` sends no request id (the orchestrator needs none); default: a fresh one.
+ */
+async function streamChunks(
+  model: string,
+  inputs: ReturnType<typeof bytesInput>[],
+  id?: string,
+): Promise<string[]> {
+  const chunks: string[] = [];
+  for await (const r of client.streamInfer(model, inputs, id === undefined ? {} : { id })) {
+    if (r.outputs.has('text_output')) chunks.push(r.strings('text_output').join(''));
+  }
+  return chunks;
+}
+
 async function streamText(
   model: string,
   inputs: ReturnType<typeof bytesInput>[],
   id?: string,
 ): Promise<string> {
-  let text = '';
-  for await (const r of client.streamInfer(model, inputs, id === undefined ? {} : { id })) {
-    if (r.outputs.has('text_output')) text += r.strings('text_output').join('');
-  }
-  return text;
+  return (await streamChunks(model, inputs, id)).join('');
 }
 
 describe('sample hooks in tritonserver answer as in Node', () => {
@@ -228,12 +245,21 @@ describe('sample hooks in tritonserver answer as in Node', () => {
       const node = stop.afterDecode!(prompt) as string;
       expect(chunked(prompt, [1, 3, 7, 20])).toBe(node);
       // The end token ends the stream: sim-llm passes it through (no end_id), so endStream runs.
+      // Streamed, the ensemble's detokenize step gets one token per request (keyed by the request
+      // id) and answers each: one response per token; not streamed, all of them at once.
       const ids = (await gpt2.encode(`${prompt}<|endoftext|>`, null, { addSpecialTokens: false })).getIds();
-      const served = await streamText('hooks_streamed', [
-        bytesInput('text_input', [1, 1], [`${prompt}<|endoftext|>`]),
-        numericInput('max_tokens', 'INT32', [1, 1], [ids.length]),
-      ]);
-      if (served !== node) mismatches.push(JSON.stringify({ prompt, node, served }));
+      for (const stream of [true, false]) {
+        const chunks = await streamChunks('hooks_streamed', [
+          bytesInput('text_input', [1, 1], [`${prompt}<|endoftext|>`]),
+          numericInput('max_tokens', 'INT32', [1, 1], [ids.length]),
+          numericInput('stream', 'BOOL', [1, 1], [stream]),
+        ]);
+        const served = chunks.join('');
+        if (served !== node || chunks.length !== (stream ? ids.length : 1))
+          mismatches.push(
+            JSON.stringify({ stream, prompt, node, served, chunks: chunks.length, tokens: ids.length }),
+          );
+      }
       // The orchestrator learns of every end: no end token needed, and no request id. Streamed,
       // the deltas go through onChunk/endStream; not streamed, the whole text through afterDecode.
       const n = (await gpt2.encode(prompt, null, { addSpecialTokens: false })).getIds().length;
