@@ -13,7 +13,8 @@
  * a cancelled stream, and a stop sequence of the request end each answer's hook state on its own.
  *
  * The pinned server (Triton 2.51) crashes under many concurrent gRPC stream cancellations
- * (docs/PIPELINE.md): one stream is cancelled at a time.
+ * (docs/PIPELINE.md): one stream is cancelled at a time (over gRPC, and over HTTP by closing the
+ * generate_stream connection).
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ import { buildRepository } from '../../generator/build/index.js';
 import { formatDiagnostic, generateRepository, MANIFEST_FILE, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
 import { loadInNode } from '../tscompile/harness.js';
+import { abandonGenerateStream } from './sse.js';
 
 const ROOT = resolve(__dirname, '../..');
 const SAMPLES = join(ROOT, 'samples');
@@ -348,6 +350,21 @@ describe('the end of a stream, whatever ends it, ends only its own hook state', 
     ).rejects.toThrow(/cancelled/);
     for (const a of await asks('gpt2', true)) {
       expect((await grpc(orch, { ...a, id: 'reused' })).join('')).toBe(await node('gpt2', a));
+    }
+  });
+
+  it('an HTTP generate_stream closed while its hook holds text back leaves nothing to the next request, same id or none', async () => {
+    const prompt = 'held\n\n#'.repeat(80);
+    const seen = await abandonGenerateStream(
+      `${server.httpUrl}/v2/models/${orch}/generate_stream`,
+      httpBody({ prompt, maxTokens: 2000, stream: true, id: 'reused-http' }),
+      3,
+    );
+    expect(seen.length).toBe(3);
+    for (const a of await asks('gpt2', true)) {
+      const want = await node('gpt2', a);
+      expect((await http(orch, { ...a, id: 'reused-http' })).join('')).toBe(want);
+      expect((await http(orch, a)).join('')).toBe(want);
     }
   });
 

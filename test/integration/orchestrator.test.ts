@@ -9,7 +9,8 @@
  * and word-start spaces, and with stop sequences split across tokens, which cancel the model.
  *
  * The pinned server (Triton 2.51) crashes under many concurrent gRPC stream cancellations
- * (docs/PIPELINE.md): these tests cancel one stream at a time.
+ * (docs/PIPELINE.md): these tests cancel one stream at a time, over gRPC and over HTTP (a client
+ * closing its generate_stream connection).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { startLocalServer, type LocalServer } from '../../client/server/localSer
 import { buildRepository } from '../../generator/build/index.js';
 import { generateRepository, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
+import { abandonGenerateStream } from './sse.js';
 
 const ROOT = resolve(__dirname, '../..');
 const MODEL = 'llama_stream';
@@ -259,6 +261,43 @@ describe('cancellation', () => {
     // cancelled one's 400 tokens (800 ms) would have.
     const after = await simLlmWork();
     expect(after.requests - before.requests).toBe(2);
+    expect(after.computeMs - before.computeMs).toBeLessThan(400 * 2 * 0.5);
+  });
+});
+
+describe('cancellation over HTTP generate_stream', () => {
+  it('a client that closes the SSE connection mid-answer leaves nothing behind: the next requests, same id or none, start clean', async () => {
+    await grpc({ prompt: EMOJI, maxTokens: 2, stream: true }); // earlier requests have reported
+    const before = await simLlmWork();
+    const seen = await abandonGenerateStream(
+      `${server.httpUrl}/v2/models/${MODEL}/generate_stream`,
+      httpBody({ prompt: EMOJI, maxTokens: 400, stream: true, id: 'http-reused' }),
+      3,
+    );
+    // What came before the close is the start of the whole answer.
+    expect((await expected(EMOJI, 400)).startsWith(seen.join(''))).toBe(true);
+    const want = await expected(EMOJI, 20);
+    const sameId = await httpGenerateStream({
+      prompt: EMOJI,
+      maxTokens: 20,
+      stream: true,
+      id: 'http-reused',
+    });
+    expect(sameId.errors).toEqual([]);
+    expect(sameId.chunks.join('')).toBe(want);
+    const noId = await httpGenerateStream({ prompt: EMOJI, maxTokens: 20, stream: true });
+    expect(noId.chunks.join('')).toBe(want);
+    expect((await grpc({ prompt: EMOJI, maxTokens: 20, stream: true, id: 'http-reused' })).join('')).toBe(
+      want,
+    );
+    // The server keeps serving: healthy, the model ready, every request counted by sim-llm.
+    expect((await fetch(`${server.httpUrl}/v2/health/ready`)).status).toBe(200);
+    expect((await fetch(`${server.httpUrl}/v2/models/${MODEL}/ready`)).status).toBe(200);
+    // The closed connection reached the model as a cancellation (Triton's HTTP frontend cancels
+    // the request, the orchestrator its model request): the four requests together took far
+    // less than the abandoned one's 400 tokens (800 ms) would have (seen: ~140 ms).
+    const after = await simLlmWork();
+    expect(after.requests - before.requests).toBe(4);
     expect(after.computeMs - before.computeMs).toBeLessThan(400 * 2 * 0.5);
   });
 });
