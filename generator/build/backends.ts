@@ -70,7 +70,7 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
         'cmake',
         configureArgs,
         'Configuring the native backends failed. Check that cmake >= 3.20, g++ and the packages in ' +
-          'backends/DEPENDENCIES.txt (nlohmann-json3-dev, gRPC C++ and protoc for ts-perf-driver) are ' +
+          'backends/DEPENDENCIES.txt (nlohmann-json3-dev among them) are ' +
           'installed (`npm run setup` installs them)',
         run,
       );
