@@ -399,7 +399,10 @@ function cpuShares(perfData: string): string {
     .join('\n');
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// The scratch repository (and any perf data, already reported) goes when the run ends.
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(scratch, { recursive: true, force: true }));
