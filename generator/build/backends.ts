@@ -4,7 +4,7 @@
  * step.cc against this prebuilt tree. Up-to-date checks are CMake's own: a second build with
  * nothing changed does no work.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
@@ -63,9 +63,10 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
   await withDirectoryLock(`${buildDir}.lock`, 15 * 60_000, async () => {
     const configureArgs = ['-S', sourceDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release'];
     if (opts.tritonIncludeDir) configureArgs.push(`-DTRITON_BACKEND_INCLUDE_DIR=${resolve(opts.tritonIncludeDir)}`);
-    // Configure only once (or when asked for other headers); later builds re-run CMake by
-    // themselves when a CMakeLists.txt changed.
-    if (!existsSync(join(buildDir, 'CMakeCache.txt')) || opts.tritonIncludeDir) {
+    // Configure once (or when asked for other headers), and again when a CMake file changed since:
+    // `cmake --build` re-runs CMake by itself only for targets the tree already knows, so a target
+    // added later (ts-perf-driver) would be "No rule to make target" in an older tree.
+    if (configureNeeded(sourceDir, buildDir) || opts.tritonIncludeDir) {
       await runOrThrow(
         'cmake',
         configureArgs,
@@ -85,4 +86,20 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
     );
   });
   return { buildDir, sourceDir };
+}
+
+/** No CMakeCache.txt yet, or a CMakeLists.txt / *.cmake file under backends/ newer than it. */
+function configureNeeded(sourceDir: string, buildDir: string): boolean {
+  const cache = join(buildDir, 'CMakeCache.txt');
+  if (!existsSync(cache)) return true;
+  const configuredAt = statSync(cache).mtimeMs;
+  const newer = (dir: string): boolean =>
+    readdirSync(dir, { withFileTypes: true }).some((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return newer(path);
+      return (
+        (entry.name === 'CMakeLists.txt' || entry.name.endsWith('.cmake')) && statSync(path).mtimeMs > configuredAt
+      );
+    });
+  return newer(sourceDir);
 }
