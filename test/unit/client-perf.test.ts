@@ -134,11 +134,14 @@ describe('request-rate load (open loop, sends on a schedule)', () => {
     );
     expect(run.outcomes).toHaveLength(10);
     expect(peak).toBeGreaterThanOrEqual(4);
-    const starts = run.outcomes.map((o) => o.startMs).sort((a, b) => a - b);
-    // 10 sends 10 ms apart span ~90 ms.
-    expect(starts[9]! - starts[0]!).toBeGreaterThanOrEqual(85);
-    expect(starts[9]! - starts[0]!).toBeLessThan(200);
     expect(run.outcomes.every((o) => o.lagMs !== undefined && o.lagMs >= 0)).toBe(true);
+    // Each send's scheduled time (its start less its lateness) lies 10 ms after the one before;
+    // how late a send actually went is the box's business (a loaded CI box delays the first one),
+    // so only the whole span is bounded.
+    const scheduled = run.outcomes.map((o) => o.startMs - o.lagMs!).sort((a, b) => a - b);
+    for (let i = 1; i < scheduled.length; i++) expect(scheduled[i]! - scheduled[i - 1]!).toBeCloseTo(10, 0);
+    const starts = run.outcomes.map((o) => o.startMs).sort((a, b) => a - b);
+    expect(starts[9]! - starts[0]!).toBeLessThan(200);
   });
 
   it('spreads Poisson sends with the requested mean rate', async () => {
