@@ -1,8 +1,7 @@
-/** The native tokenizer for commands: a tokenizer named on the command line, and the ts-tokenize tool (built on first use). */
-import { existsSync } from 'node:fs';
+/** The native tokenizer for commands: a tokenizer named on the command line (the tool that runs it: client/tokenizer). */
 import { join } from 'node:path';
-import { buildBackends, defaultTokenizerSearchDirs, resolveTokenizer } from '../generator/index.js';
-import { NativeTokenizer, packageRoot } from '../client/index.js';
+import { defaultTokenizerSearchDirs, resolveTokenizer } from '../generator/index.js';
+import { openNativeTokenizer, type NativeTokenizer } from '../client/index.js';
 import { CliError } from './io.js';
 
 /** A path (relative to the working folder) or a known tokenizer name, found the way pipelines find them. */
@@ -15,19 +14,10 @@ export function tokenizerFile(ref: string): string {
   );
 }
 
-/** build/backends/tools/ts-tokenize, built (incrementally, by CMake) before use. */
-export async function tokenizeBinary(progress: (line: string) => void): Promise<string> {
-  const buildDir = join(packageRoot(), 'build', 'backends');
-  const binary = join(buildDir, 'tools', 'ts-tokenize');
-  if (!existsSync(binary)) progress('building the native tokenizer (ts-tokenize), once…');
-  await buildBackends({ buildDir, targets: ['ts-tokenize'] });
-  return binary;
-}
-
 /** A running native tokenizer for `--tokenizer REF` (close it when done). */
 export async function nativeTokenizer(
   ref: string,
   progress: (line: string) => void,
 ): Promise<NativeTokenizer> {
-  return new NativeTokenizer(await tokenizeBinary(progress), tokenizerFile(ref));
+  return openNativeTokenizer(tokenizerFile(ref), progress);
 }

@@ -84,6 +84,7 @@ export {
   type TransportOptions,
 } from './transports/index.js';
 export { NativeTokenizer } from './tokenizer/nativeTokenizer.js';
+export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokenizer/repositoryTokenizer.js';
 export { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from './openai/server.js';
 export {
   runLatencyTest,

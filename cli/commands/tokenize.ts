@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { action } from '../action.js';
 import { CliError } from '../io.js';
-import { tokenizeBinary, tokenizerFile } from '../nativeTokenizer.js';
+import { tokenizeTool } from '../../client/index.js';
+import { tokenizerFile } from '../nativeTokenizer.js';
 
 interface TokenizeOptions {
   tokenizer: string;
@@ -35,7 +36,7 @@ export function tokenizeCommand(): Command {
           throw new CliError('give the text (or "-" for stdin) or --file <path>, one of them', 2);
         }
         const tokenizer = tokenizerFile(opts.tokenizer);
-        const binary = await tokenizeBinary(out.progress.bind(out));
+        const binary = await tokenizeTool(out.progress.bind(out));
         const args = ['--tokenizer', tokenizer, '--json'];
         if (!opts.specialTokens) args.push('--no-special-tokens');
         if (opts.skipSpecialTokens) args.push('--skip-special-tokens');

@@ -8,13 +8,16 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import {
   asComparable,
+  openNativeTokenizer,
+  repositoryTokenizer,
   runSweep,
+  type NativeTokenizer,
   type LabelledReport,
   type LoadSpec,
   type PerfReport,
   type SweepReport,
 } from '../../client/index.js';
-import type { Ctx } from '../context.js';
+import type { Ctx, ServerTarget } from '../context.js';
 import { readPromptSettings } from '../settings.js';
 import { LatencyReportPanel, type ExportFormat } from '../views/latencyReport.js';
 import { describePromptFailure } from './promptFailure.js';
@@ -88,30 +91,40 @@ export async function runLatencyTestCommand(
     }));
     // The latency lab's own sweep, as `triton-studio perf --concurrency …` runs it: the saved
     // file is what `perf --export` writes, and `perf compare` / `perf compare --html` read it.
-    const sweep = await withProgress(`Triton Studio: latency test of ${model}`, (report, signal) =>
-      runSweep(target.client, {
-        model,
-        prompt,
-        maxTokens,
-        stream: true,
-        loads,
-        signal,
-        // Per-request records feed the throughput-over-time chart; Prometheus the pending requests.
-        keepRecords: true,
-        metricsUrl: target.metricsUrl,
-        onProgress: (p) => {
-          if (p.completed === 0 && !p.report)
-            report(`concurrency ${loadLevel(p.load)}: ${plan!.requests} requests`);
-          if (!p.report) return;
-          const r = p.report.results;
-          ctx.log(
-            `${model} @ ${target.url} c=${loadLevel(p.load)}: p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms, ${r.requestsPerSecond} req/s, ${r.errors} errors`,
-          );
-        },
-      }),
-    );
+    const sweep = await withProgress(`Triton Studio: latency test of ${model}`, async (report, signal) => {
+      const tokenizer = await nativeTokenizerOf(ctx, target, model, report);
+      try {
+        return await runSweep(target.client, {
+          model,
+          prompt,
+          maxTokens,
+          stream: true,
+          loads,
+          signal,
+          tokenizer,
+          // Per-request records feed the throughput-over-time chart; Prometheus the pending requests.
+          keepRecords: true,
+          metricsUrl: target.metricsUrl,
+          onProgress: (p) => {
+            if (p.completed === 0 && !p.report)
+              report(`concurrency ${loadLevel(p.load)}: ${plan!.requests} requests`);
+            if (!p.report) return;
+            const r = p.report.results;
+            ctx.log(
+              `${model} @ ${target.url} c=${loadLevel(p.load)}: p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms, ${r.requestsPerSecond} req/s, ${r.errors} errors`,
+            );
+          },
+        });
+      } finally {
+        tokenizer?.close();
+      }
+    });
     const reports = sweep.points.flatMap((p) => p.runs);
-    if (reports.length === 0) return { ok: false, error: 'Latency test cancelled.', cancelled: true };
+    // A cancelled run is not saved: its partial levels would read like a finished run in a comparison.
+    if (sweep.cancelled || reports.length === 0) {
+      ctx.log(`latency test of ${model} cancelled: nothing saved`);
+      return { ok: false, error: 'Latency test cancelled.', cancelled: true };
+    }
     const file = saveRun(ctx, model, sweep);
     new LatencyReportPanel(ctx, [{ label: basename(file, '.json'), report: sweep }]);
     return { ok: true, file, reports };
@@ -122,6 +135,34 @@ export async function runLatencyTestCommand(
     void showError(ctx, `Latency test failed: ${failure.message}`, ...actions);
     return { ok: false, error: failure.message };
   }
+}
+
+/**
+ * The measured model's own native tokenizer, when a repository the extension knows holds the model
+ * (the local server's, else the last one generated): tokens are then counted as `triton-studio
+ * perf --tokenizer` counts them. Otherwise (a remote server's model, a vLLM model) output tokens
+ * are the streamed chunks, and the report says so (no tokenizer in it).
+ */
+async function nativeTokenizerOf(
+  ctx: Ctx,
+  target: ServerTarget,
+  model: string,
+  report: (message: string) => void,
+): Promise<NativeTokenizer | undefined> {
+  const served = target.local ? ctx.localServer.running?.modelRepository : undefined;
+  for (const repository of new Set([served, ctx.lastRepository])) {
+    const file = repository && repositoryTokenizer(repository, model);
+    if (!file) continue;
+    ctx.log(`counting tokens with ${model}'s native tokenizer ${file}`);
+    try {
+      return await openNativeTokenizer(file, report);
+    } catch (error) {
+      ctx.log(`the native tokenizer cannot run (${errorMessage(error)}): output tokens are streamed chunks`);
+      return undefined;
+    }
+  }
+  ctx.log(`no native tokenizer known for ${model}: output tokens are streamed chunks`);
+  return undefined;
 }
 
 function loadLevel(load: LoadSpec): string {

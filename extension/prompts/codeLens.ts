@@ -1,14 +1,45 @@
 /**
- * "▶ Send prompt" and "⏱ Latency test" above every prompt of a `.prompt` file, and above the
- * ensemble name of a pipeline file (the prompt is then asked for). Front matter mistakes of a
- * `.prompt` file show in the Problems panel.
+ * "▶ Send prompt" and "⏱ Latency test" above every prompt of a `.prompt` file, above each sample
+ * prompt (`samplePrompts`) of a pipeline file, and above the ensemble name of a pipeline file that
+ * has none (the prompt is then asked for). Front matter mistakes of a `.prompt` file show in the
+ * Problems panel.
  */
+import { findNodeAtLocation, getNodeValue, parseTree } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { PromptRequest } from '../commands/sendPrompt.js';
 import { parsePromptFile } from './promptFile.js';
 
 export const PROMPT_LANGUAGE = 'triton-prompt';
-const PIPELINE_NAME = /^\s*"name"\s*:\s*"([^"]+)"/;
+
+/**
+ * A pipeline file's lenses: one pair per sample prompt, on the prompt's line, for the ensemble
+ * the file names; else one pair on the `"name"` line (the prompt is then asked for). A file
+ * without a top-level name (not a pipeline yet) gets none.
+ */
+function pipelineRequests(
+  document: vscode.TextDocument,
+): { request: Partial<PromptRequest>; line: number }[] {
+  const root = parseTree(document.getText());
+  const nameNode = root && findNodeAtLocation(root, ['name']);
+  const model: unknown = nameNode && getNodeValue(nameNode);
+  if (typeof model !== 'string' || !nameNode) return [];
+  const samples = findNodeAtLocation(root, ['samplePrompts']);
+  const prompts = (samples?.type === 'array' ? (samples.children ?? []) : []).filter(
+    (n) => n.type === 'string' && typeof n.value === 'string' && n.value !== '',
+  );
+  if (prompts.length > 0)
+    return prompts.map((n) => ({
+      line: document.positionAt(n.offset).line,
+      request: { text: n.value as string, model, uri: document.uri },
+    }));
+  // The lens goes on the line of the "name" property (its key), as before sample prompts existed.
+  return [
+    {
+      line: document.positionAt(nameNode.parent?.offset ?? nameNode.offset).line,
+      request: { model, uri: document.uri },
+    },
+  ];
+}
 
 function requestsOf(document: vscode.TextDocument): { request: PromptRequest; line: number }[] {
   const file = parsePromptFile(document.getText());
@@ -24,43 +55,23 @@ class PromptCodeLenses implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses = this.changed.event;
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    if (document.languageId === PROMPT_LANGUAGE) {
-      return requestsOf(document).flatMap(({ request, line }) => {
-        const range = new vscode.Range(line, 0, line, 0);
-        return [
-          new vscode.CodeLens(range, {
-            title: '$(play) Send prompt',
-            command: 'tritonStudio.sendPrompt',
-            arguments: [request],
-          }),
-          new vscode.CodeLens(range, {
-            title: '$(watch) Latency test',
-            command: 'tritonStudio.runLatencyTest',
-            arguments: [request],
-          }),
-        ];
-      });
-    }
-    // A pipeline file: its top-level "name" is the ensemble's name.
-    for (let line = 0; line < Math.min(document.lineCount, 40); line++) {
-      const match = PIPELINE_NAME.exec(document.lineAt(line).text);
-      if (!match || document.lineAt(line).firstNonWhitespaceCharacterIndex > 2) continue;
+    const requests =
+      document.languageId === PROMPT_LANGUAGE ? requestsOf(document) : pipelineRequests(document);
+    return requests.flatMap(({ request, line }) => {
       const range = new vscode.Range(line, 0, line, 0);
-      const model = match[1]!;
       return [
         new vscode.CodeLens(range, {
           title: '$(play) Send prompt',
           command: 'tritonStudio.sendPrompt',
-          arguments: [{ model, uri: document.uri }],
+          arguments: [request],
         }),
         new vscode.CodeLens(range, {
           title: '$(watch) Latency test',
           command: 'tritonStudio.runLatencyTest',
-          arguments: [{ model, uri: document.uri }],
+          arguments: [request],
         }),
       ];
-    }
-    return [];
+    });
   }
 
   dispose(): void {

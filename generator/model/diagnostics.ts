@@ -85,6 +85,7 @@ export const DIAGNOSTIC_CODES = {
   'TS-W008':
     'import dropped or changed an ensemble input, output or parameter, or a step parameter (says which and why)',
   'TS-W011': 'a streaming pipeline served as a Triton ensemble: exact streams need a unique request id',
+  'TS-W012': 'sample prompts that cannot be sent (no STRING ensemble input) or that repeat one another',
   'TS-W071': 'an imported step becomes native without its optional Python-only tensors',
   'TS-W072': 'an imported Python instance pool becomes one native instance',
   'TS-W073': 'a model the imported ensemble does not use is left out of the pipeline',

@@ -116,6 +116,11 @@ export interface Pipeline {
   outputs: Port[];
   steps: Step[];
   wires: Wire[];
+  /**
+   * Prompts to try the pipeline with (the editor's "▶ Send prompt" / "⏱ Latency test" lenses sit
+   * above each); generation ignores them.
+   */
+  samplePrompts?: string[];
   /** Extra folders searched for tokenizers by name (relative to the file). */
   tokenizerSearchPaths?: string[];
   /** Ensemble `max_inflight_requests` (backpressure behind decoupled steps). */

@@ -19,6 +19,7 @@ import { checkNames } from './checks/names.js';
 import { checkParameters } from './checks/parameters.js';
 import { checkPresets } from './checks/presets.js';
 import { checkRoles } from './checks/roles.js';
+import { checkSamplePrompts } from './checks/samplePrompts.js';
 import { checkServing } from './checks/serving.js';
 import { checkStepConfigs } from './checks/stepConfig.js';
 import { checkWiring } from './checks/wiring.js';
@@ -96,6 +97,7 @@ function runChecks(ctx: CheckContext): CheckResult {
   checkFiles(ctx);
   checkBatching(ctx);
   checkInstanceGroups(ctx);
+  checkSamplePrompts(ctx);
   const wiring = buildWiring(ctx);
   checkWiring(ctx, wiring);
   const ensembleHookWarnings = checkDecoupled(ctx, wiring);

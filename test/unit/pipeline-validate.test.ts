@@ -621,6 +621,30 @@ describe('the config escape hatch', () => {
   });
 });
 
+describe('sample prompts', () => {
+  it('TS-E003: a sample prompt must be a non-empty text', () => {
+    const { at } = only('TS-E003', (p) => (p.samplePrompts = ['fine', '']));
+    expect(at).toBe('""');
+  });
+
+  it('TS-W012: sample prompts in a pipeline without a STRING input point at "samplePrompts"', () => {
+    const p = base();
+    p.samplePrompts = ['Hello'];
+    p.inputs[0]!.dataType = 'INT32'; // also a wrong wire (TS-E012): this test looks at TS-W012 only
+    const text = JSON.stringify(p, null, 2);
+    const ds = run(text).filter((d) => d.code === 'TS-W012');
+    expect(ds.map((d) => [d.severity, covered(text, d)])).toEqual([['warning', '"samplePrompts"']]);
+    expect(ds[0]!.message).toContain('no STRING ensemble input');
+  });
+
+  it('TS-W012: a sample prompt that repeats another points at the repeat', () => {
+    const { d, at } = only('TS-W012', (p) => (p.samplePrompts = ['Hi', 'There', 'Hi']));
+    expect(at).toBe('"Hi"');
+    expect(d.range.start.line).toBeGreaterThan(0);
+    expect(d.message).toContain('Sample prompt 3 repeats sample prompt 1');
+  });
+});
+
 describe('the code list', () => {
   it('every code has a summary', () => {
     for (const [code, summary] of Object.entries(DIAGNOSTIC_CODES)) {

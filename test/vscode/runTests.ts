@@ -30,6 +30,7 @@ import { deployRepository } from '../../client/deploy.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { STATE_DIR_ENV, stopSharedServer } from '../../client/server/sharedServer.js';
+import { tokenizeTool } from '../../client/tokenizer/repositoryTokenizer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { generateRepository, hasErrors, formatDiagnostic } from '../../generator/index.js';
 import { WORKBENCH_DIR_ENV } from './suite/workbench.js';
@@ -89,6 +90,8 @@ async function serveSample(workDir: string): Promise<{ server: LocalServer; ense
     );
   }
   await timed('built its native steps', () => buildRepository(repo));
+  // The latency tests count tokens with the pipeline's native tokenizer: its tool, built once here.
+  await timed('built the native tokenizer tool', () => tokenizeTool());
   const server = await timed('started tritonserver', () =>
     startLocalServer({ modelRepository: repo, logFile: join(workDir, 'tritonserver.log') }),
   );

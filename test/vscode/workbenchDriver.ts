@@ -87,6 +87,12 @@ async function perform(page: Page, action: WorkbenchAction, dir: string): Promis
           .allInnerTexts(),
       };
     }
+    case 'notifications':
+      return (
+        await page
+          .locator('.notifications-toasts .notification-toast .notification-list-item-message')
+          .allInnerTexts()
+      ).map(normalize);
     case 'click':
       await page.locator(action.selector).first().click({ timeout: STEP_TIMEOUT_MS });
       return undefined;

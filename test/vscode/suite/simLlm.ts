@@ -19,3 +19,9 @@ export async function expectedAnswer(
     true,
   );
 }
+
+/** Tokens in `text` by Hugging Face's own GPT-2 tokenizer (no special tokens, as perf counts). */
+export async function referenceTokenCount(text: string): Promise<number> {
+  reference ??= Tokenizer.fromFile(testEnv('referenceTokenizer'));
+  return (await reference.encode(text, null, { addSpecialTokens: false })).getIds().length;
+}

@@ -24,6 +24,8 @@ export type WorkbenchAction =
   | { kind: 'waitForText'; selector: string; text: string }
   /** Waits for a notification toast containing `text`; returns its message and button labels. */
   | { kind: 'waitForNotification'; text: string }
+  /** The messages of every notification toast on screen now (none: an empty list). */
+  | { kind: 'notifications' }
   | { kind: 'clickNotificationButton'; text: string; button: string }
   /** Clicks the open quick pick's item whose label contains `label`. */
   | { kind: 'pickQuickItem'; label: string }

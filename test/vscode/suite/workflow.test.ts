@@ -6,16 +6,19 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
+import { openNativeTokenizer, type PerfReport } from '../../../client/index.js';
+import type { Pipeline } from '../../../generator/index.js';
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';
 import type { TritonStudioApi } from '../../../extension/extension.js';
-import { expectedAnswer } from './simLlm.js';
+import { expectedAnswer, referenceTokenCount } from './simLlm.js';
 import { testEnv } from './testEnv.js';
-import { workbench } from './workbench.js';
+import { OUTPUT_PANEL_TEXT, workbench } from './workbench.js';
 
 /** The charts of the latency lab's report (client/perf/reportCharts.ts), in page order. */
 const REPORT_CHARTS = [
@@ -50,6 +53,26 @@ async function waitUntil(what: string, probe: () => boolean): Promise<void> {
   }
 }
 
+/** Triton Studio's CodeLenses of a file: title, command, the request's model and text, line. */
+async function pipelineLenses(file: string) {
+  const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+    'vscode.executeCodeLensProvider',
+    vscode.Uri.file(file),
+  );
+  return lenses
+    .filter((l) => l.command?.command.startsWith('tritonStudio.'))
+    .map((l) => {
+      const request = l.command!.arguments![0] as { model: string; text?: string };
+      return {
+        title: l.command!.title,
+        command: l.command!.command,
+        model: request.model,
+        text: request.text,
+        line: l.range.start.line,
+      };
+    });
+}
+
 function api(): TritonStudioApi {
   return vscode.extensions.getExtension<TritonStudioApi>('triton-studio.triton-studio')!.exports;
 }
@@ -65,6 +88,9 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
   const folder = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'workflow');
   const pipeline = join(folder, 'gpt2-sim.pipeline.json');
   let repository = '';
+  /** The streaming variant's repository and ensemble (decoupled sim-llm, native orchestrator). */
+  let streamRepository = '';
+  const STREAM_MODEL = 'gpt2_sim_stream';
 
   before(async () => {
     mkdirSync(folder, { recursive: true });
@@ -183,6 +209,33 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     );
   });
 
+  it('a pipeline with errors: Generate’s error notification offers Open Log, which shows the output channel with the errors', async () => {
+    const broken = join(folder, 'broken.pipeline.json');
+    const sample = JSON.parse(readFileSync(pipeline, 'utf8')) as { wires: { from: string; to: string }[] };
+    sample.wires[0]!.to = 'preprocesing.QUERY';
+    writeFileSync(broken, JSON.stringify(sample, null, 2));
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    const failed = await vscode.commands.executeCommand<Result<object>>(
+      'tritonStudio.generate',
+      vscode.Uri.file(broken),
+    );
+    assert.equal(failed?.ok, false);
+    const text = 'broken.pipeline.json has errors';
+    const toast = await workbench<{ message: string; buttons: string[] }>({
+      kind: 'waitForNotification',
+      text,
+    });
+    assert.deepEqual(toast.buttons, ['Show Problem', 'Open Log']);
+    await workbench({ kind: 'clickNotificationButton', text, button: 'Open Log' });
+    // The Triton Studio output channel, with the compiler-style line of the error.
+    await workbench({ kind: 'waitForText', selector: OUTPUT_PANEL_TEXT, text: 'error TS-E010' });
+    await workbench({ kind: 'waitForText', selector: OUTPUT_PANEL_TEXT, text: `error: ${text}` });
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    rmSync(broken); // later commands pick among the workspace's pipelines
+  });
+
   it('Start Local Server serves the repository; the status bar and the server view follow', async () => {
     const started = await run<{ grpcUrl: string; pid: number; modelRepository: string }>(
       'startLocalServer',
@@ -280,25 +333,103 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     assert.doesNotMatch(shown, /\bdone\b|failed/);
   });
 
-  it('a pipeline file gets the send-prompt and latency-test lenses above its ensemble name, for that ensemble', async () => {
-    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
-      'vscode.executeCodeLensProvider',
-      vscode.Uri.file(pipeline),
+  it('a streaming pipeline (decoupled sim-llm behind the native orchestrator) streams its answer into the panel with tokens/s shown as it arrives', async () => {
+    // gpt2-sim with sim-llm decoupled: one response per token; served by the orchestrator, beside
+    // the running pipeline (uploaded: the local server serves the other repository).
+    const sample = JSON.parse(readFileSync(pipeline, 'utf8')) as Pipeline;
+    sample.name = STREAM_MODEL;
+    const sim = sample.steps.find((s) => s.kind === 'model')!;
+    const simName = sim.name;
+    sim.name = 'sim_llm_stream'; // not the running pipeline's sim_llm, which the upload would replace
+    sim.decoupled = true;
+    sim.inputs = [{ name: 'streaming', dataType: 'BOOL', dims: [1], optional: true }];
+    sample.inputs.push({ name: 'stream', dataType: 'BOOL', dims: [1], optional: true });
+    sample.wires = sample.wires.map((w) => ({
+      from: w.from.replace(`${simName}.`, `${sim.name}.`),
+      to: w.to.replace(`${simName}.`, `${sim.name}.`),
+    }));
+    sample.wires.push({ from: 'stream', to: `${sim.name}.streaming` });
+    delete sample.layout;
+    const file = join(folder, 'gpt2-sim-stream.pipeline.json');
+    writeFileSync(file, JSON.stringify(sample, null, 2));
+    const generated = await run<{ repository: string; ensemble: string }>('generate', vscode.Uri.file(file));
+    streamRepository = generated.repository;
+    assert.equal(generated.ensemble, STREAM_MODEL);
+    await run('build', streamRepository);
+    const deployed = await run<{ result: { models: { model: string; state: string }[] } }>(
+      'deploy',
+      streamRepository,
     );
-    const ours = lenses.filter((l) => l.command?.command.startsWith('tritonStudio.'));
-    const ensemble = (JSON.parse(readFileSync(pipeline, 'utf8')) as { name: string }).name;
     assert.deepEqual(
-      ours.map((l) => [
-        l.command!.title,
-        l.command!.command,
-        (l.command!.arguments![0] as { model: string }).model,
+      deployed.result.models.map((m) => `${m.model} ${m.state}`),
+      ['sim_llm_stream ready', `${STREAM_MODEL} ready`],
+    );
+
+    const prompt = join(folder, 'stream.prompt');
+    writeFileSync(prompt, `---\nmodel: ${STREAM_MODEL}\nmax_tokens: 4000\n---\nStream this, please.\n`);
+    // Alone on screen: the lens click takes the first lens of every visible editor.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.window.showTextDocument(vscode.Uri.file(prompt));
+    await workbench({ kind: 'clickCodeLens', text: 'Send prompt' });
+    await workbench({ kind: 'waitForWebviewText', text: 'max_tokens 4000' });
+    // sim-llm decodes a token per ~2 ms: after a second and a half, hundreds of chunks have come,
+    // and tokens/s (never more than ~500) is on screen while the state still says answering.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const streaming = await workbench<string>({ kind: 'waitForWebviewText', text: 'answering' });
+    const tokensPerSecond = Number(/tokens\/s\s*([\d.]+)/.exec(streaming)?.[1]);
+    const chunks = Number(/chunks\s*(\d+)/.exec(streaming)?.[1]);
+    assert.ok(chunks > 10 && chunks < 4000, `chunks while streaming: ${streaming}`);
+    assert.ok(tokensPerSecond > 50 && tokensPerSecond < 600, `tokens/s while streaming: ${streaming}`);
+    await workbench({ kind: 'clickInWebview', within: 'max_tokens 4000', button: 'Stop' });
+    const stopped = await workbench<string>({ kind: 'waitForWebviewText', text: 'stopped' });
+    assert.ok(Number(/chunks\s*(\d+)/.exec(stopped)?.[1]) < 4000, `stopped before the end: ${stopped}`);
+  });
+
+  it('a pipeline file gets a send-prompt and a latency-test lens above each of its sample prompts, for its ensemble', async () => {
+    const text = readFileSync(pipeline, 'utf8');
+    const { name: ensemble, samplePrompts } = JSON.parse(text) as { name: string; samplePrompts: string[] };
+    assert.ok(samplePrompts.length >= 2, 'the gpt2-sim sample has sample prompts');
+    const lenses = await pipelineLenses(pipeline);
+    assert.deepEqual(
+      lenses.map((l) => [l.title, l.command, l.model, l.text]),
+      samplePrompts.flatMap((prompt) => [
+        ['$(play) Send prompt', 'tritonStudio.sendPrompt', ensemble, prompt],
+        ['$(watch) Latency test', 'tritonStudio.runLatencyTest', ensemble, prompt],
       ]),
+    );
+    // Each pair sits on the line of its prompt.
+    const lines = text.split('\n');
+    for (const l of lenses) assert.ok(lines[l.line]!.includes(JSON.stringify(l.text)), lines[l.line]);
+
+    // Clicking the second prompt's lens streams that prompt's answer into the side panel.
+    // The pipeline alone on screen: the lens index counts the lenses of every visible editor.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.window.showTextDocument(vscode.Uri.file(pipeline));
+    await workbench({ kind: 'clickCodeLens', text: 'Send prompt', index: 1 });
+    const shown = await workbench<string>({
+      kind: 'waitForWebviewText',
+      text: await expectedAnswer(samplePrompts[1]!),
+    });
+    assert.match(shown, /done/);
+  });
+
+  it('a pipeline file without sample prompts gets the two lenses above its ensemble name (the prompt is asked for)', async () => {
+    const imported = join(folder, 'imported.pipeline.json');
+    assert.equal(
+      (JSON.parse(readFileSync(imported, 'utf8')) as { samplePrompts?: unknown }).samplePrompts,
+      undefined,
+    );
+    const lenses = await pipelineLenses(imported);
+    assert.deepEqual(
+      lenses.map((l) => [l.title, l.model, l.text]),
       [
-        ['$(play) Send prompt', 'tritonStudio.sendPrompt', ensemble],
-        ['$(watch) Latency test', 'tritonStudio.runLatencyTest', ensemble],
+        ['$(play) Send prompt', testEnv('model'), undefined],
+        ['$(watch) Latency test', testEnv('model'), undefined],
       ],
     );
-    assert.match(readFileSync(pipeline, 'utf8').split('\n')[ours[0]!.range.start.line]!, /^\s*"name"/);
+    assert.match(readFileSync(imported, 'utf8').split('\n')[lenses[0]!.line]!, /^\s*"name"/);
   });
 
   it('a stop word in the front matter cuts the answer there', async () => {
@@ -340,6 +471,71 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
       requests: 12,
     });
     secondRun = second.file;
+  });
+
+  it("Run Latency Test counts output tokens with the pipeline's native tokenizer (as `perf --tokenizer`), not streamed chunks", async () => {
+    // sim-llm echoes the prompt's one token 16 times: 16 streamed chunks of "=", while the whole
+    // answer "================" is one GPT-2 token.
+    const prompt = '=';
+    const measured = await run<{ reports: PerfReport[] }>('runLatencyTest', {
+      text: prompt,
+      model: STREAM_MODEL,
+      maxTokens: 16,
+      concurrency: [1],
+      requests: 4,
+    });
+    const report = measured.reports[0]!;
+    const tokenizerFile = join(streamRepository, STREAM_MODEL, '1', 'tokenizer.json');
+    assert.equal(report.tokenizer, tokenizerFile, 'the orchestrator’s own tokenizer, from its repository');
+    const answer = await expectedAnswer(prompt, 16);
+    const native = await openNativeTokenizer(tokenizerFile);
+    const tokens = await native.count(answer).finally(() => native.close());
+    assert.equal(
+      tokens,
+      await referenceTokenCount(answer),
+      'the native tokenizer counts as Hugging Face does',
+    );
+    assert.equal(report.records!.length, 4);
+    for (const record of report.records!) {
+      assert.equal(record.responseMs.length, 16, '16 streamed chunks');
+      assert.equal(
+        record.responseTokens.reduce((a, b) => a + b, 0),
+        tokens,
+        'output tokens: the native count of the answer, not its chunks',
+      );
+    }
+    assert.notEqual(tokens, 16, 'tokens and chunks differ here, so the test tells them apart');
+    assert.equal(report.metrics.output_sequence_length?.avg, tokens);
+  });
+
+  it('cancelling a running latency test in its progress notification stops it, saves nothing and shows no error', async () => {
+    const reports = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.triton-studio', 'reports');
+    const before = new Set(readdirSync(reports));
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const started = Date.now();
+    // 500 requests of 200 tokens at ~2 ms a token: more than three minutes if it were not stopped.
+    const pending = vscode.commands.executeCommand<Result<object> & { cancelled?: boolean }>(
+      'tritonStudio.runLatencyTest',
+      { text: 'Cancel me.', maxTokens: 200, concurrency: [1], requests: 500 },
+    );
+    await workbench({ kind: 'waitForNotification', text: 'latency test of' });
+    await new Promise((r) => setTimeout(r, 1_000));
+    await workbench({ kind: 'clickNotificationButton', text: 'latency test of', button: 'Cancel' });
+    const outcome = await pending;
+    assert.ok(Date.now() - started < 20_000, 'stopped long before the run would have ended');
+    assert.deepEqual(outcome, { ok: false, error: 'Latency test cancelled.', cancelled: true });
+    assert.deepEqual(
+      readdirSync(reports).filter((f) => !before.has(f)),
+      [],
+      'nothing saved',
+    );
+    await new Promise((r) => setTimeout(r, 1_000));
+    const toasts = await workbench<string[]>({ kind: 'notifications' });
+    assert.deepEqual(
+      toasts.filter((t) => /fail|error/i.test(t)),
+      [],
+      'no error notification',
+    );
   });
 
   it('Compare Latency Runs shows two runs side by side with every chart, and exports JSON, CSV, HTML and PNG', async () => {
