@@ -50,6 +50,12 @@ export type * from './pipeline/types.js';
 export { PIPELINE_FORMAT_VERSION } from './pipeline/types.js';
 export { findPreset, listPresets, type Preset, type StepTemplate } from './presets/index.js';
 export {
+  pipelineFromPresets,
+  presetFamilies,
+  type PresetFamily,
+  type PresetPipelineOptions,
+} from './presets/pipelines.js';
+export {
   parsePbtxt,
   printPbtxt,
   modelConfigToJson,

@@ -1,5 +1,5 @@
 /**
- * The pipeline commands: New Pipeline, Import Model Repository, Generate, Build Backends, Deploy.
+ * The pipeline commands: New Pipeline (from a sample or a preset), Import Model Repository, Generate, Build Backends, Deploy.
  * Thin handlers: the work is `generator/` and `client/`; errors come back with the action that
  * fixes them.
  */
@@ -18,8 +18,13 @@ import {
   generateRepository,
   hasErrors,
   importRepository,
+  KNOWN_TOKENIZERS,
+  pipelineFromPresets,
+  presetFamilies,
   type BuiltModel,
   type Diagnostic,
+  type Pipeline,
+  type PresetFamily,
 } from '../../generator/index.js';
 import type { Ctx } from '../context.js';
 import { toVscodeDiagnostic } from '../diagnostics.js';
@@ -99,24 +104,72 @@ function samples(): { label: string; description: string; dir: string; file: str
     );
 }
 
-/** New Pipeline: copies a sample (with the files it names) into a workspace folder and opens it. */
+/** What New Pipeline starts from: a sample (copied with its files) or a preset family (built). */
+type Origin =
+  { kind: 'sample'; sample: ReturnType<typeof samples>[number] } | { kind: 'preset'; family: PresetFamily };
+
+/** The argument's `preset:<family>` prefix picks a preset family; a bare name, a sample. */
+const PRESET_PREFIX = 'preset:';
+
+async function pickOrigin(arg: unknown): Promise<Origin | string | undefined> {
+  const all = samples();
+  const families = presetFamilies();
+  if (typeof arg === 'string') {
+    if (arg.startsWith(PRESET_PREFIX)) {
+      const family = families.find((f) => f.id === arg.slice(PRESET_PREFIX.length));
+      return family
+        ? { kind: 'preset', family }
+        : `no preset family '${arg.slice(PRESET_PREFIX.length)}': use one of ${families.map((f) => f.id).join(', ')}`;
+    }
+    const sample = all.find((s) => s.label === arg);
+    return sample ? { kind: 'sample', sample } : `no sample named '${arg}'`;
+  }
+  type Item = vscode.QuickPickItem & { origin?: Origin };
+  const items: Item[] = [
+    { label: 'Samples', kind: vscode.QuickPickItemKind.Separator },
+    ...all.map((sample): Item => ({
+      label: sample.label,
+      detail: sample.description,
+      origin: { kind: 'sample', sample },
+    })),
+    {
+      label: 'Presets (an empty pipeline of a known interface, to fill in)',
+      kind: vscode.QuickPickItemKind.Separator,
+    },
+    ...families.map((family): Item => ({
+      label: `$(symbol-structure) ${family.id}`,
+      description: 'preset',
+      detail: family.title,
+      origin: { kind: 'preset', family },
+    })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Triton Studio: New Pipeline from a sample or a preset',
+    matchOnDetail: true,
+  });
+  return picked?.origin;
+}
+
+export interface NewPipelineOptions {
+  /** A preset pipeline's tokenizer (a known name or a tokenizer.json path); asked for when left out. */
+  tokenizer?: string;
+  /** A preset pipeline's ensemble name; asked for when left out. */
+  name?: string;
+}
+
+/**
+ * New Pipeline: copies a sample (with the files it names), or writes the pipeline of a preset
+ * family (generator/presets/pipelines.ts), into a workspace folder and opens it. Never overwrites.
+ */
 export async function newPipeline(
   ctx: Ctx,
-  sampleName?: unknown,
+  originArg?: unknown,
   target?: unknown,
+  optionsArg?: unknown,
 ): Promise<Outcome<{ file: string }> | undefined> {
-  const all = samples();
-  const sample =
-    typeof sampleName === 'string'
-      ? all.find((s) => s.label === sampleName)
-      : await vscode.window.showQuickPick(
-          all.map((s) => ({ ...s, detail: s.description, description: undefined })),
-          { title: 'Triton Studio: New Pipeline from a sample', matchOnDetail: true },
-        );
-  if (!sample)
-    return typeof sampleName === 'string'
-      ? { ok: false, error: `no sample named '${sampleName}'` }
-      : undefined;
+  const origin = await pickOrigin(originArg);
+  if (typeof origin === 'string') return { ok: false, error: origin };
+  if (!origin) return undefined;
   let folder = typeof target === 'string' ? target : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!folder) {
     folder = (
@@ -128,25 +181,76 @@ export async function newPipeline(
     )?.[0]?.fsPath;
     if (!folder) return undefined;
   }
-  const file = join(folder, sample.file);
+  let pipeline: Record<string, unknown>;
+  let fileName: string;
+  if (origin.kind === 'sample') {
+    const { sample } = origin;
+    fileName = sample.file;
+    // The sample's "$schema" is relative to the samples folder; the extension contributes the schema.
+    pipeline = JSON.parse(readFileSync(join(sample.dir, sample.file), 'utf8')) as Record<string, unknown>;
+    delete pipeline.$schema;
+  } else {
+    const options = (
+      typeof optionsArg === 'object' && optionsArg !== null ? optionsArg : {}
+    ) as NewPipelineOptions;
+    const built = await presetPipeline(origin.family, options);
+    if (!built) return undefined;
+    pipeline = built as unknown as Record<string, unknown>;
+    fileName = `${built.name.replace(/_/g, '-')}.pipeline.json`;
+  }
+  const file = join(folder, fileName);
   if (existsSync(file)) {
     const message = `${file} exists already: New Pipeline does not overwrite it. Rename or remove it first.`;
     void showError(ctx, message, showProblem(vscode.Uri.file(file)));
     return { ok: false, error: message };
   }
-  // The sample's other files (a model.json, tokenizer data) come along; its README stays.
-  for (const entry of readdirSync(sample.dir)) {
-    if (entry === 'README.md' || (entry.endsWith('.pipeline.json') && entry !== sample.file)) continue;
-    if (!existsSync(join(folder, entry)))
-      cpSync(join(sample.dir, entry), join(folder, entry), { recursive: true });
+  if (origin.kind === 'sample') {
+    // The sample's other files (a model.json, tokenizer data) come along; its README stays.
+    const { sample } = origin;
+    for (const entry of readdirSync(sample.dir)) {
+      if (entry === 'README.md' || (entry.endsWith('.pipeline.json') && entry !== sample.file)) continue;
+      if (!existsSync(join(folder, entry)))
+        cpSync(join(sample.dir, entry), join(folder, entry), { recursive: true });
+    }
   }
-  // The sample's "$schema" is relative to the samples folder; the extension contributes the schema.
-  const pipeline = JSON.parse(readFileSync(join(sample.dir, sample.file), 'utf8')) as Record<string, unknown>;
-  delete pipeline.$schema;
   writeFileSync(file, `${JSON.stringify(pipeline, null, 2)}\n`);
-  ctx.log(`new pipeline ${file} from sample ${sample.label}`);
+  ctx.log(
+    `new pipeline ${file} from ${origin.kind === 'sample' ? `sample ${origin.sample.label}` : `the ${origin.family.id} presets`}`,
+  );
   await vscode.window.showTextDocument(vscode.Uri.file(file));
   return { ok: true, file };
+}
+
+/** A preset family's pipeline, with the tokenizer and name given or asked for. */
+async function presetPipeline(
+  family: PresetFamily,
+  options: NewPipelineOptions,
+): Promise<Pipeline | undefined> {
+  let tokenizer = options.tokenizer;
+  if (family.needsTokenizer && !tokenizer) {
+    const browse = '$(folder-opened) A tokenizer.json…';
+    const pick = await vscode.window.showQuickPick([...KNOWN_TOKENIZERS, browse], {
+      title: `Triton Studio: the tokenizer of the ${family.id} pipeline`,
+    });
+    if (!pick) return undefined;
+    if (pick === browse) {
+      tokenizer = (
+        await vscode.window.showOpenDialog({ filters: { Tokenizer: ['json'] }, canSelectMany: false })
+      )?.[0]?.fsPath;
+      if (!tokenizer) return undefined;
+    } else tokenizer = pick;
+  }
+  const suggested = family.id.replace(/-/g, '_');
+  const name =
+    options.name ??
+    (await vscode.window.showInputBox({
+      title: 'Triton Studio: the ensemble name (what clients call)',
+      value: suggested,
+      validateInput: (v) =>
+        /^[A-Za-z0-9_][A-Za-z0-9_-]*$/.test(v) ? undefined : 'letters, digits, _ and - (it becomes a folder)',
+    }));
+  if (!name) return undefined;
+  return pipelineFromPresets(family.id, { tokenizer, name });
 }
 
 /** Import Model Repository: a pipeline file from an existing repository (config.pbtxt files). */

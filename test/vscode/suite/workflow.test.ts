@@ -136,6 +136,54 @@ describe('Triton Studio: the whole workflow from the command palette, against a 
     assert.match(again.ok ? '' : again.error, /exists already/);
   });
 
+  it('New Pipeline from a preset writes the preset family’s pipeline, which validates and generates', async () => {
+    const created = await run<{ file: string }>('newPipeline', 'preset:sim-llm', folder, {
+      tokenizer: 'gpt2',
+      name: 'from_presets',
+    });
+    assert.equal(created.file, join(folder, 'from-presets.pipeline.json'));
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, created.file);
+    const written = JSON.parse(readFileSync(created.file, 'utf8')) as Pipeline;
+    assert.deepEqual(
+      written.steps.map((s) => [s.name, s.preset, s.tokenizer]),
+      [
+        ['preprocessing', 'sim-llm/preprocessing', 'gpt2'],
+        ['model', 'sim-llm/model', undefined],
+        ['postprocessing', 'sim-llm/postprocessing', 'gpt2'],
+      ],
+    );
+    // The generator takes it as it is: a repository with the ensemble and its three steps.
+    const generated = await run<{ ensemble: string; files: number }>(
+      'generate',
+      vscode.Uri.file(created.file),
+    );
+    assert.equal(generated.ensemble, 'from_presets');
+    const bad = await vscode.commands.executeCommand<Result<object>>(
+      'tritonStudio.newPipeline',
+      'preset:gpt-5',
+      folder,
+    );
+    assert.equal(bad?.ok, false);
+    assert.match(bad.ok ? '' : bad.error, /no preset family 'gpt-5': use one of tensorrt-llm, /);
+
+    // From the palette, the pick lists the samples and then the preset families.
+    const pending = vscode.commands.executeCommand('tritonStudio.newPipeline');
+    const listed = await workbench<string>({
+      kind: 'waitForText',
+      selector: '.quick-input-widget',
+      text: 'Presets (an empty pipeline of a known interface, to fill in)',
+    });
+    // (The list renders the rows in view; a separator's label shows beside its first row.)
+    assert.match(listed, /Samples/);
+    assert.match(listed, /gpt2-sim GPT-2 tokenizer around sim-llm/);
+    assert.match(
+      listed,
+      /tensorrt-llm\s*preset preprocessing \(tokenize\) → model \(model\) → postprocessing/,
+    );
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.equal(await pending, undefined, 'nothing picked, nothing written');
+  });
+
   it('Generate writes the repository under .triton-studio/ and remembers it for Build, Start and Deploy', async () => {
     const generated = await run<{ repository: string; ensemble: string; files: number }>(
       'generate',
