@@ -85,7 +85,7 @@ export interface DeployResult {
   mode: DeployMode;
   repository: string;
   models: ModelDeployStatus[];
-  /** The ensembles, ready to take prompts when `ok`. */
+  /** The models clients call (ensembles and native orchestrators), ready to take prompts when `ok`. */
   ensembles: string[];
   /** The real requests sent to check readiness (candidates first, then the served ensembles). */
   probes: ProbeResult[];
@@ -128,7 +128,7 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
     mode: options.mode,
     repository: options.repository,
     models: [],
-    ensembles: entries.filter((e) => e.isEnsemble).map((e) => e.name),
+    ensembles: entries.filter((e) => e.callable).map((e) => e.name),
     probes: [],
     actions: [],
   };
@@ -137,7 +137,7 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
 
   // 2. Trial under candidate names.
   const trial = await loadAll(client, entries, options, result, 'candidate', changed);
-  for (const entry of trial.loaded.filter((e) => e.isEnsemble)) {
+  for (const entry of trial.loaded.filter((e) => e.callable)) {
     const probe = await probeModel(client, candidateName(entry.name));
     result.probes.push(probe);
     if (!probe.ok) trial.failures.push(probeFailure(entry, probe, result.models, options));
@@ -162,7 +162,7 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
     promoted.failures.push(...(await reassertOverrides(client, entries, options, result)));
   }
   if (promoted.failures.length === 0) {
-    for (const entry of entries.filter((e) => e.isEnsemble)) {
+    for (const entry of entries.filter((e) => e.callable)) {
       const probe = await probeModel(client, entry.name);
       result.probes.push(probe);
       if (!probe.ok) promoted.failures.push(probeFailure(entry, probe, result.models, options));
@@ -528,7 +528,7 @@ function refuseBrokenLibraries(
     mode: options.mode,
     repository: options.repository,
     models,
-    ensembles: entries.filter((e) => e.isEnsemble).map((e) => e.name),
+    ensembles: entries.filter((e) => e.callable).map((e) => e.name),
   };
 }
 

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { modelConfigToJson, type ModelConfig } from '../generator/index.js';
+import { modelConfigToJson, ORCHESTRATES_PARAMETER, type ModelConfig } from '../generator/index.js';
 import { versionFiles, type RepositoryModelEntry } from './repository.js';
 
 /** `libtriton_<backend>-<12 hex>.so`: a copy deploy makes, never uploaded as a file of its own. */
@@ -84,6 +84,13 @@ export function modelPayload(
         model_name: rename.get(s.model_name) ?? s.model_name,
       })),
     };
+  }
+  // A native orchestrator calls the model step its "orchestrates" parameter names: a staged copy
+  // calls the staged step.
+  const target = entry.config.parameters?.[ORCHESTRATES_PARAMETER]?.string_value;
+  const stagedTarget = target !== undefined ? options.renameSteps?.get(target) : undefined;
+  if (stagedTarget !== undefined) {
+    config.parameters = { ...config.parameters, [ORCHESTRATES_PARAMETER]: { string_value: stagedTarget } };
   }
   const files: Record<string, Buffer> = {};
   if (options.upload) {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { parsePbtxt, type ModelConfig } from '../generator/index.js';
+import { ORCHESTRATES_PARAMETER, parsePbtxt, type ModelConfig } from '../generator/index.js';
 
 /** One model folder of a Triton model repository, as deploy needs it. */
 export interface RepositoryModelEntry {
@@ -9,6 +9,8 @@ export interface RepositoryModelEntry {
   dir: string;
   config: ModelConfig;
   isEnsemble: boolean;
+  /** A model clients call: an ensemble, or a generated native orchestrator (it stands where the ensemble would). */
+  callable: boolean;
   /** Models an ensemble's steps name, or the model an orchestrator calls (empty for other models). */
   dependencies: string[];
   /** Numeric version folders, e.g. ['1']. */
@@ -66,12 +68,13 @@ export function readRepository(repository: string): RepositoryModelEntry[] {
     }
     const isEnsemble = config.platform === 'ensemble';
     // A generated orchestrator names the model step it calls through the server API.
-    const orchestrates = config.parameters?.orchestrates?.string_value;
+    const orchestrates = config.parameters?.[ORCHESTRATES_PARAMETER]?.string_value;
     entries.push({
       name,
       dir,
       config,
       isEnsemble,
+      callable: isEnsemble || orchestrates !== undefined,
       dependencies: isEnsemble
         ? [...new Set((config.ensemble_scheduling?.step ?? []).map((s) => s.model_name))]
         : orchestrates

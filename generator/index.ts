@@ -75,7 +75,7 @@ export {
 } from './repository/generate.js';
 export { MANIFEST_FILE, GENERATED_MARKER, type Manifest } from './repository/manifest.js';
 export { stepSourcesDir } from './repository/layout.js';
-export { DETOKENIZER_FILE, TOKENIZER_FILE } from './repository/models.js';
+export { DETOKENIZER_FILE, ORCHESTRATES_PARAMETER, TOKENIZER_FILE } from './repository/models.js';
 export { RepositoryWriteError } from './repository/writeTree.js';
 export { importRepository, type ImportOptions, type ImportResult } from './import/importRepository.js';
 export {

@@ -87,6 +87,10 @@ class OrchestratorModel : public glue::BackendModel {
       if (!input.value("optional", false)) required_inputs_.push_back(input.value("name", ""));
     }
     Check(TRITONBACKEND_ModelServer(model, &server_), "finding the server");
+    // The config's "orchestrates" names the model step to call (the generated name by default):
+    // deploy loads a trial copy of the pipeline under staging names, whose orchestrator must call
+    // the staged model step, not the one being served.
+    target_ = config_.Parameter("orchestrates").value_or(spec_.target);
     // Config parameters override the generated defaults, as on the steps themselves.
     const bool add_special_tokens = config_.BoolParameter("add_special_tokens", spec_.tokenize.add_special_tokens);
     skip_special_tokens_ = config_.BoolParameter("skip_special_tokens", spec_.detokenize.skip_special_tokens);
@@ -143,14 +147,14 @@ class OrchestratorModel : public glue::BackendModel {
     if (TRITONSERVER_Error* err = TRITONSERVER_InferenceResponseError(response)) {  // owned by the response
       a->failed = true;
       FinishWithError(a, TRITONSERVER_ErrorNew(TRITONSERVER_ErrorCode(err),
-                                               ("model '" + spec_.target + "': " + TRITONSERVER_ErrorMessage(err)).c_str()));
+                                               ("model '" + target_ + "': " + TRITONSERVER_ErrorMessage(err)).c_str()));
       return;
     }
     try {
       std::optional<InputTensor> tokens, lengths;
       ReadTargetOutputs(response, &tokens, &lengths);
       if (!tokens) {
-        throw BackendError("model '" + spec_.target + "' sent a response without its output '" + spec_.target_tokens + "'");
+        throw BackendError("model '" + target_ + "' sent a response without its output '" + spec_.target_tokens + "'");
       }
       if (final && a->text->rows() == 0) {
         // The whole answer in one response (the client did not ask to stream): afterDecode.
@@ -240,7 +244,7 @@ class OrchestratorModel : public glue::BackendModel {
       a->target_inputs.push_back(std::move(tensor));
     }
 
-    Check(TRITONSERVER_InferenceRequestNew(&a->target, server_, spec_.target.c_str(), -1), "creating the model request");
+    Check(TRITONSERVER_InferenceRequestNew(&a->target, server_, target_.c_str(), -1), "creating the model request");
     for (const auto& t : a->target_inputs) {
       Check(TRITONSERVER_InferenceRequestAddInput(a->target, t.name.c_str(), t.dtype, t.shape.data(), t.shape.size()),
             ("adding input '" + t.name + "' to the model request").c_str());
@@ -262,7 +266,7 @@ class OrchestratorModel : public glue::BackendModel {
       const std::string message = TRITONSERVER_ErrorMessage(err);
       const TRITONSERVER_Error_Code code = TRITONSERVER_ErrorCode(err);
       TRITONSERVER_ErrorDelete(err);
-      throw BackendError("cannot send the tokens to model '" + spec_.target + "': " + message, code);
+      throw BackendError("cannot send the tokens to model '" + target_ + "': " + message, code);
     }
     // From here on the callbacks own the Answer.
   }
@@ -402,6 +406,7 @@ class OrchestratorModel : public glue::BackendModel {
   static void Check(TRITONSERVER_Error* err, const char* what) { glue::Check(err, what); }
 
   OrchestratorSpec spec_;
+  std::string target_;  // the model step this orchestrator calls
   glue::ModelConfig config_;
   TRITONSERVER_Server* server_ = nullptr;
   TRITONSERVER_ResponseAllocator* allocator_ = nullptr;
