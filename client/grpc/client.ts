@@ -360,10 +360,6 @@ export class TritonClient {
   }
 
   /**
-   * Long-lived ModelStreamInfer calls that carry many requests (see InferStreamPool): what the
-   * latency lab sends through, so the client's own cost per request stays small.
-   */
-  /**
    * How this client reaches Triton, for a load driver in another process (perf's native engine) to
    * reach the same server the same way.
    */
@@ -375,6 +371,10 @@ export class TritonClient {
     };
   }
 
+  /**
+   * Long-lived ModelStreamInfer calls that carry many requests (see InferStreamPool): what the
+   * latency lab sends through, so the client's own cost per request stays small.
+   */
   inferStreamPool(maxStreams?: number): InferStreamPool {
     this.http2 ??= new Http2Channel(this.url, this.headers.getMap() as Record<string, string>, this.tls);
     const channel = this.http2;
