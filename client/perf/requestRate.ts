@@ -29,25 +29,28 @@ export async function runRequestRateLoad<T>(
   return recorder!.run();
 }
 
-/** The send times (ms from the start) a load offers: what a seed reproduces. */
-export function sendSchedule(load: RequestRateLoad, count: number): number[] {
+/**
+ * The send times (ms from the start) a load offers: what a seed reproduces. The first `count`, or
+ * with `durationMs` every time before it ends.
+ */
+export function sendSchedule(
+  load: RequestRateLoad,
+  count: number | undefined,
+  durationMs?: number,
+): number[] {
   const gapMs = gaps(load);
   const times: number[] = [];
-  for (let at = 0; times.length < count; at += gapMs()) times.push(at);
+  const more = (at: number) =>
+    (count === undefined || times.length < count) && (durationMs === undefined || at < durationMs);
+  for (let at = 0; more(at); at += gapMs()) times.push(at);
   return times;
 }
 
-/**
- * The measured send times of a load, as `sendOnSchedule` sends them: the first `requests`, or every
- * time before the duration ends (perf's native engine is handed these).
- */
+/** The measured send times of a load, as `sendOnSchedule` sends them (perf's native engine is handed these). */
 export function measuredSchedule(load: RequestRateLoad): number[] {
-  if (load.requests !== undefined) return sendSchedule(load, load.requests);
-  const durationMs = load.durationS! * 1000;
-  const gapMs = gaps(load);
-  const times: number[] = [];
-  for (let at = 0; at < durationMs; at += gapMs()) times.push(at);
-  return times;
+  return load.requests !== undefined
+    ? sendSchedule(load, load.requests)
+    : sendSchedule(load, undefined, load.durationS! * 1000);
 }
 
 function gaps(load: RequestRateLoad): () => number {
