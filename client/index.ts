@@ -121,7 +121,7 @@ export {
 export { chunkTokens, type TokenCounter } from './perf/tokenCounts.js';
 export { profileExport, profileCsv, sweepCsv, reportCsv, writeReportFile } from './perf/export.js';
 export { renderHtmlReport, asSweep, REPORT_CSP, type HtmlReportOptions } from './perf/htmlReport.js';
-export { chartJsSource } from './perf/htmlPage.js';
+export { chartJsSource, escapeHtml, jsonForHtml } from './perf/htmlPage.js';
 export {
   REPORT_CHARTS,
   reportCharts,

@@ -6,13 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
+import { escapeHtml, jsonForHtml } from '../../client/index.js';
+
+export { escapeHtml };
 
 export function nonce(): string {
   return randomBytes(16).toString('base64');
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export interface WebviewPage {
@@ -41,11 +40,10 @@ export function contentSecurityPolicy(webview: vscode.Webview, scriptNonce: stri
 export function webviewHtml(webview: vscode.Webview, page: WebviewPage): string {
   const n = nonce();
   const csp = contentSecurityPolicy(webview, n);
-  // `<` escaped so the JSON cannot close its script tag.
   const data =
     page.data === undefined
       ? ''
-      : `<script type="application/json" id="data">${JSON.stringify(page.data).replace(/</g, '\\u003c')}</script>`;
+      : `<script type="application/json" id="data">${jsonForHtml(page.data)}</script>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
