@@ -235,8 +235,7 @@ function compareCommand(): Command {
     .option('--json', 'print the comparison as JSON')
     .action(
       action(async (out, a: string, b: string) => {
-        const [reportA, reportB] = [readReport(a), readReport(b)];
-        const comparison = compareReports(reportA, reportB, [a, b]);
+        const comparison = compareReports(readReport(a), readReport(b), [a, b]);
         out.result(comparison);
         out.info(formatComparison(comparison));
         if (comparison.points.length === 0)
