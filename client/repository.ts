@@ -122,16 +122,21 @@ function dependencyOrder(entries: RepositoryModelEntry[]): RepositoryModelEntry[
  * (`1/tokenizer.json`, `1/libtriton_preprocessing.so`).
  */
 export function versionFiles(entry: RepositoryModelEntry): Record<string, Buffer> {
+  return readFiles(entry.dir, entry.versions);
+}
+
+/** Every file below `folders` of `root` (default: all of it), keyed by its `/`-separated path from `root`. */
+export function readFiles(root: string, folders: readonly string[] = ['']): Record<string, Buffer> {
   const files: Record<string, Buffer> = {};
   const walk = (dir: string) => {
     for (const item of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, item.name);
       if (item.isDirectory()) walk(path);
       else if (item.isFile() || (item.isSymbolicLink() && statSync(path).isFile())) {
-        files[relative(entry.dir, path).split(sep).join('/')] = readFileSync(path);
+        files[relative(root, path).split(sep).join('/')] = readFileSync(path);
       }
     }
   };
-  for (const version of entry.versions) walk(join(entry.dir, version));
+  for (const folder of folders) walk(join(root, folder));
   return files;
 }

@@ -4,17 +4,9 @@
  * uploaded model's files back, and a rebuilt repository no longer holds them. Only the newest
  * builds of each model are kept (a few libraries of a few MB each).
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { readFiles } from './repository.js';
 import { sharedStateDir } from './server/sharedServer.js';
 
 /** Builds kept per model; the one serving and the one before it are what a rollback needs. */
@@ -73,17 +65,7 @@ export function recallUpload(
   } catch {
     return undefined;
   }
-  if (!existsSync(dir)) return undefined;
-  const files: Record<string, Buffer> = {};
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else files[relative(dir, path).split(sep).join('/')] = readFileSync(path);
-    }
-  };
-  walk(dir);
-  return files;
+  return existsSync(dir) ? readFiles(dir) : undefined;
 }
 
 /** Drops all but the newest KEEP builds of one model. */
