@@ -217,6 +217,9 @@ export function deployOutcomeText(result: DeployResult): string {
   }[result.outcome];
 }
 
+/** How a model's error begins when the server died loading it (later models are then skipped). */
+const SERVER_STOPPED = 'the server stopped answering';
+
 function candidateName(model: string): string {
   return `${model}${CANDIDATE_SUFFIX}`;
 }
@@ -234,7 +237,7 @@ async function serverLost(
   result.outcome = 'server-lost';
   const during = failures[0] ? ` during '${failures[0].model}'` : '';
   result.actions.push(
-    `the server stopped answering${during}: it most likely crashed in that model's backend library ` +
+    `${SERVER_STOPPED}${during}: it most likely crashed in that model's backend library ` +
       '(its log names the cause); nothing could be unloaded or restored',
   );
   return true;
@@ -351,13 +354,13 @@ async function loadAll(
         loadMs: 0,
         error: 'cancelled',
       };
-    } else if (failures.some((f) => f.error?.startsWith('the server stopped answering'))) {
+    } else if (failures.some((f) => f.error?.startsWith(SERVER_STOPPED))) {
       status = {
         model: entry.name,
         isEnsemble: entry.isEnsemble,
         state: 'skipped',
         loadMs: 0,
-        error: `not loaded: the server stopped answering while it loaded '${failures[0]!.model}'`,
+        error: `not loaded: ${SERVER_STOPPED} while it loaded '${failures[0]!.model}'`,
       };
     } else if (failures.length > 0 && as === 'serve') {
       // Nothing more is replaced once one model failed: the rest keep serving as they are.
@@ -595,7 +598,7 @@ async function deployModel(
         state: 'failed',
         loadMs,
         error:
-          `the server stopped answering while it loaded '${name}': it most likely crashed in this ` +
+          `${SERVER_STOPPED} while it loaded '${name}': it most likely crashed in this ` +
           "model's backend library (its log names the cause)",
         hint: 'restart the server; fix or rebuild this step before deploying it again',
         ...library,
