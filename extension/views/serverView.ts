@@ -29,7 +29,9 @@ export class ServerView implements vscode.TreeDataProvider<RepositoryModel>, vsc
   private state: ServerState = { local: false, up: false, models: [] };
   private readonly disposables: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setInterval>;
-  private refreshing: Promise<ServerState> | undefined;
+  private refreshing: { generation: number; state: Promise<ServerState> } | undefined;
+  /** Counts the changes of target, settings or secrets: a query from before one is stale. */
+  private generation = 0;
 
   constructor(private readonly ctx: Ctx) {
     this.item.name = 'Triton Studio Server';
@@ -38,7 +40,10 @@ export class ServerView implements vscode.TreeDataProvider<RepositoryModel>, vsc
       this.item,
       this.changed,
       vscode.window.registerTreeDataProvider('tritonStudio.models', this),
-      ctx.onDidChangeServer(() => void this.refresh()),
+      ctx.onDidChangeServer(() => {
+        this.generation++;
+        void this.refresh();
+      }),
     );
     this.timer = setInterval(() => void this.refresh(), POLL_MS);
     this.item.show();
@@ -49,13 +54,22 @@ export class ServerView implements vscode.TreeDataProvider<RepositoryModel>, vsc
     return this.state;
   }
 
-  /** Asks the server again; concurrent callers share one round trip. */
+  /**
+   * Asks the server again; concurrent callers share one round trip, unless the settings changed
+   * after it started (a poll with the old TLS settings must not answer for the new ones).
+   */
   refresh(): Promise<ServerState> {
-    this.refreshing ??= this.query().finally(() => (this.refreshing = undefined));
-    return this.refreshing;
+    if (this.refreshing?.generation !== this.generation) {
+      const refreshing = { generation: this.generation, state: this.query(this.generation) };
+      this.refreshing = refreshing;
+      void refreshing.state.finally(() => {
+        if (this.refreshing === refreshing) this.refreshing = undefined;
+      });
+    }
+    return this.refreshing.state;
   }
 
-  private async query(): Promise<ServerState> {
+  private async query(generation: number): Promise<ServerState> {
     let state: ServerState;
     try {
       const target = await this.ctx.server();
@@ -82,6 +96,7 @@ export class ServerView implements vscode.TreeDataProvider<RepositoryModel>, vsc
         error: error instanceof Error ? error.message : String(error),
       };
     }
+    if (generation !== this.generation) return state; // a later query owns the view
     this.state = state;
     this.render();
     this.changed.fire();
