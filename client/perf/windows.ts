@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { RequestRecord } from './metrics.js';
 import { round3 } from './summary.js';
 
@@ -50,6 +49,8 @@ export class StabilityMonitor {
   private readonly counts: number[] = [];
   /** Windows closed when the load was told to stop. */
   private stoppedAt: number | undefined;
+  /** The latest end of a recorded request, s from the start of measurement. */
+  private lastEndS = 0;
 
   constructor(readonly spec: WindowSpec) {
     if (!(spec.windowS > 0)) throw new Error(`window length must be more than 0 s (got ${spec.windowS})`);
@@ -70,19 +71,26 @@ export class StabilityMonitor {
   }
 
   record(record: RequestRecord): void {
-    const index = Math.floor((record.startMs + record.latencyMs) / 1000 / this.spec.windowS);
+    const endS = (record.startMs + record.latencyMs) / 1000;
+    this.lastEndS = Math.max(this.lastEndS, endS);
+    const index = Math.floor(endS / this.spec.windowS);
     if (index >= this.spec.maxWindows) return;
     this.counts[index] = (this.counts[index] ?? 0) + 1;
     this.latencySums[index] = (this.latencySums[index] ?? 0) + record.latencyMs;
   }
 
-  /** Windows closed so far (or when the load stopped: later completions fall outside them). */
-  private closed(): number {
+  /**
+   * Windows closed so far (or when the load stopped: later completions fall outside them). A window
+   * counts as closed once its time is over and a request that ended after it was recorded: requests
+   * are recorded in the order they end, but the native engine hands them over in batches, so the
+   * clock alone would judge a window before its last requests arrived. Once the load is over
+   * (`loadEnded`), every request is in and the clock decides.
+   */
+  private closed(loadEnded = false): number {
     if (this.stoppedAt !== undefined) return this.stoppedAt;
-    return Math.min(
-      this.spec.maxWindows,
-      Math.floor((performance.now() - this.origin) / 1000 / this.spec.windowS),
-    );
+    const clockS = (performance.now() - this.origin) / 1000;
+    const elapsedS = loadEnded ? clockS : Math.min(clockS, this.lastEndS);
+    return Math.min(this.spec.maxWindows, Math.floor(elapsedS / this.spec.windowS));
   }
 
   shouldStop(): boolean {
@@ -117,13 +125,13 @@ export class StabilityMonitor {
 
   /** The result once the load has ended: the windows that closed, and whether the last ones agreed. */
   result(): StabilityResult {
-    const windows = this.windows();
+    const windows = this.windows(this.closed(true));
     return { spec: this.spec, windows, stable: this.isStable(windows) };
   }
 
-  /** The time span the report measures: the last `stableWindows` closed windows, s. */
+  /** The time span the report measures once the load has ended: the last `stableWindows` closed windows, s. */
   reportedSpan(): { startS: number; endS: number } {
-    const closed = this.closed();
+    const closed = this.closed(true);
     const first = Math.max(0, closed - this.spec.stableWindows);
     return { startS: first * this.spec.windowS, endS: closed * this.spec.windowS };
   }

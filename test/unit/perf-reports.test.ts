@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { asComparable, compareReports } from '../../client/perf/compare.js';
 import { profileCsv, profileExport, reportCsv } from '../../client/perf/export.js';
 import { asSweep, renderHtmlReport, REPORT_CSP } from '../../client/perf/htmlReport.js';
@@ -389,6 +389,29 @@ describe('stability windows (perf_analyzer: the last 3 within 10%)', () => {
       { startS: 0, endS: 1, requests: 1, throughput: 1, avgLatencyMs: 100 },
       { startS: 1, endS: 2, requests: 2, throughput: 2, avgLatencyMs: 200 },
     ]);
+  });
+
+  it("judges a window only once a request that ended after it arrived (the native engine's records come in batches)", () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const m = new StabilityMonitor(spec);
+      m.start();
+      const ending = (endMs: number) => ({
+        startMs: endMs - 10,
+        latencyMs: 10,
+        responseMs: [],
+        responseTokens: [],
+      });
+      for (let w = 0; w < 3; w++) for (let i = 0; i < 10; i++) m.record(ending(w * 1000 + 50 + i * 95));
+      vi.advanceTimersByTime(3200);
+      // The clock has closed three agreeing windows, but the third one's last requests may be in flight to us.
+      expect(m.shouldStop()).toBe(false);
+      m.record(ending(3010));
+      expect(m.shouldStop()).toBe(true);
+      expect(m.result().windows.map((w) => w.requests)).toEqual([10, 10, 10]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('explains impossible settings', () => {
