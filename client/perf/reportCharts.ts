@@ -8,6 +8,7 @@ import type { PerfReport } from './latencyTest.js';
 import type { LoadSpec } from './loadSpec.js';
 import { isDistribution, METRICS, PERCENTILE_FIELDS, type MetricResult } from './metrics.js';
 import type { SweepReport } from './sweep.js';
+import type { ServerModelBreakdown } from './serverStats.js';
 
 /** One run of the report: a `perf` sweep (or single run), with the name it is shown under. */
 export interface LabelledReport {
@@ -297,9 +298,20 @@ function overTime(runs: PerfReport[], loads: string[]): Omit<ChartSpec, 'id' | '
   };
 }
 
+/**
+ * A run's per-step rows. The model the client called is left out when it has steps: an
+ * ensemble's (or orchestrator's) statistics hold its steps' time, so its row beside theirs would
+ * count that time twice.
+ */
+function stepRows(run: PerfReport | undefined): ServerModelBreakdown[] {
+  const rows = run?.serverBreakdown ?? [];
+  const steps = rows.filter((s) => s.model !== run!.model);
+  return steps.length > 0 ? steps : rows;
+}
+
 /** Where each step's time goes at the heaviest load: queue and the three compute phases. */
 function serverSteps(runs: PerfReport[], loads: string[]): Omit<ChartSpec, 'id' | 'title'> {
-  const steps = runs[runs.length - 1]?.serverBreakdown ?? [];
+  const steps = stepRows(runs[runs.length - 1]);
   const part = (label: string, pick: (s: (typeof steps)[number]) => number) => ({
     label,
     data: steps.map(pick),
@@ -322,7 +334,7 @@ function serverSteps(runs: PerfReport[], loads: string[]): Omit<ChartSpec, 'id' 
 }
 
 function stepModels(runs: PerfReport[]): string[] {
-  return [...new Set(runs.flatMap((r) => (r.serverBreakdown ?? []).map((s) => s.model)))];
+  return [...new Set(runs.flatMap((r) => stepRows(r).map((s) => s.model)))];
 }
 
 /** Mean batch size = inference count / execution count, per step and load. */

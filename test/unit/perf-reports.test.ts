@@ -75,24 +75,26 @@ describe('exports', () => {
 });
 
 describe("the latency report's chart specification (the HTML report and the VS Code report draw it)", () => {
+  /** A model's row in the server's breakdown. */
+  const step = (model: string, batch: number, pending?: number) => ({
+    model,
+    version: '1',
+    requests: 20,
+    failures: 0,
+    executions: 20 / batch,
+    meanBatchSize: batch,
+    avgQueueMs: 0.5,
+    avgComputeInputMs: 0.1,
+    avgComputeInferMs: 2,
+    avgComputeOutputMs: 0.2,
+    avgRequestMs: 2.8,
+    ...(pending === undefined ? {} : { pendingRequests: { avg: pending, max: pending * 2 } }),
+  });
   /** Two load points with the server's breakdown, as a real sweep has them. */
   function measured(): SweepReport {
-    const step = (model: string, batch: number, pending?: number) => ({
-      model,
-      version: '1',
-      requests: 20,
-      failures: 0,
-      executions: 20 / batch,
-      meanBatchSize: batch,
-      avgQueueMs: 0.5,
-      avgComputeInputMs: 0.1,
-      avgComputeInferMs: 2,
-      avgComputeOutputMs: 0.2,
-      avgRequestMs: 2.8,
-      ...(pending === undefined ? {} : { pendingRequests: { avg: pending, max: pending * 2 } }),
-    });
-    const a = { ...run(10, 1), serverBreakdown: [step('pre', 1, 0), step('llm', 1, 0.25)] };
-    const b = { ...run(14, 4), serverBreakdown: [step('pre', 2, 1), step('llm', 3.5, 2.5)] };
+    // 'm' is the model the client called (the ensemble): its statistics hold its steps' time.
+    const a = { ...run(10, 1), serverBreakdown: [step('m', 1, 0), step('pre', 1, 0), step('llm', 1, 0.25)] };
+    const b = { ...run(14, 4), serverBreakdown: [step('pre', 2, 1), step('m', 1, 3), step('llm', 3.5, 2.5)] };
     return sweep([a, b]);
   }
   const byId = (charts: ChartSpec[], id: string) => charts.find((c) => c.id === id)!;
@@ -186,7 +188,7 @@ describe("the latency report's chart specification (the HTML report and the VS C
     expect(byId(reportCharts(asSweep(bare)), 'over-time').empty).toMatch(/per-request records/);
   });
 
-  it("stacks the server's time per step at the heaviest load, and charts batch sizes and pending requests per step", () => {
+  it("stacks the server's time per step at the heaviest load, and charts batch sizes and pending requests per step, leaving out the called ensemble (its time is its steps')", () => {
     const charts = reportCharts(measured());
     const steps = byId(charts, 'server-steps');
     expect(steps).toMatchObject({
@@ -209,6 +211,9 @@ describe("the latency report's chart specification (the HTML report and the VS C
       { label: 'pre', data: [0, 1] },
       { label: 'llm', data: [0.25, 2.5] },
     ]);
+    // A model called on its own is its only step.
+    const alone = { ...run(10), serverBreakdown: [step('m', 2)] };
+    expect(byId(reportCharts(asSweep(alone)), 'server-steps').x.labels).toEqual(['m']);
     const withoutMetrics = byId(reportCharts(asSweep(run(10))), 'pending-requests');
     expect(withoutMetrics.empty).toBe("Needs the server's Prometheus metrics (perf --metrics-url).");
     const failed = byId(
