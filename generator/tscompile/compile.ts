@@ -3,7 +3,8 @@
  * read the module, `Emitter` translates the subset documented in docs/HOOKS.md, everything else
  * becomes a diagnostic at its exact range saying what to write instead.
  */
-import { Node, Project, ts, type SourceFile } from 'ts-morph';
+import type { SourceFile, ts as TypeScript } from 'ts-morph';
+import { Node, Project, ts } from './tsMorph.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { cppName } from './cppText.js';
 import { Emitter, Unsupported } from './emit.js';
@@ -36,7 +37,8 @@ export interface CompiledModule {
   structs: Map<string, StructField[]>;
 }
 
-const COMPILER_OPTIONS: ts.CompilerOptions = {
+/** A function, not a constant: reading `ts` loads ts-morph (tsMorph.ts). */
+const compilerOptions = (): TypeScript.CompilerOptions => ({
   strict: true,
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.ESNext,
@@ -45,11 +47,11 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
   noImplicitReturns: true,
   noFallthroughCasesInSwitch: false,
   types: [],
-};
+});
 
 /** Compiles several modules with one type checker (the differential harness compiles 30+). */
 export function compileModules(sources: ModuleSource[], namespaces?: string[]): CompiledModule[] {
-  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: COMPILER_OPTIONS });
+  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: compilerOptions() });
   const files = sources.map((s, i) => project.createSourceFile(`/m${i}/${baseName(s.fileName)}`, s.text));
   return sources.map((s, i) =>
     compileFile(files[i]!, s.fileName, namespaces?.[i] ?? `ts_${sanitize(baseName(s.fileName))}`),

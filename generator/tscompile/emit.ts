@@ -4,28 +4,19 @@
  * (docs/HOOKS.md) throws `Unsupported` at its node with what to write instead; the module
  * compiler turns it into a diagnostic and goes on with the next statement.
  */
-import {
-  Node,
-  SyntaxKind,
-  type ArrowFunction,
-  type Block,
-  type CallExpression,
-  type Expression,
-  type FunctionDeclaration,
-  type Statement,
-  type Type,
+import type {
+  ArrowFunction,
+  Block,
+  CallExpression,
+  Expression,
+  FunctionDeclaration,
+  Statement,
+  Type,
 } from 'ts-morph';
+import { Node, SyntaxKind } from './tsMorph.js';
 import { cppName, cppNumberLiteral, cppStringLiteral } from './cppText.js';
-import {
-  BOOLEAN,
-  NUMBER,
-  STRING,
-  convertType,
-  cppType,
-  typeName,
-  type StructField,
-  type TsType,
-} from './types.js';
+import { BOOLEAN, NUMBER, STRING, cppType, typeName, type StructField, type TsType } from './types.js';
+import { convertType } from './typeConversion.js';
 
 export class Unsupported extends Error {
   constructor(
@@ -769,7 +760,7 @@ export class Emitter {
       if (op === SyntaxKind.EqualsToken) {
         value = this.convert(r, target.type, rightNode);
       } else {
-        const base = BINARY_FOR_COMPOUND[op];
+        const base = binaryOfCompound()[op];
         if (!base) throw new Unsupported(e, `${e.getOperatorToken().getText()} is not in the subset`);
         value = this.arith(base, { code: target.read, type: target.type }, r, e).code;
         if (target.type.kind === 'string' && !target.setter && base === SyntaxKind.PlusToken) {
@@ -1485,25 +1476,28 @@ export class Emitter {
   }
 }
 
-const BINARY_FOR_COMPOUND: Partial<Record<SyntaxKind, SyntaxKind>> = {
-  [SyntaxKind.PlusEqualsToken]: SyntaxKind.PlusToken,
-  [SyntaxKind.MinusEqualsToken]: SyntaxKind.MinusToken,
-  [SyntaxKind.AsteriskEqualsToken]: SyntaxKind.AsteriskToken,
-  [SyntaxKind.SlashEqualsToken]: SyntaxKind.SlashToken,
-  [SyntaxKind.PercentEqualsToken]: SyntaxKind.PercentToken,
-  [SyntaxKind.AmpersandEqualsToken]: SyntaxKind.AmpersandToken,
-  [SyntaxKind.BarEqualsToken]: SyntaxKind.BarToken,
-  [SyntaxKind.CaretEqualsToken]: SyntaxKind.CaretToken,
-  [SyntaxKind.LessThanLessThanEqualsToken]: SyntaxKind.LessThanLessThanToken,
-  [SyntaxKind.GreaterThanGreaterThanEqualsToken]: SyntaxKind.GreaterThanGreaterThanToken,
-  [SyntaxKind.GreaterThanGreaterThanGreaterThanEqualsToken]:
-    SyntaxKind.GreaterThanGreaterThanGreaterThanToken,
-};
+/** The binary operator of each compound assignment (made on first use: reading SyntaxKind loads ts-morph). */
+let binaryOfCompoundMap: Partial<Record<SyntaxKind, SyntaxKind>> | undefined;
+const binaryOfCompound = (): Partial<Record<SyntaxKind, SyntaxKind>> =>
+  (binaryOfCompoundMap ??= {
+    [SyntaxKind.PlusEqualsToken]: SyntaxKind.PlusToken,
+    [SyntaxKind.MinusEqualsToken]: SyntaxKind.MinusToken,
+    [SyntaxKind.AsteriskEqualsToken]: SyntaxKind.AsteriskToken,
+    [SyntaxKind.SlashEqualsToken]: SyntaxKind.SlashToken,
+    [SyntaxKind.PercentEqualsToken]: SyntaxKind.PercentToken,
+    [SyntaxKind.AmpersandEqualsToken]: SyntaxKind.AmpersandToken,
+    [SyntaxKind.BarEqualsToken]: SyntaxKind.BarToken,
+    [SyntaxKind.CaretEqualsToken]: SyntaxKind.CaretToken,
+    [SyntaxKind.LessThanLessThanEqualsToken]: SyntaxKind.LessThanLessThanToken,
+    [SyntaxKind.GreaterThanGreaterThanEqualsToken]: SyntaxKind.GreaterThanGreaterThanToken,
+    [SyntaxKind.GreaterThanGreaterThanGreaterThanEqualsToken]:
+      SyntaxKind.GreaterThanGreaterThanGreaterThanToken,
+  });
 
 function isAssignment(k: SyntaxKind): boolean {
   return (
     k === SyntaxKind.EqualsToken ||
-    k in BINARY_FOR_COMPOUND ||
+    k in binaryOfCompound() ||
     k === SyntaxKind.AsteriskAsteriskEqualsToken ||
     k === SyntaxKind.BarBarEqualsToken ||
     k === SyntaxKind.AmpersandAmpersandEqualsToken ||
