@@ -18,7 +18,8 @@
  * Each point is measured --runs times (variants interleaved within each repeat) and the median of
  * each figure is reported: the shared box's load moves single runs by 2–3×.
  * Run: node --import tsx bench/streaming/headline.ts [--requests 500] [--runs 3] [--lengths 8,32,128]
- *        [--concurrency 1,8,32] [--variants python,ensemble,orchestrator] [--stream] [--out FILE.json]
+ *        [--concurrency 1,8,32] [--variants python,ensemble,orchestrator] [--stream] [--engine node|native]
+ *        [--out FILE.json]
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,7 @@ import {
   runLatencyTest,
   startLocalServer,
   TritonClient,
+  type PerfEngine,
   type PerfReport,
   type ServerModelBreakdown,
 } from '../../client/index.js';
@@ -44,6 +46,8 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '1,8,32' },
     variants: { type: 'string', default: 'python,ensemble,orchestrator' },
     stream: { type: 'boolean', default: false },
+    // The client on the same 2 cores: the native engine (ts-perf-driver) costs it less per request.
+    engine: { type: 'string', default: 'node' },
     out: { type: 'string', default: path.join(work, 'results.json') },
   },
 });
@@ -264,6 +268,7 @@ async function main(): Promise<void> {
           for (const front of fronts) {
             const report = await runLatencyTest(client, {
               model: front.model,
+              engine: args.engine as PerfEngine,
               prompt: PROMPT,
               maxTokens: outputTokens,
               stream: args.stream,
