@@ -85,8 +85,9 @@ export class ServerView implements vscode.TreeDataProvider<RepositoryModel>, vsc
           models: [],
           error: error instanceof Error ? error.message : String(error),
         };
-        // A server started later must not wait out grpc-js's reconnect back-off.
-        this.ctx.connections.forget(target.url);
+        // A server started later must not wait out grpc-js's reconnect back-off. A stale query
+        // leaves the clients alone: the current one may be using them.
+        if (generation === this.generation) this.ctx.connections.forget(target.url);
       }
     } catch (error) {
       state = {
