@@ -9,7 +9,14 @@
  * `output_ids`); what no step produces becomes an ensemble input, named by its role where the
  * prompt client expects a name (`text_input`, `max_tokens`). Optional inputs stay unwired.
  */
-import type { Pipeline, Port, Step, StepKind, Wire } from '../pipeline/types.js';
+import {
+  PIPELINE_FORMAT_VERSION,
+  type Pipeline,
+  type Port,
+  type Step,
+  type StepKind,
+  type Wire,
+} from '../pipeline/types.js';
 import { listPresets, type Preset } from './index.js';
 
 const KIND_ORDER: StepKind[] = ['tokenize', 'model', 'custom', 'detokenize'];
@@ -103,7 +110,7 @@ export function pipelineFromPresets(familyId: string, options: PresetPipelineOpt
   // Batching as the steps batch: the smallest of theirs (0 when one step does not batch).
   const batches = family.presets.map((p) => p.template.maxBatchSize ?? 0);
   return {
-    version: 1,
+    version: PIPELINE_FORMAT_VERSION,
     name: options.name ?? familyId.replace(/-/g, '_'),
     description: `From the ${familyId} presets: ${family.title}.`,
     maxBatchSize: Math.min(...batches),
