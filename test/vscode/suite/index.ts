@@ -32,16 +32,26 @@ export function run(): Promise<void> {
     mocha.addFile(join(__dirname, file));
   }
   return new Promise((resolve, reject) => {
+    const failedTests: { name: string; message: string }[] = [];
     const runner = mocha.run((failures) => {
-      writeResults(runner.stats);
+      writeResults(runner.stats, failedTests);
       if (failures > 0) reject(new Error(`${failures} extension test(s) failed`));
       else resolve();
     });
+    runner.on('fail', (test, err: Error) =>
+      failedTests.push({ name: test.fullTitle(), message: String(err?.message ?? err) }),
+    );
   });
 }
 
-/** Counts for scripts/test-summary.mjs, which adds up every stage of `npm test`. */
-function writeResults(stats: Mocha.Stats | undefined): void {
+/**
+ * Counts, and the failed tests by name, for scripts/test-summary.mjs, which adds up every stage of
+ * `npm test` and names the failures again at the end, where CI's tail shows them.
+ */
+function writeResults(
+  stats: Mocha.Stats | undefined,
+  failedTests: { name: string; message: string }[],
+): void {
   const file = process.env[TEST_ENV.results];
   if (!file) return;
   mkdirSync(dirname(file), { recursive: true });
@@ -49,6 +59,7 @@ function writeResults(stats: Mocha.Stats | undefined): void {
     numPassedTests: stats?.passes ?? 0,
     numFailedTests: stats?.failures ?? 0,
     numPendingTests: stats?.pending ?? 0,
+    failedTests,
   };
   writeFileSync(file, `${JSON.stringify(counts)}\n`);
 }
