@@ -35,6 +35,9 @@ for (const name of stages) {
   for (const f of failedTests(r))
     failures.push(`${name}: ${f.name}${f.message ? `\n    ${firstLine(f.message)}` : ''}`);
 }
+const flakyFile = join(dir, 'integration-flaky.json');
+const flaky = existsSync(flakyFile) ? JSON.parse(readFileSync(flakyFile, 'utf8')) : [];
+if (flaky.length > 0) console.log(`\nflaky (failed, then passed on the retry):\n  ${flaky.join('\n  ')}`);
 if (failures.length > 0) console.log(`\nfailed:\n  ${failures.join('\n  ')}`);
 console.log(`\n${passed} passed, ${failed + missing} failed, ${skipped} skipped`);
 process.exit(failed + missing > 0 || passed === 0 ? 1 : 0);
