@@ -1,9 +1,10 @@
 // ts-perf-driver: the hot path of `triton-studio perf --engine native`. Node's event loop spends
 // several wake-ups (socket read, promise hops, timers) on every request, which made perf's client
-// CPU per request 1.3-2.8x perf_analyzer's; this process sends and times the requests with gRPC
-// C++'s async API (what perf_analyzer uses) and hands the TypeScript side one record per request
-// in batches, so Node wakes about every FLUSH_NS instead of several times a request. Everything
-// else (load schedules and seeds, inputs, metrics, windows, reports) stays in TypeScript.
+// CPU per request 1.3-2.8x perf_analyzer's; this process sends and times the requests on one thread
+// (an epoll loop: a timerfd for the send schedule, the HTTP/2 connection of grpc_connection.h) and
+// hands the TypeScript side one record per request in batches, so Node wakes about every FLUSH_NS
+// instead of several times a request. Everything else (load schedules and seeds, inputs, metrics,
+// windows, reports) stays in TypeScript.
 //
 // Usage: ts-perf-driver --url HOST:PORT --method infer|stream [--timeout-ms N] [--max-streams N]
 //                       [--header KEY=VALUE]...
@@ -29,41 +30,42 @@
 // least busy; a timeout fails the request on the client and drops its late responses (nothing is
 // cancelled: concurrent stream cancellations crash Triton 2.51); a status of UNAVAILABLE in the
 // measured phase stops sending at once.
-#include <absl/synchronization/mutex.h>
-#include <grpcpp/alarm.h>
-#include <grpcpp/grpcpp.h>
+#include <errno.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <iostream>
 #include <memory>
-#include <mutex>
 #include <random>
 #include <string>
-#include <thread>
 #include <unordered_map>
+#include <iostream>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 
-#include "grpc_service.grpc.pb.h"
+#include "grpc_connection.h"
+#include "grpc_service.pb.h"
 
 namespace {
 
-using inference::GRPCInferenceService;
 using inference::ModelInferRequest;
 using inference::ModelInferResponse;
 using inference::ModelStreamInferResponse;
+using ts_perf::GrpcConnection;
 
 // Records reach Node at most this late (progress, the stability stop). Each flush wakes Node
-// (~250 us of CPU on a 2-core VM: at 20 requests/s, 50 ms flushes cost Node more than the requests).
-constexpr int64_t FLUSH_NS = 200'000'000;
+// (~250-450 us of CPU on a 2-core VM: at 20 requests/s, 200 ms flushes cost Node 2.2 ms/s).
+constexpr int64_t FLUSH_NS = 1'000'000'000;
+constexpr size_t FLUSH_BYTES = 65536;
 constexpr const char* TEXT_OUTPUT = "text_output";
+constexpr const char* INFER_PATH = "/inference.GRPCInferenceService/ModelInfer";
+constexpr const char* STREAM_PATH = "/inference.GRPCInferenceService/ModelStreamInfer";
 
 int64_t nowNs() {
   timespec ts;
@@ -135,52 +137,27 @@ ResponseText readResponse(const ModelInferResponse& r) {
   return out;
 }
 
-struct Stream;
-
-struct Tag {
-  enum Kind { Unary, Timeout, Start, Read, Write, WritesDone, Finish } kind;
-  void* owner;
-};
-
 struct Request {
   int phase = 0;  // 0 warm-up, 1 measured
   size_t input = 0;
+  uint64_t seq = 0;
   std::string id;
   double scheduledMs = -1;  // open loop: the send time, ms from the phase's start
   int64_t sentNs = 0;
   int responses = 0;
   std::vector<std::pair<int64_t, std::string>> chunks;  // arrival (ns since send), text
-  ModelInferRequest message;
-  bool finished = false;
-  // ModelInfer
-  std::unique_ptr<grpc::ClientContext> context;
-  ModelInferResponse response;
-  grpc::Status status;
-  std::unique_ptr<grpc::ClientAsyncResponseReader<ModelInferResponse>> reader;
-  Tag unaryTag{Tag::Unary, this};
-  // ModelStreamInfer
-  Stream* stream = nullptr;
-  bool queued = false;
-  bool alarmPending = false;
-  std::unique_ptr<grpc::Alarm> alarm;  // only with a timeout: an Alarm costs an allocation
-  Tag timeoutTag{Tag::Timeout, this};
+  int32_t call = -1;  // the unary call, or the stream it went on
 };
 
 struct Stream {
-  grpc::ClientContext context;
-  std::unique_ptr<grpc::ClientAsyncReaderWriter<ModelInferRequest, ModelStreamInferResponse>> call;
-  ModelStreamInferResponse response;
-  grpc::Status status;
-  bool started = false, writing = false, closed = false, idle = false, ending = false;
-  std::deque<Request*> queue;  // waiting for the stream to start or its previous write
+  int32_t call;
+  bool idle = false, closed = false;
   std::unordered_map<std::string, Request*> pending;
   std::unordered_set<std::string> abandoned;  // timed out: their late responses are dropped
-  Tag startTag{Tag::Start, this}, readTag{Tag::Read, this}, writeTag{Tag::Write, this},
-      writesDoneTag{Tag::WritesDone, this}, finishTag{Tag::Finish, this};
 };
 
 struct Options {
-  std::string url;
+  std::string host, port;
   bool stream = true;
   int64_t timeoutMs = 0;
   size_t maxStreams = 100;
@@ -196,15 +173,14 @@ struct Load {
   std::vector<double> warmupTimes, times;
 };
 
-class Driver {
+class Driver : public ts_perf::CallHandler {
  public:
-  Driver(Options options, std::vector<ModelInferRequest> inputs, Load load)
-      : options_(std::move(options)), inputs_(std::move(inputs)), load_(std::move(load)) {
-    grpc::ChannelArguments args;
-    args.SetMaxReceiveMessageSize(-1);
-    args.SetMaxSendMessageSize(-1);
-    stub_ = GRPCInferenceService::NewStub(
-        grpc::CreateCustomChannel(options_.url, grpc::InsecureChannelCredentials(), args));
+  Driver(Options options, std::vector<std::string> inputs, Load load, std::string stdinRest)
+      : options_(std::move(options)),
+        inputs_(std::move(inputs)),
+        load_(std::move(load)),
+        stdin_(std::move(stdinRest)),
+        conn_(options_.host, options_.port, options_.headers, this) {
     std::random_device rd;
     char prefix[16];
     std::snprintf(prefix, sizeof prefix, "%08x", unsigned(rd()));
@@ -212,158 +188,47 @@ class Driver {
   }
 
   int run() {
-    std::thread events([this] { eventLoop(); });
-    std::thread control([this] { readControl(); });
-    control.detach();  // blocks on stdin; the process exits without joining it
-
-    if (load_.closed ? load_.warmup > 0 : !load_.warmupTimes.empty()) runPhase(0);
-    emitLine("W\n");
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return go_ || stop_; });
+    epoll_ = epoll_create1(EPOLL_CLOEXEC);
+    timer_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    watch(0, EPOLLIN);
+    watch(timer_, EPOLLIN);
+    // A connection that fails fails every request with UNAVAILABLE, as gRPC's channel does.
+    if (conn_.connect().empty()) watch(conn_.fd(), EPOLLIN);
+    handleControl();  // what arrived with "start"
+    if (load_.closed ? load_.warmup > 0 : !load_.warmupTimes.empty()) {
+      startPhase(0);
+      loopUntil([this] { return phaseDone(); });
     }
-    if (!stop_) runPhase(1);
-    emitLine("E\n");
+    emit("W\n");
+    loopUntil([this] { return go_ || stop_; });
+    if (!stop_) {
+      startPhase(1);
+      loopUntil([this] { return phaseDone(); });
+    }
+    emit("E\n");
     shutdown();
-    events.join();
     return 0;
   }
 
- private:
-  // --- phases -----------------------------------------------------------------------------------
+  // --- the connection's reports (on this thread, from inside loop()) ------------------------------
 
-  void runPhase(int phase) {
-    std::unique_lock<std::mutex> lock(mu_);
-    phase_ = phase;
-    issued_ = 0;
-    issuing_ = true;
-    origin_ = nowNs();
-    if (load_.closed) {
-      int64_t total = phase == 0 ? load_.warmup : load_.requests;
-      deadline_ = phase == 1 && total < 0 && load_.durationMs > 0
-                      ? origin_ + int64_t(load_.durationMs * 1e6)
-                      : 0;
-      for (int i = 0; i < load_.concurrency && more(); i++) issue(-1);
-      issuing_ = false;
-    } else {
-      const std::vector<double>& times = phase == 0 ? load_.warmupTimes : load_.times;
-      lock.unlock();
-      for (double at : times) {
-        int64_t due = origin_ + int64_t(at * 1e6);
-        timespec ts{time_t(due / 1'000'000'000), long(due % 1'000'000'000)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-        }
-        lock.lock();
-        bool stopped = stopNow();
-        if (!stopped) issue(at);
-        lock.unlock();
-        if (stopped) break;
-      }
-      lock.lock();
-      issuing_ = false;
-    }
-    cv_.wait(lock, [this] { return !issuing_ && inflight_ == 0; });
-    flushLocked(lock, true);
-  }
-
-  bool stopNow() const { return stop_ || (phase_ == 0 && cancelled_); }
-
-  /** Closed loop: whether a finished request's slot sends another. */
-  bool more() const {
-    if (stopNow()) return false;
-    int64_t total = phase_ == 0 ? load_.warmup : load_.requests;
-    if (total >= 0 && issued_ >= total) return false;
-    return deadline_ == 0 || nowNs() < deadline_;
-  }
-
-  void issue(double scheduledMs) {
-    auto* r = new Request;
-    r->phase = phase_;
-    r->input = nextInput_++ % inputs_.size();
-    r->id = idPrefix_ + std::to_string(++counter_);
-    r->scheduledMs = scheduledMs;
-    r->message = inputs_[r->input];
-    r->message.set_id(r->id);
-    issued_++;
-    inflight_++;
+  void onMessage(int32_t call, std::string_view bytes, int64_t arrived) override {
     if (!options_.stream) {
-      r->context = std::make_unique<grpc::ClientContext>();
-      for (auto& [k, v] : options_.headers) r->context->AddMetadata(k, v);
-      if (options_.timeoutMs > 0)
-        r->context->set_deadline(std::chrono::system_clock::now() +
-                                 std::chrono::milliseconds(options_.timeoutMs));
-      r->reader = stub_->PrepareAsyncModelInfer(r->context.get(), r->message, &cq_);
-      r->sentNs = nowNs();
-      r->reader->StartCall();
-      r->reader->Finish(&r->response, &r->status, &r->unaryTag);
-      return;
+      auto it = unary_.find(call);
+      if (it == unary_.end()) return;
+      ModelInferResponse response;
+      if (!response.ParseFromArray(bytes.data(), int(bytes.size()))) return;
+      Request* r = it->second;
+      ResponseText t = readResponse(response);
+      r->responses = 1;
+      if (t.hasText && !t.text.empty()) r->chunks.emplace_back(arrived - r->sentNs, std::move(t.text));
+      return;  // completes at the call's end, with its status
     }
-    Stream* s = acquire();
-    r->stream = s;
-    s->pending[r->id] = r;
-    if (options_.timeoutMs > 0) {
-      r->alarmPending = true;
-      r->alarm = std::make_unique<grpc::Alarm>();
-      r->alarm->Set(&cq_, std::chrono::system_clock::now() + std::chrono::milliseconds(options_.timeoutMs),
-                   &r->timeoutTag);
-    }
-    r->queued = true;
-    s->queue.push_back(r);
-    pump(s);
-  }
-
-  // --- streams ----------------------------------------------------------------------------------
-
-  Stream* acquire() {
-    while (!idle_.empty()) {
-      Stream* s = idle_.back();
-      idle_.pop_back();
-      s->idle = false;
-      if (!s->closed) return s;
-    }
-    size_t open = 0;
-    Stream* least = nullptr;
-    for (auto& s : streams_) {
-      if (s->closed) continue;
-      open++;
-      if (!least || s->pending.size() < least->pending.size()) least = s.get();
-    }
-    if (open < options_.maxStreams || !least) {
-      auto s = std::make_unique<Stream>();
-      for (auto& [k, v] : options_.headers) s->context.AddMetadata(k, v);
-      s->call = stub_->PrepareAsyncModelStreamInfer(&s->context, &cq_);
-      s->call->StartCall(&s->startTag);
-      streams_.push_back(std::move(s));
-      return streams_.back().get();
-    }
-    return least;
-  }
-
-  void release(Stream* s) {
-    if (!s->closed && !s->ending && s->pending.empty() && !s->idle) {
-      s->idle = true;
-      idle_.push_back(s);
-    }
-  }
-
-  /** Writes the next queued request when the stream is ready and no write is outstanding. */
-  void pump(Stream* s) {
-    while (s->started && !s->writing && !s->closed && !s->queue.empty()) {
-      Request* r = s->queue.front();
-      s->queue.pop_front();
-      r->queued = false;
-      if (r->finished) {  // timed out while queued
-        maybeDelete(r);
-        continue;
-      }
-      s->writing = true;
-      r->sentNs = nowNs();
-      s->call->Write(r->message, &s->writeTag);
-    }
-  }
-
-  void onStreamResponse(Stream* s, int64_t arrived) {
-    const ModelStreamInferResponse& m = s->response;
+    auto sit = streams_.find(call);
+    if (sit == streams_.end()) return;
+    Stream* s = sit->second.get();
+    ModelStreamInferResponse m;
+    if (!m.ParseFromArray(bytes.data(), int(bytes.size()))) return;
     std::string id = m.has_infer_response() ? m.infer_response().id() : "";
     // Triton names the request in an error response; if it ever does not, one request in flight is unambiguous.
     if (!s->pending.count(id) && !m.error_message().empty() && s->pending.size() == 1)
@@ -393,43 +258,257 @@ class Driver {
     }
   }
 
-  void onStreamClosed(Stream* s) {
+  void onClose(int32_t call, int code, const std::string& message, int64_t now) override {
+    if (conn_.dead()) stop_ = true;  // nothing more can be sent, in any phase
+    if (!options_.stream) {
+      auto it = unary_.find(call);
+      if (it == unary_.end()) return;  // timed out before
+      Request* r = it->second;
+      unary_.erase(it);
+      if (code == ts_perf::kOk && r->responses == 1) {
+        complete(r, now, nullptr, 0, "");
+      } else {
+        const char* kind = code == ts_perf::kDeadlineExceeded ? "timeout" : "status";
+        complete(r, now, kind, code == ts_perf::kOk ? ts_perf::kInternal : code,
+                 code == ts_perf::kOk ? "the server answered without a response" : message);
+      }
+      return;
+    }
+    auto sit = streams_.find(call);
+    if (sit == streams_.end()) return;
+    Stream* s = sit->second.get();
     s->closed = true;
-    int code = s->status.error_code();
-    std::string message = s->status.error_message();
     std::vector<Request*> failed;
     for (auto& [id, r] : s->pending) failed.push_back(r);
     s->pending.clear();
-    s->queue.clear();
+    for (Request* r : failed) complete(r, now, "status", code, message);
+  }
+
+ private:
+  // --- the loop -----------------------------------------------------------------------------------
+
+  void watch(int fd, uint32_t events, int op = EPOLL_CTL_ADD) {
+    epoll_event e{};
+    e.events = events;
+    e.data.fd = fd;
+    epoll_ctl(epoll_, op, fd, &e);
+  }
+
+  template <typename Done>
+  void loopUntil(Done done) {
+    while (!done()) loop();
+  }
+
+  /** Waits for one batch of events and handles it: responses, the send timer, stdin, time-outs, flushes. */
+  void loop() {
     int64_t now = nowNs();
-    for (Request* r : failed) {
-      r->queued = false;
-      complete(r, now, "status", code, message);
+    int64_t due = -1;  // the next time something must happen without an event
+    if (!out_.empty()) due = lastFlush_ + FLUSH_NS;
+    if (!timeouts_.empty()) due = due < 0 ? timeouts_.front().first : std::min(due, timeouts_.front().first);
+    int waitMs = due < 0 ? -1 : int(std::max<int64_t>(0, (due - now + 999'999) / 1'000'000));
+    epoll_event events[8];
+    int n = epoll_wait(epoll_, events, 8, waitMs);
+    now = nowNs();
+    for (int i = 0; i < n; i++) {
+      int fd = events[i].data.fd;
+      if (fd == timer_) {
+        uint64_t expirations;
+        while (::read(timer_, &expirations, sizeof expirations) < 0 && errno == EINTR) {
+        }
+        sendDue();
+      } else if (fd == 0) {
+        readControl();
+      } else if (fd == conn_.fd()) {
+        if (events[i].events & EPOLLOUT) writeBlocked_ = false;
+        conn_.onReadable(now);
+      }
+    }
+    expireTimeouts(nowNs());
+    flushConnection();
+    flushRecords(false);
+  }
+
+  void flushConnection() {
+    bool blocked = conn_.flush();
+    if (blocked != writeBlocked_ && !conn_.dead()) {
+      watch(conn_.fd(), EPOLLIN | (blocked ? EPOLLOUT : 0), EPOLL_CTL_MOD);
+      writeBlocked_ = blocked;
     }
   }
 
-  // --- completion -------------------------------------------------------------------------------
+  // --- phases -------------------------------------------------------------------------------------
+
+  void startPhase(int phase) {
+    phase_ = phase;
+    issued_ = 0;
+    origin_ = nowNs();
+    if (load_.closed) {
+      int64_t total = phase == 0 ? load_.warmup : load_.requests;
+      deadline_ = phase == 1 && total < 0 && load_.durationMs > 0 ? origin_ + int64_t(load_.durationMs * 1e6) : 0;
+      for (int i = 0; i < load_.concurrency && more(); i++) issue(-1);
+      flushConnection();
+    } else {
+      times_ = phase == 0 ? &load_.warmupTimes : &load_.times;
+      nextTime_ = 0;
+      armTimer();
+    }
+  }
+
+  bool phaseDone() const {
+    bool sending = !load_.closed && nextTime_ < times_->size() && !stopNow();
+    return !sending && inflight_ == 0;
+  }
+
+  /** Open loop: sends every request that is due, then sets the timer for the next one. */
+  void sendDue() {
+    int64_t now = nowNs();
+    while (!load_.closed && nextTime_ < times_->size() && !stopNow()) {
+      double at = (*times_)[nextTime_];
+      if (origin_ + int64_t(at * 1e6) > now) break;
+      nextTime_++;
+      issue(at);
+    }
+    flushConnection();  // out at once, not after the rest of this batch of events
+    armTimer();
+  }
+
+  void armTimer() {
+    if (load_.closed || nextTime_ >= times_->size() || stopNow()) return;
+    int64_t due = origin_ + int64_t((*times_)[nextTime_] * 1e6);
+    itimerspec spec{};
+    spec.it_value = {time_t(due / 1'000'000'000), long(due % 1'000'000'000)};
+    if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;  // zero disarms
+    timerfd_settime(timer_, TFD_TIMER_ABSTIME, &spec, nullptr);
+  }
+
+  bool stopNow() const { return stop_ || (phase_ == 0 && cancelled_); }
+
+  /** Closed loop: whether a finished request's slot sends another. */
+  bool more() const {
+    if (stopNow()) return false;
+    int64_t total = phase_ == 0 ? load_.warmup : load_.requests;
+    if (total >= 0 && issued_ >= total) return false;
+    return deadline_ == 0 || nowNs() < deadline_;
+  }
+
+  void issue(double scheduledMs) {
+    auto owned = std::make_unique<Request>();
+    Request* r = owned.get();
+    r->phase = phase_;
+    r->input = nextInput_++ % inputs_.size();
+    r->seq = ++counter_;
+    r->id = idPrefix_ + std::to_string(r->seq);
+    r->scheduledMs = scheduledMs;
+    live_.emplace(r->seq, std::move(owned));
+    issued_++;
+    inflight_++;
+    // The input's encoding plus its id (field 3): a later field of the same number wins, so the id
+    // is appended to the bytes instead of copying and re-encoding the message for every request.
+    std::string& message = message_;
+    message.assign(inputs_[r->input]);
+    message += char(0x1a);
+    appendVarint(message, r->id.size());
+    message += r->id;
+    int32_t call;
+    if (!options_.stream) {
+      call = conn_.startCall(INFER_PATH, options_.timeoutMs);
+      if (call >= 0) {
+        unary_[call] = r;
+        conn_.send(call, message, true);
+      }
+    } else {
+      Stream* s = acquire();
+      call = s ? s->call : -1;
+      if (s) {
+        s->pending[r->id] = r;
+        conn_.send(call, message, false);
+      }
+    }
+    if (call < 0) {
+      stop_ = true;
+      complete(r, nowNs(), "status", ts_perf::kUnavailable, conn_.deathReason());
+      return;
+    }
+    r->call = call;
+    r->sentNs = nowNs();
+    if (options_.timeoutMs > 0) timeouts_.emplace_back(r->sentNs + options_.timeoutMs * 1'000'000, r->seq);
+  }
+
+  static void appendVarint(std::string& out, uint64_t v) {
+    while (v >= 0x80) {
+      out += char(v | 0x80);
+      v >>= 7;
+    }
+    out += char(v);
+  }
+
+  // --- streams ------------------------------------------------------------------------------------
+
+  Stream* acquire() {
+    while (!idle_.empty()) {
+      Stream* s = idle_.back();
+      idle_.pop_back();
+      s->idle = false;
+      if (!s->closed) return s;
+    }
+    size_t open = 0;
+    Stream* least = nullptr;
+    for (auto& [call, s] : streams_) {
+      if (s->closed) continue;
+      open++;
+      if (!least || s->pending.size() < least->pending.size()) least = s.get();
+    }
+    if (open < options_.maxStreams || !least) {
+      int32_t call = conn_.startCall(STREAM_PATH, 0);
+      if (call < 0) return nullptr;
+      auto s = std::make_unique<Stream>();
+      s->call = call;
+      return streams_.emplace(call, std::move(s)).first->second.get();
+    }
+    return least;
+  }
+
+  void release(Stream* s) {
+    if (!s->closed && s->pending.empty() && !s->idle) {
+      s->idle = true;
+      idle_.push_back(s);
+    }
+  }
+
+  // --- completion ---------------------------------------------------------------------------------
+
+  void expireTimeouts(int64_t now) {
+    while (!timeouts_.empty() && timeouts_.front().first <= now) {
+      uint64_t seq = timeouts_.front().second;
+      timeouts_.pop_front();
+      auto it = live_.find(seq);
+      if (it == live_.end()) continue;  // answered in time
+      Request* r = it->second.get();
+      if (options_.stream) {
+        Stream* s = streams_.at(r->call).get();
+        if (s->pending.erase(r->id)) s->abandoned.insert(r->id);
+        release(s);
+      } else {
+        unary_.erase(r->call);  // the server's own deadline (grpc-timeout) ends the call
+      }
+      complete(r, now, "timeout", ts_perf::kDeadlineExceeded, "");
+    }
+  }
 
   /** A request ended: record it (measured phase), refill its closed-loop slot, free it. */
   void complete(Request* r, int64_t endNs, const char* kind, int code, const std::string& message) {
-    r->finished = true;
-    if (r->alarmPending) r->alarm->Cancel();
     inflight_--;
     if (r->phase == 1) {
-      if (kind && std::strcmp(kind, "status") == 0 && code == grpc::StatusCode::UNAVAILABLE) stop_ = true;
+      if (kind && std::strcmp(kind, "status") == 0 && code == ts_perf::kUnavailable) stop_ = true;
       record(r, endNs, kind, code, message);
     }
-    if (load_.closed && r->phase == phase_ && !issuing_ && more()) issue(-1);
-    maybeDelete(r);
-    if (!issuing_ && inflight_ == 0) cv_.notify_all();
-  }
-
-  void maybeDelete(Request* r) {
-    if (r->finished && !r->alarmPending && !r->queued) delete r;
+    bool refill = load_.closed && r->phase == phase_ && more();
+    live_.erase(r->seq);
+    if (refill) issue(-1);
   }
 
   void record(Request* r, int64_t endNs, const char* kind, int code, const std::string& message) {
-    // A request that never went out (its stream failed first) starts when it was due.
+    // A request that never went out (its connection failed first) starts when it was due.
     int64_t sent = r->sentNs ? r->sentNs : endNs;
     std::string& o = out_;
     o += "{\"i\":";
@@ -465,114 +544,21 @@ class Driver {
     o += "}\n";
   }
 
-  // --- the completion queue ---------------------------------------------------------------------
+  // --- output and control -------------------------------------------------------------------------
 
-  /** Handles completions; wakes for nothing else than a flush that is due (a wake-up costs CPU). */
-  void eventLoop() {
-    int64_t flushDue = 0;  // 0: nothing waits to be flushed
-    for (;;) {
-      void* tag;
-      bool ok;
-      auto deadline = flushDue ? std::chrono::system_clock::now() + std::chrono::nanoseconds(flushDue - nowNs())
-                               : std::chrono::system_clock::time_point::max();
-      auto status = cq_.AsyncNext(&tag, &ok, deadline);
-      if (status == grpc::CompletionQueue::SHUTDOWN) return;
-      std::unique_lock<std::mutex> lock(mu_);
-      if (status == grpc::CompletionQueue::GOT_EVENT) handle(static_cast<Tag*>(tag), ok);
-      flushLocked(lock, false);
-      flushDue = out_.empty() ? 0 : lastFlush_ + FLUSH_NS;
-    }
-  }
-
-  void handle(Tag* tag, bool ok) {
+  /** Hands the records gathered so far to stdout, at most every FLUSH_NS unless `force` or many. */
+  void flushRecords(bool force) {
     int64_t now = nowNs();
-    switch (tag->kind) {
-      case Tag::Unary: {
-        auto* r = static_cast<Request*>(tag->owner);
-        if (r->status.ok()) {
-          ResponseText t = readResponse(r->response);
-          r->responses = 1;
-          if (t.hasText && !t.text.empty()) r->chunks.emplace_back(now - r->sentNs, std::move(t.text));
-          complete(r, now, nullptr, 0, "");
-        } else {
-          bool deadline = r->status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED;
-          complete(r, now, deadline ? "timeout" : "status", r->status.error_code(), r->status.error_message());
-        }
-        break;
-      }
-      case Tag::Timeout: {
-        auto* r = static_cast<Request*>(tag->owner);
-        r->alarmPending = false;
-        if (ok && !r->finished) {
-          Stream* s = r->stream;
-          if (s->pending.erase(r->id)) s->abandoned.insert(r->id);
-          release(s);
-          complete(r, now, "timeout", grpc::StatusCode::DEADLINE_EXCEEDED, "");
-        } else {
-          maybeDelete(r);
-        }
-        break;
-      }
-      case Tag::Start: {
-        auto* s = static_cast<Stream*>(tag->owner);
-        if (!ok) {
-          s->call->Finish(&s->status, &s->finishTag);
-          break;
-        }
-        s->started = true;
-        s->call->Read(&s->response, &s->readTag);
-        pump(s);
-        break;
-      }
-      case Tag::Write: {
-        auto* s = static_cast<Stream*>(tag->owner);
-        s->writing = false;
-        if (ok) pump(s);  // a failed write: the read fails too and finishes the stream
-        break;
-      }
-      case Tag::Read: {
-        auto* s = static_cast<Stream*>(tag->owner);
-        if (!ok) {
-          s->call->Finish(&s->status, &s->finishTag);
-          break;
-        }
-        onStreamResponse(s, now);
-        s->call->Read(&s->response, &s->readTag);
-        break;
-      }
-      case Tag::WritesDone:
-        break;
-      case Tag::Finish: {
-        auto* s = static_cast<Stream*>(tag->owner);
-        onStreamClosed(s);
-        cv_.notify_all();
-        break;
-      }
-    }
-  }
-
-  /**
-   * Hands the records gathered so far to stdout, at most every FLUSH_NS unless `force`. Lock order
-   * is mu_ then writeMu_ (taken before mu_ is let go, so chunks reach stdout in order, W and E after
-   * the records before them), and mu_ is never taken while writeMu_ is held.
-   */
-  void flushLocked(std::unique_lock<std::mutex>& lock, bool force, const char* line = nullptr) {
-    int64_t now = nowNs();
-    if (!line && (out_.empty() || (!force && now - lastFlush_ < FLUSH_NS && out_.size() < 65536))) return;
+    if (out_.empty() || (!force && now - lastFlush_ < FLUSH_NS && out_.size() < FLUSH_BYTES)) return;
     lastFlush_ = now;
-    std::string chunk;
-    chunk.swap(out_);
-    if (line) chunk += line;
-    std::unique_lock<std::mutex> writing(writeMu_);
-    lock.unlock();
-    writeAll(chunk);
-    writing.unlock();
-    lock.lock();
+    writeAll(out_);
+    out_.clear();
   }
 
-  void emitLine(const char* line) {
-    std::unique_lock<std::mutex> lock(mu_);
-    flushLocked(lock, true, line);
+  void emit(const char* line) {
+    flushRecords(true);
+    writeAll(line);
+    lastFlush_ = nowNs();
   }
 
   static void writeAll(const std::string& data) {
@@ -587,60 +573,67 @@ class Driver {
     }
   }
 
-  /** Half-closes every stream and waits (briefly) for the server to end them: never a cancel. */
-  void shutdown() {
-    std::unique_lock<std::mutex> lock(mu_);
-    for (auto& s : streams_) {
-      if (s->closed || !s->started) continue;
-      s->ending = true;
-      if (!s->writing) s->call->WritesDone(&s->writesDoneTag);
+  void readControl() {
+    char buf[4096];
+    ssize_t n = ::read(0, buf, sizeof buf);
+    if (n > 0) {
+      stdin_.append(buf, size_t(n));
+    } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+      epoll_ctl(epoll_, EPOLL_CTL_DEL, 0, nullptr);
+      stop_ = cancelled_ = true;  // EOF is stop
     }
-    auto allClosed = [this] {
-      return std::all_of(streams_.begin(), streams_.end(),
-                         [](const std::unique_ptr<Stream>& s) { return s->closed || !s->started; });
-    };
-    cv_.wait_for(lock, std::chrono::seconds(5), allClosed);
-    bool clean = allClosed();
-    lock.unlock();
-    if (!clean) std::_Exit(0);  // a stream the server never ended: leave without cancelling it
-    cq_.Shutdown();
+    handleControl();
   }
 
-  void readControl() {
-    std::string line;
-    while (std::getline(std::cin, line)) {
-      std::lock_guard<std::mutex> lock(mu_);
+  void handleControl() {
+    size_t end;
+    while ((end = stdin_.find('\n')) != std::string::npos) {
+      std::string line = stdin_.substr(0, end);
+      stdin_.erase(0, end + 1);
       if (line == "go") go_ = true;
-      if (line == "stop") {
-        stop_ = true;
-        cancelled_ = true;
-      }
-      cv_.notify_all();
+      if (line == "stop") stop_ = cancelled_ = true;
     }
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-    cancelled_ = true;
-    cv_.notify_all();
+  }
+
+  /** Half-closes every stream and waits (briefly) for the server to end them: never a cancel. */
+  void shutdown() {
+    for (auto& [call, s] : streams_)
+      if (!s->closed) conn_.halfClose(call);
+    flushConnection();
+    int64_t until = nowNs() + 5'000'000'000;
+    timeouts_.clear();
+    while (conn_.openCalls() > 0 && !conn_.dead() && nowNs() < until) {
+      epoll_event events[8];
+      int n = epoll_wait(epoll_, events, 8, int((until - nowNs()) / 1'000'000) + 1);
+      for (int i = 0; i < n; i++)
+        if (events[i].data.fd == conn_.fd()) conn_.onReadable(nowNs());
+      flushConnection();
+    }
+    if (conn_.openCalls() > 0 && !conn_.dead()) std::_Exit(0);  // a call the server never ended: leave without cancelling it
   }
 
   Options options_;
-  std::vector<ModelInferRequest> inputs_;
+  std::vector<std::string> inputs_;  // encoded requests without an id
   Load load_;
-  std::unique_ptr<GRPCInferenceService::Stub> stub_;
-  grpc::CompletionQueue cq_;
+  std::string stdin_;  // control input not yet handled
+  GrpcConnection conn_;
   std::string idPrefix_;
+  int epoll_ = -1, timer_ = -1;
+  bool writeBlocked_ = false;
 
-  std::mutex mu_;  // everything below, and every gRPC call made on the driver's streams
-  std::mutex writeMu_;
-  std::condition_variable cv_;
   bool go_ = false, stop_ = false, cancelled_ = false;
   int phase_ = 0;
-  bool issuing_ = false;
   int64_t origin_ = 0, deadline_ = 0, issued_ = 0, inflight_ = 0;
+  const std::vector<double>* times_ = nullptr;
+  size_t nextTime_ = 0;
   size_t nextInput_ = 0;
   uint64_t counter_ = 0;
-  std::vector<std::unique_ptr<Stream>> streams_;
+  std::string message_;
+  std::unordered_map<uint64_t, std::unique_ptr<Request>> live_;
+  std::unordered_map<int32_t, Request*> unary_;
+  std::unordered_map<int32_t, std::unique_ptr<Stream>> streams_;
   std::vector<Stream*> idle_;
+  std::deque<std::pair<int64_t, uint64_t>> timeouts_;  // (deadline, request): in send order, so in deadline order
   std::string out_;
   int64_t lastFlush_ = 0;
 };
@@ -659,15 +652,22 @@ std::vector<double> readTimes(const std::string& header, const char* name) {
   return times;
 }
 
+/** HOST:PORT or [IPv6]:PORT. */
+std::pair<std::string, std::string> splitUrl(const std::string& url) {
+  auto colon = url.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == url.size()) fail("--url must be HOST:PORT (got '" + url + "')");
+  std::string host = url.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  return {host, url.substr(colon + 1)};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
-  // Debian's abseil checks every mutex gRPC takes for lock-order cycles (~3% of the driver's CPU in a
-  // profile); a load generator has no use for that debugging aid.
-  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   Options options;
   bool method = false;
+  std::string url;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -675,7 +675,7 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--url") {
-      options.url = value();
+      url = value();
     } else if (a == "--method") {
       std::string m = value();
       if (m != "infer" && m != "stream") fail("--method must be infer or stream (got '" + m + "')");
@@ -690,15 +690,16 @@ int main(int argc, char** argv) {
       auto eq = h.find('=');
       if (eq == std::string::npos || eq == 0) fail("--header must be KEY=VALUE (got '" + h + "')");
       std::string key = h.substr(0, eq);
-      std::transform(key.begin(), key.end(), key.begin(), ::tolower);  // gRPC metadata keys are lower-case
+      std::transform(key.begin(), key.end(), key.begin(), ::tolower);  // HTTP/2 header names are lower-case
       options.headers.emplace_back(key, h.substr(eq + 1));
     } else {
       fail("unknown argument '" + a + "'");
     }
   }
-  if (options.url.empty() || !method) fail("usage: ts-perf-driver --url HOST:PORT --method infer|stream");
+  if (url.empty() || !method) fail("usage: ts-perf-driver --url HOST:PORT --method infer|stream");
+  std::tie(options.host, options.port) = splitUrl(url);
 
-  std::vector<inference::ModelInferRequest> inputs;
+  std::vector<std::string> inputs;
   Load load;
   bool haveLoad = false;
   std::string line;
@@ -707,9 +708,9 @@ int main(int argc, char** argv) {
       size_t n = std::stoul(line.substr(8));
       std::string bytes(n, '\0');
       if (!std::cin.read(bytes.data(), std::streamsize(n))) fail("stdin ended inside a request");
-      inference::ModelInferRequest request;
+      ModelInferRequest request;
       if (!request.ParseFromString(bytes)) fail("a request is not an encoded inference.ModelInferRequest");
-      inputs.push_back(std::move(request));
+      inputs.push_back(std::move(bytes));
       std::getline(std::cin, line);  // the newline after the bytes
     } else if (line.rfind("closed ", 0) == 0) {
       long long warmup = 0, requests = 0;
@@ -735,6 +736,9 @@ int main(int argc, char** argv) {
   if (line != "start") return 0;  // the TypeScript side went away before starting
   if (inputs.empty()) fail("no request given");
   if (!haveLoad) fail("no load given");
-  Driver driver(options, std::move(inputs), std::move(load));
+  // Control lines that arrived with "start" sit in std::cin's buffer; the loop reads fd 0 itself.
+  std::string rest(size_t(std::max<std::streamsize>(0, std::cin.rdbuf()->in_avail())), '\0');
+  rest.resize(size_t(std::cin.readsome(rest.data(), std::streamsize(rest.size()))));
+  Driver driver(options, std::move(inputs), std::move(load), std::move(rest));
   return driver.run();
 }
