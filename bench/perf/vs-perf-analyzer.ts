@@ -3,7 +3,7 @@
  * model and the same load, in one run, each load point measured by both tools back to back:
  * p50 / p99 latency, streamed TTFT and ITL, throughput, client CPU per request, and the highest
  * open-loop rate each sustains. `perf` runs with both engines (`--engine native`: ts-perf-driver,
- * gRPC C++; `--engine node`: Node's event loop) unless --engines picks one.
+ * one C++ thread over nghttp2; `--engine node`: Node's event loop) unless --engines picks one.
  *
  *   nice -n -5 node --import tsx bench/perf/vs-perf-analyzer.ts [--quick] [--only latency,stream,rate,max]
  *       [--engines native,node]

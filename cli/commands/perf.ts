@@ -97,7 +97,7 @@ function measureCommand(): Command {
     .addOption(
       new Option(
         '--engine <engine>',
-        'what sends the requests: native (ts-perf-driver, gRPC C++; the default for the gRPC endpoints) or node',
+        'what sends the requests: native (ts-perf-driver, C++ over nghttp2; the default for the gRPC endpoints) or node',
       ).choices(PERF_ENGINES),
     )
     .addOption(

@@ -61,7 +61,7 @@ export interface LatencyTestOptions {
    */
   serverTokenCounts?: boolean;
   /**
-   * What sends the requests: `native` (ts-perf-driver, gRPC C++; the gRPC endpoints over plaintext),
+   * What sends the requests: `native` (ts-perf-driver, C++ over nghttp2; the gRPC endpoints over plaintext),
    * `node` (Node's event loop; every endpoint), or `auto`: native where it applies, else node (the
    * CLI's default). Default node, so a caller without a native build (the editor) needs none.
    */

@@ -1,6 +1,6 @@
 /**
- * perf's native engine: the load is driven by ts-perf-driver (backends/perf-driver, gRPC C++'s
- * async API) instead of Node's event loop. Node costs several wake-ups per request (socket reads,
+ * perf's native engine: the load is driven by ts-perf-driver (backends/perf-driver: one C++ thread,
+ * an epoll loop over an nghttp2 connection) instead of Node's event loop. Node costs several wake-ups per request (socket reads,
  * promise hops, timers), which kept perf's client CPU per request at 1.3–2.8× perf_analyzer's
  * (docs/BENCHMARKS.md); a worker thread would only move the same per-request JavaScript to another
  * core. The driver wakes Node once per batch of records instead.
@@ -76,7 +76,7 @@ export function nativeDriver(): Promise<string> {
       built = undefined;
       throw new Error(
         `perf's native engine (ts-perf-driver) could not be built: ${error.message}` +
-          ' — run `npm run setup` for gRPC C++ (libgrpc++-dev, protobuf-compiler-grpc), or use --engine node',
+          ' — run `npm run setup` for nghttp2 and protobuf (libnghttp2-dev, libprotobuf-dev, protobuf-compiler), or use --engine node',
       );
     },
   );

@@ -69,7 +69,7 @@ export async function grpcNativeTarget(
       return new TritonError(`Triton at ${url} closed the ${method} stream`, status.UNAVAILABLE, method);
     }
     if (failure.code === status.UNAVAILABLE) {
-      // gRPC C++ says "Connection refused" where Node says ECONNREFUSED: the same diagnosis either way.
+      // The driver says "Connection refused" (strerror) where Node says ECONNREFUSED: the same diagnosis either way.
       const details = /connection refused/i.test(failure.message)
         ? `connect ECONNREFUSED ${url}`
         : failure.message;
