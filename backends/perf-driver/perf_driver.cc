@@ -302,6 +302,8 @@ class Driver : public ts_perf::CallHandler {
   /** Waits for one batch of events and handles it: responses, the send timer, stdin, time-outs, flushes. */
   void loop() {
     int64_t now = nowNs();
+    // Deadlines of requests that already ended are dropped here, not woken up for.
+    while (!timeouts_.empty() && !live_.count(timeouts_.front().second)) timeouts_.pop_front();
     int64_t due = -1;  // the next time something must happen without an event
     if (!out_.empty()) due = lastFlush_ + FLUSH_NS;
     if (!timeouts_.empty()) due = due < 0 ? timeouts_.front().first : std::min(due, timeouts_.front().first);
@@ -597,6 +599,8 @@ class Driver : public ts_perf::CallHandler {
 
   /** Half-closes every stream and waits (briefly) for the server to end them: never a cancel. */
   void shutdown() {
+    epoll_ctl(epoll_, EPOLL_CTL_DEL, 0, nullptr);  // stdin at EOF would wake this wait at once, forever
+    epoll_ctl(epoll_, EPOLL_CTL_DEL, timer_, nullptr);
     for (auto& [call, s] : streams_)
       if (!s->closed) conn_.halfClose(call);
     flushConnection();
