@@ -6,7 +6,11 @@
  * one C++ thread over nghttp2; `--engine node`: Node's event loop) unless --engines picks one.
  *
  *   nice -n -5 node --import tsx bench/perf/vs-perf-analyzer.ts [--quick] [--only latency,stream,rate,max]
- *       [--engines native,node]
+ *       [--engines native,node] [--repeat N]
+ *
+ * --repeat N measures each load point N times, the tools interleaved (perf_analyzer, perf, …,
+ * perf_analyzer, perf), and reports each tool's median with its range over the N runs: a gap
+ * between the tools smaller than one tool's own run-to-run range is noise, not disagreement.
  *
  * perf_analyzer is bench-only (never in the product's setup), in its own venv:
  *   python3 -m venv .cache/perf-analyzer-venv
@@ -57,6 +61,8 @@ const wants = (part: string) => !only || only.has(part);
 type Engine = 'native' | 'node';
 const enginesArg = args.indexOf('--engines');
 const ENGINES = (enginesArg >= 0 ? args[enginesArg + 1]!.split(',') : ['native', 'node']) as Engine[];
+const repeatArg = args.indexOf('--repeat');
+const REPEAT = repeatArg >= 0 ? Math.max(1, Number(args[repeatArg + 1])) : 1;
 /** Window length for both tools, ms (perf_analyzer -p, perf --windows): 3 stable windows are reported. */
 const WINDOW_MS = quick ? 1000 : 2000;
 
@@ -90,10 +96,33 @@ interface Measured {
 interface Point {
   variant: Variant;
   load: Load;
+  /** The median of each figure over the repeats. */
   perfAnalyzer?: Measured;
-  /** perf per engine. */
+  /** perf per engine, medians over the repeats. */
   perf: Partial<Record<Engine, Measured>>;
+  /** Every repeat, per tool ('perf_analyzer' or the engine). */
+  repeats: Record<string, Measured[]>;
   error?: string;
+}
+
+/** Each figure's median over the runs (the runs' own figures are kept in Point.repeats). */
+function medianOf(runs: Measured[]): Measured | undefined {
+  if (runs.length === 0) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(runs[0]!) as (keyof Measured)[]) {
+    if (key === 'stable') {
+      out.stable = runs.every((r) => r.stable !== false);
+      continue;
+    }
+    const values = runs.map((r) => r[key]).filter((v): v is number => typeof v === 'number');
+    out[key] = values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+  }
+  return out as unknown as Measured;
+}
+
+function range(runs: Measured[] | undefined, key: keyof Measured): string {
+  const values = (runs ?? []).map((r) => r[key]).filter((v): v is number => typeof v === 'number');
+  return values.length < 2 ? '' : ` [${fmt(Math.min(...values))}–${fmt(Math.max(...values))}]`;
 }
 
 function pipelineFor(variant: Variant): string {
@@ -423,9 +452,9 @@ function printPoint(p: Point): void {
       const x = a[k] as number | undefined;
       const perEngine = ENGINES.map((e) => {
         const y = p.perf[e]?.[k] as number | undefined;
-        return `${e} ${fmt(y)} (×${ratio(y, x)})`;
+        return `${e} ${fmt(y)}${range(p.repeats[e], k)} (×${ratio(y, x)})`;
       });
-      return `${name} ${fmt(x)} / ${perEngine.join(' / ')}`;
+      return `${name} ${fmt(x)}${range(p.repeats.perf_analyzer, k)} / ${perEngine.join(' / ')}`;
     });
   const notes = ENGINES.flatMap((e) => {
     const m = p.perf[e];
@@ -459,21 +488,27 @@ async function main(): Promise<void> {
       for (const load of group.loads) {
         const dir = join(OUT, group.variant, `${load.mode}-${load.value}`);
         mkdirSync(dir, { recursive: true });
-        const point: Point = { variant: group.variant, load, perf: {} };
+        const point: Point = { variant: group.variant, load, perf: {}, repeats: {} };
         const started = performance.now();
         // Each tool on its own: perf_analyzer failing to stabilise must not cost perf's numbers.
         const errors: string[] = [];
-        const attempt = async (what: string, run: () => Promise<void>) =>
-          run().catch((error: unknown) => {
-            errors.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-          });
-        await attempt('perf_analyzer', async () => {
-          point.perfAnalyzer = await runPerfAnalyzer(client!, model, load, group.stream, dir);
-        });
+        const attempt = async (tool: string, run: () => Promise<Measured>) =>
+          run().then(
+            (m) => (point.repeats[tool] ??= []).push(m),
+            (error: unknown) => {
+              errors.push(`${tool}: ${error instanceof Error ? error.message : String(error)}`);
+            },
+          );
+        for (let i = 0; i < REPEAT; i++) {
+          await attempt('perf_analyzer', () => runPerfAnalyzer(client!, model, load, group.stream, dir));
+          for (const engine of ENGINES) {
+            await attempt(engine, () => runPerf(client!, model, load, group.stream, dir, engine));
+          }
+        }
+        point.perfAnalyzer = medianOf(point.repeats.perf_analyzer ?? []);
         for (const engine of ENGINES) {
-          await attempt(`perf ${engine}`, async () => {
-            point.perf[engine] = await runPerf(client!, model, load, group.stream, dir, engine);
-          });
+          const m = medianOf(point.repeats[engine] ?? []);
+          if (m) point.perf[engine] = m;
         }
         if (errors.length > 0) point.error = errors.join('\n');
         printPoint(point);
@@ -495,7 +530,10 @@ async function main(): Promise<void> {
     );
   }
   const file = join(ROOT, '.cache/bench/perf-vs-pa.json');
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), windowMs: WINDOW_MS, points }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify({ at: new Date().toISOString(), windowMs: WINDOW_MS, repeat: REPEAT, points }, null, 2),
+  );
   console.log(`raw results: ${file}`);
 }
 

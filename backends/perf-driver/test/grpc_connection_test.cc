@@ -36,18 +36,24 @@ struct Script {
   bool closeConnectionOnRequest = false;
 };
 
+/** A TCP socket bound to a free loopback port, and that port. */
+int boundLoopbackSocket(uint16_t& port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  port = ntohs(addr.sin_port);
+  return fd;
+}
+
 /** One connection's worth of HTTP/2 server: answers each request once the client half-closes it. */
 class ScriptedServer {
  public:
   explicit ScriptedServer(Script script) : script_(std::move(script)) {
-    listener_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(listener_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    getsockname(listener_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
+    listener_ = boundLoopbackSocket(port_);
     listen(listener_, 1);
     thread_ = std::thread([this] { serve(); });
   }
@@ -218,31 +224,29 @@ TEST(GrpcConnection, SendsEachMessageFramedAndHalfClosesOnlyWhenAsked) {
   ASSERT_EQ(r.closes.size(), 1u);
 }
 
-TEST(GrpcConnection, PercentDecodesGrpcMessageOfATrailersOnlyAnswer) {
-  Script script;
-  script.trailers = {{"grpc-status", "3"}, {"grpc-message", "bad%20input%3A%20100%25"}};
+/** The ends that one half-closed call to a server answering with `script` reports. */
+std::vector<std::pair<int, std::string>> endsOfOneCall(const Script& script) {
   ScriptedServer server(script);
   Recorder r;
   GrpcConnection conn("127.0.0.1", server.port(), {}, &r);
-  ASSERT_EQ(conn.connect(), "");
+  EXPECT_EQ(conn.connect(), "");
   conn.send(conn.startCall("/p", 0), "x", true);
   pump(conn, [&] { return !r.closes.empty(); });
-  ASSERT_EQ(r.closes.size(), 1u);
-  EXPECT_EQ(r.closes[0], std::make_pair(3, std::string("bad input: 100%")));
+  return r.closes;
+}
+
+TEST(GrpcConnection, PercentDecodesGrpcMessageOfATrailersOnlyAnswer) {
+  Script script;
+  script.trailers = {{"grpc-status", "3"}, {"grpc-message", "bad%20input%3A%20100%25"}};
+  EXPECT_EQ(endsOfOneCall(script), (std::vector<std::pair<int, std::string>>{{3, "bad input: 100%"}}));
 }
 
 TEST(GrpcConnection, AnHttpErrorWithoutGrpcStatusMapsAsGrpcClientsDo) {
   Script script;
   script.headers = {{":status", "503"}};
   script.trailers = {};
-  ScriptedServer server(script);
-  Recorder r;
-  GrpcConnection conn("127.0.0.1", server.port(), {}, &r);
-  ASSERT_EQ(conn.connect(), "");
-  conn.send(conn.startCall("/p", 0), "x", true);
-  pump(conn, [&] { return !r.closes.empty(); });
-  ASSERT_EQ(r.closes.size(), 1u);
-  EXPECT_EQ(r.closes[0], std::make_pair(int(ts_perf::kUnavailable), std::string("HTTP status 503")));
+  EXPECT_EQ(endsOfOneCall(script),
+            (std::vector<std::pair<int, std::string>>{{ts_perf::kUnavailable, "HTTP status 503"}}));
 }
 
 TEST(GrpcConnection, AServerThatGoesAwayFailsEveryOpenCallWithUnavailable) {
@@ -263,16 +267,10 @@ TEST(GrpcConnection, AServerThatGoesAwayFailsEveryOpenCallWithUnavailable) {
 }
 
 TEST(GrpcConnection, ConnectionRefusedSaysSo) {
-  int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(s);  // a port nobody listens on
+  uint16_t port;
+  close(boundLoopbackSocket(port));  // a port nobody listens on
   Recorder r;
-  GrpcConnection conn("127.0.0.1", std::to_string(ntohs(addr.sin_port)), {}, &r);
+  GrpcConnection conn("127.0.0.1", std::to_string(port), {}, &r);
   EXPECT_NE(conn.connect().find("Connection refused"), std::string::npos);
 }
 
