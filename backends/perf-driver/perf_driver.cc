@@ -31,7 +31,9 @@
 // cancelled: concurrent stream cancellations crash Triton 2.51); a status of UNAVAILABLE in the
 // measured phase stops sending at once.
 #include <errno.h>
+#include <signal.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -668,6 +670,9 @@ std::pair<std::string, std::string> splitUrl(const std::string& url) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Never outlive perf: a perf that quit at once (a second Ctrl-C) leaves no driver waiting on a
+  // server that does not answer.
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
   std::ios::sync_with_stdio(false);
   Options options;
   bool method = false;

@@ -170,7 +170,16 @@ function measureCommand(): Command {
         }
         const { inputs, tokenizer } = await perfInputs(opts, out.progress.bind(out));
         const controller = new AbortController();
-        const release = onInterrupt(() => controller.abort());
+        // The first interrupt stops sending and lets the requests in flight finish (the report
+        // follows); a second quits at once, for a server that never answers them.
+        const release = onInterrupt((signal) => {
+          if (!controller.signal.aborted) {
+            controller.abort();
+            out.progress('stopping: waiting for the requests in flight (interrupt again to quit now)');
+          } else {
+            process.exit(signal === 'SIGINT' ? 130 : 143);
+          }
+        });
         const client = connectTransport(opts);
         const progress = out.json ? undefined : liveProgress();
         try {

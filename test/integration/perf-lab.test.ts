@@ -7,7 +7,7 @@
  * `tokenizers`, not by the code under test). Delays are large (100 ms per token) so that the
  * pipeline's own 1–5 ms (measured on the loaded box: tokenize, ensemble, detokenize, gRPC) and a busy 2-core machine stay inside the 5% tolerance.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -294,6 +294,70 @@ describe('faults', () => {
     },
     60_000,
   );
+});
+
+describe('interrupts', () => {
+  it('a second Ctrl-C quits at once, without waiting for the request in flight, and leaves no driver', async () => {
+    // A server of its own: quitting closes the driver's connection, which cancels its stream there.
+    const own = await startLocalServer({ modelRepository: repo });
+    const ownClient = new TritonClient(own.grpcUrl);
+    try {
+      expect((await deployRepository(ownClient, { repository: repo, mode: 'local' })).ok).toBe(true);
+      const drivers = () => {
+        try {
+          return execFileSync('pgrep', ['-f', `ts-perf-driver --url ${own.grpcUrl} `])
+            .toString()
+            .trim();
+        } catch {
+          return ''; // pgrep: none
+        }
+      };
+      // 60 tokens at 100 ms: each request takes 6 s.
+      const run = spawn(
+        process.execPath,
+        [
+          BIN,
+          'perf',
+          '--engine',
+          'native',
+          '--url',
+          own.grpcUrl,
+          '--model',
+          MODEL,
+          '--prompt',
+          PROMPT,
+          '--max-tokens',
+          '60',
+          '--stream',
+          '--concurrency',
+          '1',
+          '--requests',
+          '3',
+          '--warmup',
+          '0',
+        ],
+        { cwd: ROOT },
+      );
+      let stderr = '';
+      run.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((done) => run.on('close', done));
+      for (let i = 0; i < 200 && !drivers(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(drivers()).not.toBe('');
+      await new Promise((r) => setTimeout(r, 500)); // the first request is in flight
+      run.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 300));
+      const second = performance.now();
+      run.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(performance.now() - second).toBeLessThan(3000);
+      expect(stderr).toContain('interrupt again to quit now');
+      for (let i = 0; i < 60 && drivers(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(drivers()).toBe('');
+    } finally {
+      ownClient.close();
+      await own.stop();
+    }
+  }, 60_000);
 });
 
 describe('the CLI: sweep, reports, compare', () => {
