@@ -264,6 +264,7 @@ async function runPerfAnalyzer(
   writeFileSync(data, JSON.stringify({ data: [row] }));
   const csv = join(dir, 'pa.csv');
   const profile = join(dir, 'pa-profile.json');
+  rmSync(profile, { force: true }); // perf_analyzer refuses to overwrite it (a repeat, or an earlier run)
   const loadArgs =
     load.mode === 'concurrency'
       ? ['--concurrency-range', String(load.value)]
@@ -298,7 +299,11 @@ async function runPerfAnalyzer(
     LD_LIBRARY_PATH: [PA_LIBS, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
   };
   const run = await runTool(client, model, PA, argv, env);
-  if (run.code !== 0) throw new Error(`perf_analyzer failed (${run.code}): ${run.stderr || run.stdout}`);
+  if (run.code !== 0) {
+    // Its usage text follows the reason: keep the reason.
+    const reason = (run.stderr || run.stdout).split('\n').slice(0, 2).join('\n');
+    throw new Error(`perf_analyzer failed (${run.code}): ${reason}`);
+  }
   const [header, values] = readFileSync(csv, 'utf8').trim().split('\n');
   const cols = header!.split(',');
   const vals = values!.split(',').map(Number);
