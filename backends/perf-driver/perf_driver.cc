@@ -323,7 +323,6 @@ class Driver : public ts_perf::CallHandler {
       } else if (fd == 0) {
         readControl();
       } else if (fd == conn_.fd()) {
-        if (events[i].events & EPOLLOUT) writeBlocked_ = false;
         conn_.onReadable(now);
       }
     }
@@ -335,7 +334,7 @@ class Driver : public ts_perf::CallHandler {
   void flushConnection() {
     bool blocked = conn_.flush();
     if (blocked != writeBlocked_ && !conn_.dead()) {
-      watch(conn_.fd(), EPOLLIN | (blocked ? EPOLLOUT : 0), EPOLL_CTL_MOD);
+      watch(conn_.fd(), EPOLLIN | (blocked ? uint32_t(EPOLLOUT) : 0u), EPOLL_CTL_MOD);
       writeBlocked_ = blocked;
     }
   }
