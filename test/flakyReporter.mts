@@ -1,6 +1,6 @@
 /**
  * A vitest reporter that writes the tests which failed and then passed on a retry to the file in
- * TS_FLAKY_OUT (a JSON array of full names). CI retries an integration test once, because a
+ * TS_FLAKY_OUT (a JSON array of full names). `npm test` retries an integration test once, because a
  * shared 2-core box can stall a real server past a timing bound; scripts/test-summary.mjs names
  * every such test at the end of the log, so a flaky test is seen, not hidden.
  */

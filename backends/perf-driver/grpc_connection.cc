@@ -247,14 +247,14 @@ int GrpcConnection::onStreamClose(nghttp2_session*, int32_t stream, uint32_t err
   return 0;
 }
 
-void GrpcConnection::onReadable(int64_t nowNs) {
+void GrpcConnection::onReadable() {
   uint8_t buf[65536];
   while (!dead_) {
     ssize_t n = ::read(fd_, buf, sizeof buf);
     if (n > 0) {
       readNs_ = monotonicNs();
       ssize_t used = nghttp2_session_mem_recv(session_, buf, size_t(n));
-      if (used < 0) die(std::string("HTTP/2 error: ") + nghttp2_strerror(int(used)), nowNs);
+      if (used < 0) die(std::string("HTTP/2 error: ") + nghttp2_strerror(int(used)), readNs_);
       if (size_t(n) < sizeof buf) break;  // drained: skip the read that would say EAGAIN
     } else if (n == 0) {
       die("Socket closed", monotonicNs());

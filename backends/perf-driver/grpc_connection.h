@@ -60,7 +60,7 @@ class GrpcConnection {
   size_t openCalls() const { return calls_.size(); }
 
   /** Reads what the socket has, reporting messages and ends to the handler. */
-  void onReadable(int64_t nowNs);
+  void onReadable();
   /** Writes what nghttp2 has queued; true if the socket is full (wait for EPOLLOUT). */
   bool flush();
 

@@ -312,7 +312,6 @@ class Driver : public ts_perf::CallHandler {
     int waitMs = due < 0 ? -1 : int(std::max<int64_t>(0, (due - now + 999'999) / 1'000'000));
     epoll_event events[8];
     int n = epoll_wait(epoll_, events, 8, waitMs);
-    now = nowNs();
     for (int i = 0; i < n; i++) {
       int fd = events[i].data.fd;
       if (fd == timer_) {
@@ -323,7 +322,7 @@ class Driver : public ts_perf::CallHandler {
       } else if (fd == 0) {
         readControl();
       } else if (fd == conn_.fd()) {
-        conn_.onReadable(now);
+        conn_.onReadable();
       }
     }
     expireTimeouts(nowNs());
@@ -357,15 +356,15 @@ class Driver : public ts_perf::CallHandler {
     }
   }
 
-  bool phaseDone() const {
-    bool sending = !load_.closed && nextTime_ < times_->size() && !stopNow();
-    return !sending && inflight_ == 0;
-  }
+  /** Open loop: whether send times are left in this phase and sending has not been stopped. */
+  bool timesLeft() const { return !load_.closed && nextTime_ < times_->size() && !stopNow(); }
+
+  bool phaseDone() const { return !timesLeft() && inflight_ == 0; }
 
   /** Open loop: sends every request that is due, then sets the timer for the next one. */
   void sendDue() {
     int64_t now = nowNs();
-    while (!load_.closed && nextTime_ < times_->size() && !stopNow()) {
+    while (timesLeft()) {
       double at = (*times_)[nextTime_];
       if (origin_ + int64_t(at * 1e6) > now) break;
       nextTime_++;
@@ -376,7 +375,7 @@ class Driver : public ts_perf::CallHandler {
   }
 
   void armTimer() {
-    if (load_.closed || nextTime_ >= times_->size() || stopNow()) return;
+    if (!timesLeft()) return;
     int64_t due = origin_ + int64_t((*times_)[nextTime_] * 1e6);
     itimerspec spec{};
     spec.it_value = {time_t(due / 1'000'000'000), long(due % 1'000'000'000)};
@@ -407,7 +406,7 @@ class Driver : public ts_perf::CallHandler {
     inflight_++;
     // The input's encoding plus its id (field 3): a later field of the same number wins, so the id
     // is appended to the bytes instead of copying and re-encoding the message for every request.
-    std::string& message = message_;
+    std::string& message = message_;  // one buffer for every request: no allocation per send
     message.assign(inputs_[r->input]);
     message += char(0x1a);
     appendVarint(message, r->id.size());
@@ -611,7 +610,7 @@ class Driver : public ts_perf::CallHandler {
       epoll_event events[8];
       int n = epoll_wait(epoll_, events, 8, int((until - nowNs()) / 1'000'000) + 1);
       for (int i = 0; i < n; i++)
-        if (events[i].data.fd == conn_.fd()) conn_.onReadable(nowNs());
+        if (events[i].data.fd == conn_.fd()) conn_.onReadable();
       flushConnection();
     }
     if (conn_.openCalls() > 0 && !conn_.dead()) std::_Exit(0);  // a call the server never ended: leave without cancelling it

@@ -1,9 +1,10 @@
 /**
- * perf's native engine: the load is driven by ts-perf-driver (backends/perf-driver: one C++ thread,
- * an epoll loop over an nghttp2 connection) instead of Node's event loop. Node costs several wake-ups per request (socket reads,
- * promise hops, timers), which kept perf's client CPU per request at 1.3–2.8× perf_analyzer's
- * (docs/BENCHMARKS.md); a worker thread would only move the same per-request JavaScript to another
- * core. The driver wakes Node once per batch of records instead.
+ * perf's native engine: the load is driven by ts-perf-driver (backends/perf-driver: one C++
+ * thread, an epoll loop over an nghttp2 connection) instead of Node's event loop. Node costs
+ * several wake-ups per request (socket reads, promise hops, timers), which kept perf's client CPU
+ * per request at 1.3–2.8× perf_analyzer's (docs/BENCHMARKS.md); a worker thread would only move
+ * the same per-request JavaScript to another core. The driver wakes Node once per batch of records
+ * instead.
  *
  * What stays here, so it stays one implementation: the send schedule (seeds, Poisson, gamma are
  * drawn in TypeScript and handed over as times), the requests (encoded by the TypeScript client),

@@ -185,7 +185,7 @@ void pump(GrpcConnection& conn, const std::function<bool()>& done, int ms = 5000
   for (int i = 0; i < ms / 10 && !done() && !conn.dead(); i++) {
     conn.flush();
     pollfd p{conn.fd(), POLLIN, 0};
-    if (poll(&p, 1, 10) > 0) conn.onReadable(0);
+    if (poll(&p, 1, 10) > 0) conn.onReadable();
   }
 }
 
