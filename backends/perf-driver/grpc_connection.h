@@ -9,6 +9,7 @@
 #pragma once
 
 #include <nghttp2/nghttp2.h>
+#include <time.h>
 
 #include <cstdint>
 #include <memory>
@@ -19,6 +20,13 @@
 #include <vector>
 
 namespace ts_perf {
+
+/** CLOCK_MONOTONIC in ns: every time the driver takes or compares. */
+inline int64_t monotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
 
 /** gRPC status codes used here (grpc/status.h). */
 enum GrpcCode : int { kOk = 0, kCancelled = 1, kUnknown = 2, kDeadlineExceeded = 4, kInternal = 13, kUnavailable = 14 };

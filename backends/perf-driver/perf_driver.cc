@@ -60,6 +60,7 @@ using inference::ModelInferRequest;
 using inference::ModelInferResponse;
 using inference::ModelStreamInferResponse;
 using ts_perf::GrpcConnection;
+using ts_perf::monotonicNs;
 
 // Records reach Node at most this late (progress, the stability stop). Each flush wakes Node
 // (~250-450 us of CPU on a 2-core VM: at 20 requests/s, 200 ms flushes cost Node 2.2 ms/s).
@@ -68,12 +69,6 @@ constexpr size_t FLUSH_BYTES = 65536;
 constexpr const char* TEXT_OUTPUT = "text_output";
 constexpr const char* INFER_PATH = "/inference.GRPCInferenceService/ModelInfer";
 constexpr const char* STREAM_PATH = "/inference.GRPCInferenceService/ModelStreamInfer";
-
-int64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 [[noreturn]] void fail(const std::string& message) {
   std::fprintf(stderr, "ts-perf-driver: %s\n", message.c_str());
@@ -303,7 +298,7 @@ class Driver : public ts_perf::CallHandler {
 
   /** Waits for one batch of events and handles it: responses, the send timer, stdin, time-outs, flushes. */
   void loop() {
-    int64_t now = nowNs();
+    int64_t now = monotonicNs();
     // Deadlines of requests that already ended are dropped here, not woken up for.
     while (!timeouts_.empty() && !live_.count(timeouts_.front().second)) timeouts_.pop_front();
     int64_t due = -1;  // the next time something must happen without an event
@@ -325,7 +320,7 @@ class Driver : public ts_perf::CallHandler {
         conn_.onReadable();
       }
     }
-    expireTimeouts(nowNs());
+    expireTimeouts(monotonicNs());
     flushConnection();
     flushRecords(false);
   }
@@ -343,7 +338,7 @@ class Driver : public ts_perf::CallHandler {
   void startPhase(int phase) {
     phase_ = phase;
     issued_ = 0;
-    origin_ = nowNs();
+    origin_ = monotonicNs();
     if (load_.closed) {
       int64_t total = phase == 0 ? load_.warmup : load_.requests;
       deadline_ = phase == 1 && total < 0 && load_.durationMs > 0 ? origin_ + int64_t(load_.durationMs * 1e6) : 0;
@@ -363,7 +358,7 @@ class Driver : public ts_perf::CallHandler {
 
   /** Open loop: sends every request that is due, then sets the timer for the next one. */
   void sendDue() {
-    int64_t now = nowNs();
+    int64_t now = monotonicNs();
     while (timesLeft()) {
       double at = (*times_)[nextTime_];
       if (origin_ + int64_t(at * 1e6) > now) break;
@@ -390,7 +385,7 @@ class Driver : public ts_perf::CallHandler {
     if (stopNow()) return false;
     int64_t total = phase_ == 0 ? load_.warmup : load_.requests;
     if (total >= 0 && issued_ >= total) return false;
-    return deadline_ == 0 || nowNs() < deadline_;
+    return deadline_ == 0 || monotonicNs() < deadline_;
   }
 
   void issue(double scheduledMs) {
@@ -428,11 +423,11 @@ class Driver : public ts_perf::CallHandler {
     }
     if (call < 0) {
       stop_ = true;
-      complete(r, nowNs(), "status", ts_perf::kUnavailable, conn_.deathReason());
+      complete(r, monotonicNs(), "status", ts_perf::kUnavailable, conn_.deathReason());
       return;
     }
     r->call = call;
-    r->sentNs = nowNs();
+    r->sentNs = monotonicNs();
     if (options_.timeoutMs > 0) timeouts_.emplace_back(r->sentNs + options_.timeoutMs * 1'000'000, r->seq);
   }
 
@@ -550,7 +545,7 @@ class Driver : public ts_perf::CallHandler {
 
   /** Hands the records gathered so far to stdout, at most every FLUSH_NS unless `force` or many. */
   void flushRecords(bool force) {
-    int64_t now = nowNs();
+    int64_t now = monotonicNs();
     if (out_.empty() || (!force && now - lastFlush_ < FLUSH_NS && out_.size() < FLUSH_BYTES)) return;
     lastFlush_ = now;
     writeAll(out_);
@@ -560,7 +555,7 @@ class Driver : public ts_perf::CallHandler {
   void emit(const char* line) {
     flushRecords(true);
     writeAll(line);
-    lastFlush_ = nowNs();
+    lastFlush_ = monotonicNs();
   }
 
   static void writeAll(const std::string& data) {
@@ -604,11 +599,11 @@ class Driver : public ts_perf::CallHandler {
     for (auto& [call, s] : streams_)
       if (!s->closed) conn_.halfClose(call);
     flushConnection();
-    int64_t until = nowNs() + 5'000'000'000;
+    int64_t until = monotonicNs() + 5'000'000'000;
     timeouts_.clear();
-    while (conn_.openCalls() > 0 && !conn_.dead() && nowNs() < until) {
+    while (conn_.openCalls() > 0 && !conn_.dead() && monotonicNs() < until) {
       epoll_event events[8];
-      int n = epoll_wait(epoll_, events, 8, int((until - nowNs()) / 1'000'000) + 1);
+      int n = epoll_wait(epoll_, events, 8, int((until - monotonicNs()) / 1'000'000) + 1);
       for (int i = 0; i < n; i++)
         if (events[i].data.fd == conn_.fd()) conn_.onReadable();
       flushConnection();
