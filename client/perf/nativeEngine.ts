@@ -12,6 +12,7 @@
  * windows, the stability rule and reports do not know which engine ran.
  */
 import { spawn } from 'node:child_process';
+import { access, constants } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildBackends } from '../../generator/build/index.js';
@@ -67,10 +68,23 @@ interface DriverRecord {
   e?: string;
 }
 
+/**
+ * Environment variable naming a prebuilt ts-perf-driver: for a load-generating machine that has
+ * the driver but no compiler, CMake or nghttp2 headers (the driver needs libnghttp2 and libprotobuf
+ * at run time only).
+ */
+export const PERF_DRIVER_ENV = 'TRITON_STUDIO_PERF_DRIVER';
+
 let built: Promise<string> | undefined;
 
-/** build/backends/perf-driver/ts-perf-driver, built (incrementally, by CMake: a no-op once built) on first use. */
+/**
+ * The ts-perf-driver binary: $TRITON_STUDIO_PERF_DRIVER when set, else
+ * build/backends/perf-driver/ts-perf-driver, built (incrementally, by CMake: a no-op once built)
+ * on first use.
+ */
 export function nativeDriver(): Promise<string> {
+  const given = process.env[PERF_DRIVER_ENV];
+  if (given) return prebuiltDriver(given);
   built ??= buildBackends({ targets: ['ts-perf-driver'] }).then(
     ({ buildDir }) => join(buildDir, 'perf-driver', 'ts-perf-driver'),
     (error: Error) => {
@@ -82,6 +96,17 @@ export function nativeDriver(): Promise<string> {
     },
   );
   return built;
+}
+
+async function prebuiltDriver(file: string): Promise<string> {
+  try {
+    await access(file, constants.X_OK);
+  } catch {
+    throw new Error(
+      `$${PERF_DRIVER_ENV} names ${file}, which is not an executable file: point it at a built ts-perf-driver, or unset it to build one here`,
+    );
+  }
+  return file;
 }
 
 /**

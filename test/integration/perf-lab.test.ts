@@ -8,7 +8,7 @@
  * pipeline's own 1–5 ms (measured on the loaded box: tokenize, ensemble, detokenize, gRPC) and a busy 2-core machine stay inside the 5% tolerance.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
@@ -18,7 +18,7 @@ import { TritonClient } from '../../client/grpc/client.js';
 import { runLatencyTest } from '../../client/perf/latencyTest.js';
 import { runSweep } from '../../client/perf/sweep.js';
 import { freePort, startLocalServer, type LocalServer } from '../../client/server/localServer.js';
-import { buildRepository } from '../../generator/build/index.js';
+import { buildBackends, buildRepository } from '../../generator/build/index.js';
 import { generateRepository, hasErrors } from '../../generator/index.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -360,6 +360,48 @@ describe('interrupts', () => {
   }, 60_000);
 });
 
+describe('a prebuilt driver (a load machine without a compiler)', () => {
+  // Two one-token requests through the native engine.
+  const args = () => [
+    'perf',
+    '--engine',
+    'native',
+    '--url',
+    server.grpcUrl,
+    '--model',
+    MODEL,
+    '--prompt',
+    PROMPT,
+    '--max-tokens',
+    '1',
+    '--requests',
+    '2',
+    '--warmup',
+    '0',
+  ];
+
+  it('$TRITON_STUDIO_PERF_DRIVER names the driver that runs', async () => {
+    const { buildDir } = await buildBackends({ targets: ['ts-perf-driver'] });
+    const marker = join(scratch, 'driver-ran');
+    const wrapper = join(scratch, 'ts-perf-driver');
+    const real = join(buildDir, 'perf-driver', 'ts-perf-driver');
+    writeFileSync(wrapper, `#!/bin/sh\ntouch '${marker}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+    const run = await cli(args(), { ...process.env, TRITON_STUDIO_PERF_DRIVER: wrapper });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  }, 120_000);
+
+  it('one that is not an executable file: a clear error naming the variable, no stack trace', async () => {
+    const missing = join(scratch, 'no-such-driver');
+    const run = await cli(args(), { ...process.env, TRITON_STUDIO_PERF_DRIVER: missing });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `$TRITON_STUDIO_PERF_DRIVER names ${missing}, which is not an executable file`,
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});
+
 describe('the CLI: sweep, reports, compare', () => {
   it('writes the sweep as JSON, CSV and a self-contained HTML report, and compares two reports', async () => {
     const a = join(scratch, 'a.json');
@@ -444,9 +486,12 @@ describe('the CLI: sweep, reports, compare', () => {
   }, 120_000);
 });
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
