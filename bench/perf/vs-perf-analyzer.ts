@@ -6,11 +6,15 @@
  * one C++ thread over nghttp2; `--engine node`: Node's event loop) unless --engines picks one.
  *
  *   nice -n -5 node --import tsx bench/perf/vs-perf-analyzer.ts [--quick] [--only latency,stream,rate,max]
- *       [--engines native,node] [--repeat N]
+ *       [--engines native,node] [--repeat N] [--prepare | --prebuilt]
  *
  * --repeat N measures each load point N times, the tools interleaved (perf_analyzer, perf, …,
  * perf_analyzer, perf), and reports each tool's median with its range over the N runs: a gap
  * between the tools smaller than one tool's own run-to-run range is noise, not disagreement.
+ *
+ * --prepare generates and builds the models' repositories (and perf's driver) and stops; --prebuilt
+ * runs on the repositories prepared before, as they are: bench/perf/remote/ uses the two to run
+ * this bench on a machine with no compiler (a quiet load machine, or a lent GPU server).
  *
  * perf_analyzer is bench-only (never in the product's setup), in its own venv:
  *   python3 -m venv .cache/perf-analyzer-venv
@@ -38,6 +42,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { deployRepository } from '../../client/deploy.js';
 import { TritonClient } from '../../client/grpc/client.js';
+import { nativeDriver } from '../../client/perf/nativeEngine.js';
 import { LatencyRecorder } from '../../client/perf/summary.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
@@ -63,6 +68,8 @@ const enginesArg = args.indexOf('--engines');
 const ENGINES = (enginesArg >= 0 ? args[enginesArg + 1]!.split(',') : ['native', 'node']) as Engine[];
 const repeatArg = args.indexOf('--repeat');
 const REPEAT = repeatArg >= 0 ? Math.max(1, Number(args[repeatArg + 1])) : 1;
+const PREPARE = args.includes('--prepare');
+const PREBUILT = args.includes('--prebuilt');
 /** Window length for both tools, ms (perf_analyzer -p, perf --windows): 3 stable windows are reported. */
 const WINDOW_MS = quick ? 1000 : 2000;
 
@@ -125,7 +132,11 @@ function range(runs: Measured[] | undefined, key: keyof Measured): string {
   return values.length < 2 ? '' : ` [${fmt(Math.min(...values))}–${fmt(Math.max(...values))}]`;
 }
 
-function pipelineFor(variant: Variant): string {
+/** The variant's model repository, prepared (generated and built) by this run or, --prebuilt, before it. */
+const repositoryOf = (variant: Variant) => join(OUT, variant, 'repo');
+
+/** Generates the variant's repository (a fresh one) and builds its steps. */
+async function prepare(variant: Variant): Promise<string> {
   const pipeline = JSON.parse(
     readFileSync(join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json'), 'utf8'),
   ) as {
@@ -153,9 +164,10 @@ function pipelineFor(variant: Variant): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'pipeline.json');
   writeFileSync(file, JSON.stringify(pipeline));
-  const repo = join(dir, 'repo');
+  const repo = repositoryOf(variant);
   const { diagnostics } = generateRepository({ pipelinePath: file, outDir: repo });
   if (hasErrors(diagnostics)) throw new Error(`generating ${variant}: ${JSON.stringify(diagnostics)}`);
+  await buildRepository(repo);
   return repo;
 }
 
@@ -473,6 +485,11 @@ function printPoint(p: Point): void {
 }
 
 async function main(): Promise<void> {
+  if (PREPARE) {
+    for (const group of plan()) console.log(`prepared ${await prepare(group.variant)}`);
+    if (ENGINES.includes('native')) console.log(`prepared ${await nativeDriver()}`);
+    return;
+  }
   if (!existsSync(PA)) {
     console.error(`${PA} missing: see the header of bench/perf/vs-perf-analyzer.ts to install perf_analyzer`);
     process.exit(1);
@@ -480,8 +497,8 @@ async function main(): Promise<void> {
   console.log(`columns: perf_analyzer / perf per engine (${ENGINES.join(', ')}) (×perf÷perf_analyzer)`);
   const points: Point[] = [];
   for (const group of plan()) {
-    const repo = pipelineFor(group.variant);
-    await buildRepository(repo);
+    const repo = PREBUILT ? repositoryOf(group.variant) : await prepare(group.variant);
+    if (!existsSync(repo)) throw new Error(`${repo} missing: run with --prepare first`);
     let server: LocalServer | undefined;
     let client: TritonClient | undefined;
     try {
