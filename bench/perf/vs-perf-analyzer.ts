@@ -36,7 +36,7 @@
  * TRITON.md's definitions (TTFT = first response − request start; ITL = (latency − TTFT) /
  * (responses − 1)), as GenAI-Perf computes them. Raw results: .cache/bench/perf-vs-pa.json.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -209,6 +209,9 @@ async function requestCount(client: TritonClient, model: string): Promise<number
   );
 }
 
+/** The tools running now: an interrupted bench stops them too. */
+const running = new Set<ChildProcess>();
+
 /**
  * Runs a tool as a child process, sampling its CPU time and the server's request count; returns
  * its output and the CPU per request over the steady part of the run.
@@ -221,6 +224,8 @@ async function runTool(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ stdout: string; stderr: string; code: number | null; cpuUsPerRequest?: number }> {
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('close', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -496,10 +501,22 @@ async function main(): Promise<void> {
   }
   console.log(`columns: perf_analyzer / perf per engine (${ENGINES.join(', ')}) (×perf÷perf_analyzer)`);
   const points: Point[] = [];
+  let server: LocalServer | undefined;
+  // Interrupted (Ctrl-C, a time limit): stop the tools and the server rather than leave them
+  // running, and start nothing more meanwhile.
+  let interrupted = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      interrupted = true;
+      console.log(`${signal}: stopping`);
+      for (const child of running) child.kill(signal);
+      void (server?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+    });
+  }
   for (const group of plan()) {
+    if (interrupted) break;
     const repo = PREBUILT ? repositoryOf(group.variant) : await prepare(group.variant);
     if (!existsSync(repo)) throw new Error(`${repo} missing: run with --prepare first`);
-    let server: LocalServer | undefined;
     let client: TritonClient | undefined;
     try {
       server = await startLocalServer({ modelRepository: repo });
@@ -508,6 +525,7 @@ async function main(): Promise<void> {
       if (!deployed.ok) throw new Error(`deploying ${group.variant} failed`);
       const model = `gpt2_sim_${group.variant}`;
       for (const load of group.loads) {
+        if (interrupted) break;
         const dir = join(OUT, group.variant, `${load.mode}-${load.value}`);
         mkdirSync(dir, { recursive: true });
         const point: Point = { variant: group.variant, load, perf: {}, repeats: {} };
@@ -515,6 +533,7 @@ async function main(): Promise<void> {
         // Each tool on its own: perf_analyzer failing to stabilise must not cost perf's numbers.
         const errors: string[] = [];
         const attempt = async (tool: string, run: () => Promise<Measured>) =>
+          interrupted ||
           run().then(
             (m) => (point.repeats[tool] ??= []).push(m),
             (error: unknown) => {
@@ -532,6 +551,7 @@ async function main(): Promise<void> {
           const m = medianOf(point.repeats[engine] ?? []);
           if (m) point.perf[engine] = m;
         }
+        if (interrupted) break;
         if (errors.length > 0) point.error = errors.join('\n');
         printPoint(point);
         console.log(`  (${((performance.now() - started) / 1000).toFixed(0)} s)`);
@@ -540,6 +560,7 @@ async function main(): Promise<void> {
     } finally {
       client?.close();
       await server?.stop();
+      server = undefined;
     }
   }
   const rates = points.filter((p) => p.variant === 'fast' && p.load.mode === 'request-rate');
