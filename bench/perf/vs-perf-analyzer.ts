@@ -89,6 +89,13 @@ interface Load {
 interface Measured {
   p50: number;
   p99: number;
+  mean: number;
+  /** The server's own mean time per request of the ensemble over the tool's run (its statistics). */
+  serverMean?: number;
+  /** mean − serverMean: what lies outside the server (client and transport), as the tool times it. */
+  outsideServer?: number;
+  /** sim_llm's mean batch size over the tool's run (inferences ÷ executions). */
+  modelBatch?: number;
   throughput: number;
   ttftP50?: number;
   ttftP99?: number;
@@ -201,6 +208,36 @@ function childPids(pid: number): number[] {
   }
 }
 
+interface ServerTotals {
+  requests: number;
+  ns: number;
+  modelInferences: number;
+  modelExecutions: number;
+}
+
+/** The ensemble's successful requests and their total time, and sim_llm's inference and execution counts. */
+async function serverTotals(client: TritonClient, model: string): Promise<ServerTotals> {
+  const stats = await client.modelStatistics();
+  const ensemble = stats.find((s) => s.name === model)?.inference_stats?.success;
+  const sim = stats.find((s) => s.name === 'sim_llm');
+  return {
+    requests: ensemble?.count ?? 0,
+    ns: ensemble?.ns ?? 0,
+    modelInferences: sim?.inference_count ?? 0,
+    modelExecutions: sim?.execution_count ?? 0,
+  };
+}
+
+/** What the server saw between two totals: its mean time per request (ms) and sim_llm's mean batch. */
+function serverSide(before: ServerTotals, after: ServerTotals): Pick<Measured, 'serverMean' | 'modelBatch'> {
+  const requests = after.requests - before.requests;
+  const executions = after.modelExecutions - before.modelExecutions;
+  return {
+    serverMean: requests > 0 ? (after.ns - before.ns) / requests / 1e6 : undefined,
+    modelBatch: executions > 0 ? (after.modelInferences - before.modelInferences) / executions : undefined,
+  };
+}
+
 async function requestCount(client: TritonClient, model: string): Promise<number> {
   const stats = await client.modelStatistics(model);
   return stats.reduce(
@@ -222,7 +259,14 @@ async function runTool(
   command: string,
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ stdout: string; stderr: string; code: number | null; cpuUsPerRequest?: number }> {
+): Promise<{
+  stdout: string;
+  stderr: string;
+  code: number | null;
+  cpuUsPerRequest?: number;
+  server: Pick<Measured, 'serverMean' | 'modelBatch'>;
+}> {
+  const before = await serverTotals(client, model);
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.on('close', () => running.delete(child));
@@ -245,7 +289,8 @@ async function runTool(
     await Promise.race([exited, new Promise((r) => setTimeout(r, 250))]);
   }
   const code = await exited;
-  return { stdout, stderr, code, cpuUsPerRequest: steadyCpuPerRequest(samples) };
+  const server = serverSide(before, await serverTotals(client, model));
+  return { stdout, stderr, code, cpuUsPerRequest: steadyCpuPerRequest(samples), server };
 }
 
 /** CPU per request between the second sample after requests start and the second-last before they stop. */
@@ -258,6 +303,16 @@ function steadyCpuPerRequest(samples: { cpu: number; count: number }[]): number 
   if (first < 0 || to - from < 2) return undefined;
   const requests = samples[to]!.count - samples[from]!.count;
   return requests > 0 ? (samples[to]!.cpu - samples[from]!.cpu) / requests : undefined;
+}
+
+function withServer(
+  mean: number,
+  server: Pick<Measured, 'serverMean' | 'modelBatch'>,
+): Pick<Measured, 'serverMean' | 'outsideServer' | 'modelBatch'> {
+  return {
+    ...server,
+    outsideServer: server.serverMean === undefined ? undefined : mean - server.serverMean,
+  };
 }
 
 function percentile(values: number[], p: number): number {
@@ -328,6 +383,8 @@ async function runPerfAnalyzer(
   const measured: Measured = {
     p50: col('p50 latency') / 1000,
     p99: col('p99 latency') / 1000,
+    mean: meanLatency(profile),
+    ...withServer(meanLatency(profile), run.server),
     throughput: col('Inferences/Second'),
     cpuUsPerRequest: run.cpuUsPerRequest,
     stable: !/Failed to obtain stable measurement/.test(run.stdout + run.stderr),
@@ -336,18 +393,27 @@ async function runPerfAnalyzer(
   return measured;
 }
 
+/** perf_analyzer's requests in its reported (last) experiment, as its profile export holds them. */
+function profiledRequests(profileFile: string): { timestamp: number; response_timestamps: number[] }[] {
+  const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as {
+    experiments: { requests: { timestamp: number; response_timestamps: number[] }[] }[];
+  };
+  return profile.experiments.at(-1)!.requests;
+}
+
+/** Mean request latency (ms) from perf_analyzer's timestamps: its CSV has no average. */
+function meanLatency(profileFile: string): number {
+  const latencies = profiledRequests(profileFile)
+    .filter((r) => r.response_timestamps.length > 0)
+    .map((r) => (r.response_timestamps.at(-1)! - r.timestamp) / 1e6);
+  return latencies.reduce((a, b) => a + b, 0) / latencies.length;
+}
+
 /** TTFT and ITL from perf_analyzer's response timestamps (its last experiment's requests). */
 function streamedTimes(profileFile: string): Partial<Measured> {
-  const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as {
-    experiments: {
-      requests: { timestamp: number; response_timestamps: number[] }[];
-      window_boundaries?: number[];
-    }[];
-  };
-  const experiment = profile.experiments.at(-1)!;
   const ttft: number[] = [];
   const itl: number[] = [];
-  for (const r of experiment.requests) {
+  for (const r of profiledRequests(profileFile)) {
     // The last response of a decoupled request may be the empty final flag: GenAI-Perf drops
     // responses without output; sim-llm's final response carries the last token.
     const times = r.response_timestamps;
@@ -408,6 +474,8 @@ async function runPerf(
   return {
     p50: m.request_latency!.p50!,
     p99: m.request_latency!.p99!,
+    mean: m.request_latency!.avg,
+    ...withServer(m.request_latency!.avg, run.server),
     throughput: m.request_throughput!.avg,
     ttftP50: m.time_to_first_token?.p50,
     ttftP99: m.time_to_first_token?.p99,
@@ -461,6 +529,10 @@ function printPoint(p: Point): void {
   const keys: [string, keyof Measured][] = [
     ['p50 ms', 'p50'],
     ['p99 ms', 'p99'],
+    ['mean ms', 'mean'],
+    ['server mean', 'serverMean'],
+    ['outside server', 'outsideServer'],
+    ['sim_llm batch', 'modelBatch'],
     ['req/s', 'throughput'],
     ['TTFT p50', 'ttftP50'],
     ['TTFT p99', 'ttftP99'],
