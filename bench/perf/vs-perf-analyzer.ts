@@ -6,11 +6,22 @@
  * one C++ thread over nghttp2; `--engine node`: Node's event loop) unless --engines picks one.
  *
  *   nice -n -5 node --import tsx bench/perf/vs-perf-analyzer.ts [--quick] [--only latency,stream,rate,max]
- *       [--engines native,node] [--repeat N] [--prepare | --prebuilt]
+ *       [--engines native,node] [--repeat N] [--wire] [--perf-endpoint grpc-infer|grpc-stream]
+ *       [--prepare | --prebuilt]
  *
  * --repeat N measures each load point N times, the tools interleaved (perf_analyzer, perf, …,
  * perf_analyzer, perf), and reports each tool's median with its range over the N runs: a gap
  * between the tools smaller than one tool's own run-to-run range is noise, not disagreement.
+ *
+ * The non-streamed models go over ModelInfer for both tools (perf's grpc-infer, as perf_analyzer
+ * sends them); --perf-endpoint grpc-stream sends perf's over its default, pooled ModelStreamInfer.
+ *
+ * The server's side, per tool run: the ensemble's mean time per request from its statistics, the
+ * tool's mean latency less that ("outside server": network and client), and sim_llm's mean batch.
+ * --wire adds a third clock (as root, with tcpdump: `apt-get install tcpdump`): each tool run's
+ * unary calls captured on the loopback (bench/perf/wireTimes.ts), their p50 and mean from the
+ * packet with the request's HEADERS to the one with the server's trailers, over the requests the
+ * tool reported, and the tool's p50 less the wire's: what its own clock adds.
  *
  * --prepare generates and builds the models' repositories (and perf's driver) and stops; --prebuilt
  * runs on the repositories prepared before, as they are: bench/perf/remote/ uses the two to run
@@ -44,6 +55,7 @@ import { deployRepository } from '../../client/deploy.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { nativeDriver } from '../../client/perf/nativeEngine.js';
 import { LatencyRecorder } from '../../client/perf/summary.js';
+import { inferenceCalls, wireLatencies, type WireLatency } from './wireTimes.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { generateRepository, hasErrors } from '../../generator/index.js';
@@ -68,6 +80,14 @@ const enginesArg = args.indexOf('--engines');
 const ENGINES = (enginesArg >= 0 ? args[enginesArg + 1]!.split(',') : ['native', 'node']) as Engine[];
 const repeatArg = args.indexOf('--repeat');
 const REPEAT = repeatArg >= 0 ? Math.max(1, Number(args[repeatArg + 1])) : 1;
+/**
+ * perf's endpoint for the non-streamed models: perf_analyzer sends those with ModelInfer
+ * (grpc-infer), one HTTP/2 stream per request that ends with trailers; perf's default is
+ * ModelStreamInfer (grpc-stream) on long-lived streams.
+ */
+const endpointArg = args.indexOf('--perf-endpoint');
+const UNARY_ENDPOINT = endpointArg >= 0 ? args[endpointArg + 1]! : 'grpc-infer';
+const WIRE = args.includes('--wire');
 const PREPARE = args.includes('--prepare');
 const PREBUILT = args.includes('--prebuilt');
 /** Window length for both tools, ms (perf_analyzer -p, perf --windows): 3 stable windows are reported. */
@@ -96,6 +116,11 @@ interface Measured {
   outsideServer?: number;
   /** sim_llm's mean batch size over the tool's run (inferences ÷ executions). */
   modelBatch?: number;
+  /** --wire: the same requests' p50 and mean latency on the wire (a packet capture of the server's port). */
+  wireP50?: number;
+  wireMean?: number;
+  /** p50 − wire p50: the tool's own share of the latency it reports (its clock outside the wire). */
+  ownP50?: number;
   throughput: number;
   ttftP50?: number;
   ttftP99?: number;
@@ -265,8 +290,11 @@ async function runTool(
   code: number | null;
   cpuUsPerRequest?: number;
   server: Pick<Measured, 'serverMean' | 'modelBatch'>;
+  /** --wire: the unary calls of the load as the capture saw them. */
+  wire?: WireLatency[];
 }> {
   const before = await serverTotals(client, model);
+  const capture = WIRE ? await startCapture(client.url) : undefined;
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.on('close', () => running.delete(child));
@@ -290,7 +318,81 @@ async function runTool(
   }
   const code = await exited;
   const server = serverSide(before, await serverTotals(client, model));
-  return { stdout, stderr, code, cpuUsPerRequest: steadyCpuPerRequest(samples), server };
+  const wire = capture && inferenceCalls(await capture.stop());
+  return { stdout, stderr, code, cpuUsPerRequest: steadyCpuPerRequest(samples), server, wire };
+}
+
+/**
+ * Captures the server's gRPC port on the loopback with tcpdump (bench-only: `apt-get install
+ * tcpdump`, as root) until `stop`, which returns the unary calls it saw (bench/perf/wireTimes.ts).
+ */
+async function startCapture(url: string): Promise<{ stop: () => Promise<WireLatency[]> }> {
+  const port = Number(url.split(':').at(-1));
+  const file = join(OUT, 'capture.pcap'); // the last tool run's, for a look with tcpdump -r
+  const argv = [
+    '-i',
+    'lo',
+    '-s',
+    '0',
+    '--time-stamp-precision=nano',
+    '-U',
+    '-w',
+    file,
+    'tcp',
+    'port',
+    String(port),
+  ];
+  const tcpdump = spawn('tcpdump', argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+  running.add(tcpdump);
+  const closed = new Promise<number | null>((r) => tcpdump.on('close', r));
+  let stderr = '';
+  await new Promise<void>((ready, fail) => {
+    tcpdump.on('error', (e) =>
+      fail(new Error(`--wire needs tcpdump (apt-get install tcpdump): ${e.message}`)),
+    );
+    tcpdump.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (stderr.includes('listening on')) ready();
+    });
+    void closed.then((code) => fail(new Error(`tcpdump exited (${code}): ${stderr.trim()}`)));
+  });
+  return {
+    stop: async () => {
+      tcpdump.kill('SIGINT');
+      await closed;
+      running.delete(tcpdump);
+      return wireLatencies(file, port);
+    },
+  };
+}
+
+/**
+ * The wire calls of perf's reported requests: after its warm-up, within its reported windows
+ * (measured from its first request after the warm-up, as perf measures them).
+ */
+function perfReported(
+  calls: WireLatency[] | undefined,
+  warmup: number,
+  stability?: { spec: { stableWindows: number }; windows: { startS: number; endS: number }[] },
+): (c: WireLatency, i: number) => boolean {
+  const start = calls?.[warmup]?.startNs;
+  if (!stability || start === undefined) return (_, i) => i >= warmup;
+  const reported = stability.windows.slice(-stability.spec.stableWindows);
+  const from = start + BigInt(Math.round(reported[0]!.startS * 1e9));
+  const to = start + BigInt(Math.round(reported.at(-1)!.endS * 1e9));
+  return (c, i) => i >= warmup && c.startNs >= from && c.startNs < to;
+}
+
+/** p50 and mean (ms) of the wire latencies of the calls `keep` selects, and the tool's p50 less the wire's. */
+function wireFigures(
+  toolP50: number,
+  calls: WireLatency[] | undefined,
+  keep: (c: WireLatency, i: number) => boolean,
+): Pick<Measured, 'wireP50' | 'wireMean' | 'ownP50'> {
+  const kept = (calls ?? []).filter(keep).map((c) => c.latencyMs);
+  if (kept.length === 0) return {};
+  const wireP50 = percentile(kept, 50);
+  return { wireP50, wireMean: kept.reduce((a, b) => a + b, 0) / kept.length, ownP50: toolP50 - wireP50 };
 }
 
 /** CPU per request between the second sample after requests start and the second-last before they stop. */
@@ -389,6 +491,18 @@ async function runPerfAnalyzer(
     cpuUsPerRequest: run.cpuUsPerRequest,
     stable: !/Failed to obtain stable measurement/.test(run.stdout + run.stderr),
   };
+  if (run.wire) {
+    // Its reported requests are the profile's: those that went out within their time span.
+    const starts = profiledRequests(profile).map((r) => BigInt(r.timestamp));
+    const [first, last] = [
+      starts.reduce((a, b) => (a < b ? a : b)),
+      starts.reduce((a, b) => (a > b ? a : b)),
+    ];
+    Object.assign(
+      measured,
+      wireFigures(measured.p50, run.wire, (c) => c.startNs >= first && c.startNs <= last + 5_000_000n),
+    );
+  }
   if (stream) Object.assign(measured, streamedTimes(profile));
   return measured;
 }
@@ -440,6 +554,7 @@ async function runPerf(
   engine: Engine,
 ): Promise<Measured> {
   const exported = join(dir, `perf-${engine}.json`);
+  const warmup = load.mode === 'concurrency' ? 4 * load.value : Math.min(200, Math.ceil(load.value / 4));
   const argv = [
     CLI,
     'perf',
@@ -454,7 +569,7 @@ async function runPerf(
     '--windows',
     String(WINDOW_MS / 1000),
     '--warmup',
-    String(load.mode === 'concurrency' ? 4 * load.value : Math.min(200, Math.ceil(load.value / 4))),
+    String(warmup),
     '--max-tokens',
     String(MAX_TOKENS),
     '--prompt',
@@ -462,13 +577,17 @@ async function runPerf(
     '--export',
     exported,
     '--json',
-    ...(stream ? ['--stream'] : []),
+    ...(stream ? ['--stream'] : ['--endpoint', UNARY_ENDPOINT]),
   ];
   const run = await runTool(client, model, process.execPath, argv);
   if (run.code !== 0) throw new Error(`perf failed (${run.code}): ${run.stderr}`);
   const report = JSON.parse(readFileSync(exported, 'utf8')) as {
     metrics: Record<string, { avg: number; p50?: number; p99?: number }>;
-    stability?: { stable: boolean };
+    stability?: {
+      stable: boolean;
+      spec: { stableWindows: number };
+      windows: { startS: number; endS: number }[];
+    };
   };
   const m = report.metrics;
   return {
@@ -484,6 +603,7 @@ async function runPerf(
     cpuUsPerRequest: run.cpuUsPerRequest,
     sendLagP99: m.send_lag?.p99,
     stable: report.stability?.stable,
+    ...wireFigures(m.request_latency!.p50!, run.wire, perfReported(run.wire, warmup, report.stability)),
   };
 }
 
@@ -533,6 +653,9 @@ function printPoint(p: Point): void {
     ['server mean', 'serverMean'],
     ['outside server', 'outsideServer'],
     ['sim_llm batch', 'modelBatch'],
+    ['wire p50', 'wireP50'],
+    ['wire mean', 'wireMean'],
+    ['own p50', 'ownP50'],
     ['req/s', 'throughput'],
     ['TTFT p50', 'ttftP50'],
     ['TTFT p99', 'ttftP99'],
