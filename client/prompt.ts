@@ -85,7 +85,7 @@ export async function sendPrompt(client: TritonClient, options: PromptOptions): 
  */
 export class PromptSender {
   private readonly pool: InferStreamPool;
-  private readonly encoded = new Map<string, EncodedRequest>();
+  private readonly encoder: PromptEncoder;
 
   constructor(
     client: TritonClient,
@@ -97,10 +97,11 @@ export class PromptSender {
     },
   ) {
     this.pool = client.inferStreamPool();
+    this.encoder = new PromptEncoder(options);
   }
 
   async send(text: string, maxTokens?: number): Promise<PromptResult> {
-    const request = this.request(text, maxTokens);
+    const request = this.encoder.encode(text, maxTokens);
     const chunks: string[] = [];
     const arrivals: number[] = [];
     let responses = 0;
@@ -124,14 +125,27 @@ export class PromptSender {
   close(): void {
     this.pool.close();
   }
+}
 
-  private request(text: string, maxTokens: number | undefined): EncodedRequest {
+/**
+ * Each distinct prompt of a latency test encoded once: for the stream pool (which adds an id per
+ * send and asks for the empty final response), or for ModelInfer (`unary`: one response, no id).
+ */
+export class PromptEncoder {
+  private readonly encoded = new Map<string, EncodedRequest>();
+
+  constructor(
+    private readonly options: { model: string; config: ModelConfig; stream?: boolean; unary?: boolean },
+  ) {}
+
+  encode(text: string, maxTokens: number | undefined): EncodedRequest {
     const key = `${maxTokens ?? ''}\u0000${text}`;
     let request = this.encoded.get(key);
     if (!request) {
-      const { model, config, stream } = this.options;
+      const { model, config, stream, unary } = this.options;
       request = encodeStreamRequest(model, promptInputs(config, { text, maxTokens, stream }), {
         outputs: [TEXT_OUTPUT],
+        emptyFinalResponse: !unary,
       });
       this.encoded.set(key, request);
     }

@@ -4,7 +4,8 @@ import { toTritonError, TritonError, type ChannelSecurity } from './errors.js';
 import { inferenceServiceClient } from './protocol.js';
 import { Http2Channel } from './http2Call.js';
 import { EncodedRequest } from './streamCodec.js';
-import { InferStreamPool } from './streamPool.js';
+import { InferStreamPool, type CallTimes } from './streamPool.js';
+import { sendUnary } from './unaryCall.js';
 import type { TlsOptions } from './tls.js';
 import {
   decodeBytesTensor,
@@ -376,10 +377,28 @@ export class TritonClient {
    * latency lab sends through, so the client's own cost per request stays small.
    */
   inferStreamPool(maxStreams?: number): InferStreamPool {
-    this.http2 ??= new Http2Channel(this.url, this.headers.getMap() as Record<string, string>, this.tls);
-    const channel = this.http2;
+    const channel = this.http2Channel();
     const open = () => channel.open('/inference.GRPCInferenceService/ModelStreamInfer');
     return new InferStreamPool(open, this.url, maxStreams);
+  }
+
+  /**
+   * One ModelInfer call of a request encoded once, over the stream pools' connection and timed
+   * at the wire (see sendUnary): the latency lab's grpc-infer endpoint.
+   */
+  inferUnary(request: EncodedRequest, timeoutMs?: number): Promise<{ result: InferResult } & CallTimes> {
+    const channel = this.http2Channel();
+    return sendUnary(
+      () => channel.open('/inference.GRPCInferenceService/ModelInfer'),
+      request,
+      this.url,
+      timeoutMs,
+    );
+  }
+
+  private http2Channel(): Http2Channel {
+    this.http2 ??= new Http2Channel(this.url, this.headers.getMap() as Record<string, string>, this.tls);
+    return this.http2;
   }
 
   private metadata(): Metadata {

@@ -4,14 +4,17 @@ import { status } from '@grpc/grpc-js';
 import { connectionError, TritonError, type ChannelSecurity } from './errors.js';
 import type { TlsOptions } from './tls.js';
 
-/** What the stream pool needs of one bidirectional call: send messages, hear them back. */
+/** What the stream pool and unary calls need of one call: send messages, hear them back. */
 export interface MessageCall {
   write(message: Buffer): void;
   end(): void;
   /** Each message with when its bytes arrived (performance.now() ms, taken before any decoding). */
   onMessage(handler: (message: Buffer, arrivedMs: number) => void): void;
-  /** The call ended: with an error (a gRPC status other than OK, a broken connection), or cleanly. */
-  onClose(handler: (error?: Error) => void): void;
+  /**
+   * The call ended: with an error (a gRPC status other than OK, a broken connection), or cleanly;
+   * `trailersMs` is when its status (the trailers) arrived, if it did.
+   */
+  onClose(handler: (error?: Error, trailersMs?: number) => void): void;
 }
 
 /**
@@ -75,8 +78,9 @@ export class Http2Channel {
 class Http2Call implements MessageCall {
   private pending: Buffer | undefined;
   private messageHandler: (message: Buffer, arrivedMs: number) => void = () => undefined;
-  private closeHandler: (error?: Error) => void = () => undefined;
+  private closeHandler: (error?: Error, trailersMs?: number) => void = () => undefined;
   private closed = false;
+  private trailersMs: number | undefined;
 
   constructor(
     private readonly stream: ClientHttp2Stream,
@@ -86,10 +90,16 @@ class Http2Call implements MessageCall {
   ) {
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
     let trailers: Record<string, unknown> = {};
-    stream.on('trailers', (t) => (trailers = t));
+    stream.on('trailers', (t) => {
+      this.trailersMs = performance.now();
+      trailers = t;
+    });
     stream.on('response', (headers) => {
       // A call refused at once (unknown method, restricted endpoint) answers with trailers only.
-      if (headers['grpc-status'] !== undefined) trailers = headers;
+      if (headers['grpc-status'] !== undefined) {
+        this.trailersMs = performance.now();
+        trailers = headers;
+      }
     });
     stream.on('error', (error: Error) => this.close(this.unreachable(error)));
     stream.on('close', () => {
@@ -122,7 +132,7 @@ class Http2Call implements MessageCall {
     this.messageHandler = handler;
   }
 
-  onClose(handler: (error?: Error) => void): void {
+  onClose(handler: (error?: Error, trailersMs?: number) => void): void {
     this.closeHandler = handler;
   }
 
@@ -152,7 +162,7 @@ class Http2Call implements MessageCall {
   private close(error?: Error): void {
     if (this.closed) return;
     this.closed = true;
-    this.closeHandler(error);
+    this.closeHandler(error, this.trailersMs);
   }
 }
 

@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { modelConfigProtoDirectory, protoDirectory } from './protocol.js';
 
 /**
- * ModelStreamInfer's messages encoded and decoded with protobufjs's generated coders directly, for
- * the latency lab's hot path: proto-loader's default serializers convert every message to and
+ * ModelStreamInfer's and ModelInfer's messages encoded and decoded with protobufjs's generated
+ * coders directly, for the latency lab's hot path: proto-loader's default serializers convert every message to and
  * from plain objects (fromObject / toObject with defaults), which profiling showed as a large share
  * of the client's CPU per request. Same .proto files as the rest of the client.
  */
 interface Coders {
   request: protobuf.Type;
   streamResponse: protobuf.Type;
+  response: protobuf.Type;
 }
 
 let coders: Coders | undefined;
@@ -27,6 +28,7 @@ function load(): Coders {
   coders = {
     request: root.lookupType('inference.ModelInferRequest'),
     streamResponse: root.lookupType('inference.ModelStreamInferResponse'),
+    response: root.lookupType('inference.ModelInferResponse'),
   };
   return coders;
 }
@@ -99,4 +101,11 @@ export interface DecodedStreamResponse {
 
 export function decodeStreamResponse(buffer: Buffer): DecodedStreamResponse {
   return load().streamResponse.decode(buffer) as unknown as DecodedStreamResponse;
+}
+
+/** A decoded ModelInferResponse: ModelInfer's answer, and what a stream response wraps. */
+export type DecodedInferResponse = NonNullable<DecodedStreamResponse['infer_response']>;
+
+export function decodeInferResponse(buffer: Buffer): DecodedInferResponse {
+  return load().response.decode(buffer) as unknown as DecodedInferResponse;
 }

@@ -3,7 +3,12 @@ import { performance } from 'node:perf_hooks';
 import { status } from '@grpc/grpc-js';
 import { TritonError } from './errors.js';
 import type { MessageCall } from './http2Call.js';
-import { decodeStreamResponse, type DecodedStreamResponse, type EncodedRequest } from './streamCodec.js';
+import {
+  decodeStreamResponse,
+  type DecodedInferResponse,
+  type DecodedStreamResponse,
+  type EncodedRequest,
+} from './streamCodec.js';
 import { isTensorDataType } from './tensors.js';
 import type { InferParameterValue } from './types.js';
 import { InferResult, type OutputTensor } from './client.js';
@@ -76,7 +81,7 @@ class PooledStream {
       return;
     }
     if (!response) return;
-    const result = toResult(response);
+    const result = decodedResult(response);
     if (!(result.final && result.outputs.size === 0)) pending.onResponse(result, arrivedMs);
     if (result.final) {
       this.pending.delete(id);
@@ -185,14 +190,15 @@ export class InferStreamPool {
   }
 }
 
-function toResult(response: NonNullable<DecodedStreamResponse['infer_response']>): InferResult {
+/** An InferResult from a response decoded by streamCodec (a stream's, or ModelInfer's). */
+export function decodedResult(response: DecodedInferResponse, method = METHOD): InferResult {
   const outputs = new Map<string, OutputTensor>();
   response.outputs.forEach((tensor, index) => {
     if (!isTensorDataType(tensor.datatype)) {
       throw new TritonError(
         `output '${tensor.name}' has unknown data type '${tensor.datatype}'`,
         undefined,
-        METHOD,
+        method,
       );
     }
     const raw = response.raw_output_contents[index];

@@ -1,8 +1,7 @@
 /** Triton's gRPC endpoints: ModelStreamInfer (any model, streamed or not) and ModelInfer (one response). */
-import { performance } from 'node:perf_hooks';
 import type { TritonClient } from '../grpc/client.js';
 import type { ModelStatistics } from '../grpc/types.js';
-import { PromptSender, promptInputs, sendPrompt, TEXT_OUTPUT } from '../prompt.js';
+import { PromptEncoder, PromptSender, promptInputs, sendPrompt, TEXT_OUTPUT } from '../prompt.js';
 import { withDecoupledHint } from './errors.js';
 import { whole } from './result.js';
 import type { PromptSession, PromptTransport, SessionOptions } from './types.js';
@@ -42,14 +41,13 @@ export class GrpcTransport implements PromptTransport {
       );
     }
     promptInputs(config, { text: '', maxTokens: 1 });
+    const encoder = new PromptEncoder({ model, config, unary: true });
     return {
       send: async (request) => {
-        const inputs = promptInputs(config, { ...request, stream: false });
-        const start = performance.now();
-        const result = await this.client
-          .infer(model, inputs, { outputs: [TEXT_OUTPUT], timeoutMs })
+        const { result, sentMs, endMs } = await this.client
+          .inferUnary(encoder.encode(request.text, request.maxTokens), timeoutMs)
           .catch((error: Error) => Promise.reject(withDecoupledHint(error)));
-        return whole(result.strings(TEXT_OUTPUT).join(''), performance.now() - start, request);
+        return whole(result.strings(TEXT_OUTPUT).join(''), endMs - sentMs, request);
       },
       close: () => undefined,
     };

@@ -84,15 +84,15 @@ function within(measured: number, truth: number): void {
   ).toBeLessThanOrEqual(tolerance);
 }
 
-async function measure(transport: PromptTransport, model: string, stream: boolean) {
+async function measure(transport: PromptTransport, model: string, stream: boolean, engine?: 'node') {
   try {
     return await runLatencyTest(transport, {
       model,
       prompt: PROMPT,
       maxTokens: MAX_TOKENS,
       stream,
-      // The CLI's default: the native engine (ts-perf-driver) for the gRPC endpoints, node for HTTP.
-      engine: 'auto',
+      // By default the CLI's: the native engine (ts-perf-driver) for the gRPC endpoints, node for HTTP.
+      engine: engine ?? 'auto',
       load: { mode: 'concurrency', concurrency: 1, requests: 6, warmupRequests: 1 },
     });
   } finally {
@@ -132,16 +132,19 @@ describe("Triton's endpoints measure the same latency model the same way", () =>
     }, 120_000);
   }
 
-  const unary: { endpoint: Endpoint; url: () => string }[] = [
+  // gRPC: the native engine (the CLI's default) and the node engine (the editor's).
+  const unary: { endpoint: Endpoint; url: () => string; engine?: 'node' }[] = [
     { endpoint: 'grpc-stream', url: () => server.grpcUrl },
+    { endpoint: 'grpc-stream', url: () => server.grpcUrl, engine: 'node' },
     { endpoint: 'grpc-infer', url: () => server.grpcUrl },
+    { endpoint: 'grpc-infer', url: () => server.grpcUrl, engine: 'node' },
     { endpoint: 'http-infer', url: () => server.httpUrl },
     { endpoint: 'generate', url: () => server.httpUrl },
     { endpoint: 'completions', url: () => front.url },
     { endpoint: 'chat', url: () => front.url },
   ];
-  for (const { endpoint, url } of unary) {
-    it(`${endpoint} unary: request latency and the answer's text`, async () => {
+  for (const { endpoint, url, engine } of unary) {
+    it(`${endpoint} unary${engine ? `, ${engine} engine` : ''}: request latency and the answer's text`, async () => {
       const transport = createTransport(endpoint, url());
       const openai = endpoint === 'completions' || endpoint === 'chat';
       const model = openai ? models.stream : models.plain;
@@ -155,7 +158,7 @@ describe("Triton's endpoints measure the same latency model the same way", () =>
           true,
         ),
       );
-      const report = await measure(transport, model, false);
+      const report = await measure(transport, model, false, engine);
       expect(report.metrics.error_request_count!.avg, report.results.errorMessages.join('\n')).toBe(0);
       expect(report.metrics.time_to_first_token).toBeUndefined();
       within(report.metrics.request_latency!.p50!, latencyTruth());
@@ -442,18 +445,62 @@ describe('the CLI: openai-serve and prompt --endpoint', () => {
 });
 
 describe('endpoint errors say what to do', () => {
-  it('a unary endpoint refuses a streaming model with a hint, and --stream on it is refused before sending', async () => {
-    const http = createTransport('http-infer', server.httpUrl);
-    try {
-      const session = await http.prepare(models.stream, { stream: false });
-      await expect(session.send({ text: PROMPT, maxTokens: 2 })).rejects.toThrow(
-        /decoupled.*use --endpoint grpc-stream or generate/,
-      );
-      await expect(http.prepare(models.stream, { stream: true })).rejects.toThrow(/leave out --stream/);
-    } finally {
-      http.close();
-    }
-  });
+  it.each(['http-infer', 'grpc-infer'] as const)(
+    '%s refuses a streaming model with a hint, and --stream on it is refused before sending',
+    async (endpoint) => {
+      const unary = createTransport(endpoint, endpoint === 'grpc-infer' ? server.grpcUrl : server.httpUrl);
+      try {
+        const session = await unary.prepare(models.stream, { stream: false });
+        await expect(session.send({ text: PROMPT, maxTokens: 2 })).rejects.toThrow(
+          /decoupled.*use --endpoint grpc-stream or generate/,
+        );
+        await expect(unary.prepare(models.stream, { stream: true })).rejects.toThrow(/leave out --stream/);
+      } finally {
+        unary.close();
+      }
+    },
+  );
+
+  it.each(['native', 'node'] as const)(
+    'grpc-infer, %s engine: a failed request and a deadline shorter than the answer count as failures, the run goes on',
+    async (engine) => {
+      const transport = createTransport('grpc-infer', server.grpcUrl);
+      const load = { mode: 'concurrency', concurrency: 1, requests: 4, warmupRequests: 0 } as const;
+      try {
+        const refused = await runLatencyTest(transport, {
+          engine,
+          model: models.plain,
+          prompt: PROMPT,
+          // Refused by the tokenize step (unsigned output length).
+          inputs: [
+            { text: PROMPT, maxTokens: 1 },
+            { text: PROMPT, maxTokens: -3 },
+          ],
+          load,
+        });
+        expect(refused.results.errors).toBe(2);
+        expect(refused.metrics.request_count!.avg).toBe(2);
+        expect(refused.results.errorMessages[0]).toMatch(
+          /^ModelInfer failed: in ensemble .*does not fit its unsigned data type/,
+        );
+        const late = await runLatencyTest(transport, {
+          engine,
+          model: models.plain,
+          prompt: PROMPT,
+          maxTokens: MAX_TOKENS,
+          timeoutMs: 100,
+          load,
+        });
+        expect(late.results.errors).toBe(4);
+        expect(late.results.errorMessages[0]).toMatch(
+          /did not answer ModelInfer within 100 ms: raise the timeout/,
+        );
+      } finally {
+        transport.close();
+      }
+    },
+    60_000,
+  );
 
   it('generate_stream failing inside the stream: counted as failed requests with the server message', async () => {
     const transport = createTransport('generate', server.httpUrl);

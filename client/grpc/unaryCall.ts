@@ -1,0 +1,74 @@
+import { performance } from 'node:perf_hooks';
+import { status } from '@grpc/grpc-js';
+import type { InferResult } from './client.js';
+import { TritonError } from './errors.js';
+import type { MessageCall } from './http2Call.js';
+import { decodeInferResponse, type EncodedRequest } from './streamCodec.js';
+import { decodedResult, type CallTimes } from './streamPool.js';
+
+const METHOD = 'ModelInfer';
+
+/**
+ * One ModelInfer call of a request encoded once, over the latency lab's own HTTP/2 connection
+ * (Http2Channel) and timed at the wire as the stream pool times its requests: from just before
+ * the call opens to the arrival of its trailers, when a gRPC call is complete. What perf's Node
+ * engine sends on the grpc-infer endpoint: grpc-js's unary path (`TritonClient.infer`) converts
+ * each message to and from objects and runs it through its call layers, which a packet capture
+ * showed adding 1.5–3 ms to every latency it reported (docs/BENCHMARKS.md). Nothing is cancelled
+ * on a timeout: the request fails on the client and its late answer is dropped.
+ */
+export function sendUnary(
+  open: () => MessageCall,
+  request: EncodedRequest,
+  url: string,
+  timeoutMs?: number,
+): Promise<{ result: InferResult } & CallTimes> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outcome();
+    };
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              settle(() =>
+                reject(
+                  new TritonError(
+                    `Triton at ${url} did not answer ${METHOD} within ${timeoutMs} ms: raise the timeout or check the server log`,
+                    status.DEADLINE_EXCEEDED,
+                    METHOD,
+                  ),
+                ),
+              ),
+            timeoutMs,
+          );
+    let result: InferResult | undefined;
+    let unreadable: Error | undefined;
+    const sentMs = performance.now();
+    const call = open();
+    call.onMessage((bytes) => {
+      try {
+        result = decodedResult(decodeInferResponse(bytes), METHOD);
+      } catch (error) {
+        unreadable = error as Error;
+      }
+    });
+    call.onClose((error, trailersMs) =>
+      settle(() => {
+        const failure =
+          error ??
+          unreadable ??
+          (result ? undefined : new TritonError(`${METHOD} ended without a response`, undefined, METHOD));
+        if (failure) reject(failure);
+        else resolve({ result: result!, sentMs, endMs: trailersMs ?? performance.now() });
+      }),
+    );
+    call.write(request.bytes());
+    call.end();
+  });
+}
