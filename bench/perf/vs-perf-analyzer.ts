@@ -21,7 +21,7 @@
  * --wire adds a third clock (as root, with tcpdump: `apt-get install tcpdump`): each tool run's
  * unary calls captured on the loopback (bench/perf/wireTimes.ts), their p50 and mean from the
  * packet with the request's HEADERS to the one with the server's trailers, over the requests the
- * tool reported, and the tool's p50 less the wire's: what its own clock adds.
+ * tool reported, and the tool's mean less the wire's: what its own clock adds.
  *
  * --prepare generates and builds the models' repositories (and perf's driver) and stops; --prebuilt
  * runs on the repositories prepared before, as they are: bench/perf/remote/ uses the two to run
@@ -119,8 +119,11 @@ interface Measured {
   /** --wire: the same requests' p50 and mean latency on the wire (a packet capture of the server's port). */
   wireP50?: number;
   wireMean?: number;
-  /** p50 − wire p50: the tool's own share of the latency it reports (its clock outside the wire). */
-  ownP50?: number;
+  /**
+   * mean − wire mean: the tool's own share of the latency it reports (its clock outside the wire).
+   * Means, not p50s: with batching the latencies are bimodal, and a p50 jumps between the modes.
+   */
+  ownMean?: number;
   throughput: number;
   ttftP50?: number;
   ttftP99?: number;
@@ -383,16 +386,16 @@ function perfReported(
   return (c, i) => i >= warmup && c.startNs >= from && c.startNs < to;
 }
 
-/** p50 and mean (ms) of the wire latencies of the calls `keep` selects, and the tool's p50 less the wire's. */
+/** p50 and mean (ms) of the wire latencies of the calls `keep` selects, and the tool's mean less the wire's. */
 function wireFigures(
-  toolP50: number,
+  toolMean: number,
   calls: WireLatency[] | undefined,
   keep: (c: WireLatency, i: number) => boolean,
-): Pick<Measured, 'wireP50' | 'wireMean' | 'ownP50'> {
+): Pick<Measured, 'wireP50' | 'wireMean' | 'ownMean'> {
   const kept = (calls ?? []).filter(keep).map((c) => c.latencyMs);
   if (kept.length === 0) return {};
-  const wireP50 = percentile(kept, 50);
-  return { wireP50, wireMean: kept.reduce((a, b) => a + b, 0) / kept.length, ownP50: toolP50 - wireP50 };
+  const wireMean = kept.reduce((a, b) => a + b, 0) / kept.length;
+  return { wireP50: percentile(kept, 50), wireMean, ownMean: toolMean - wireMean };
 }
 
 /** CPU per request between the second sample after requests start and the second-last before they stop. */
@@ -500,7 +503,7 @@ async function runPerfAnalyzer(
     ];
     Object.assign(
       measured,
-      wireFigures(measured.p50, run.wire, (c) => c.startNs >= first && c.startNs <= last + 5_000_000n),
+      wireFigures(measured.mean, run.wire, (c) => c.startNs >= first && c.startNs <= last + 5_000_000n),
     );
   }
   if (stream) Object.assign(measured, streamedTimes(profile));
@@ -603,7 +606,7 @@ async function runPerf(
     cpuUsPerRequest: run.cpuUsPerRequest,
     sendLagP99: m.send_lag?.p99,
     stable: report.stability?.stable,
-    ...wireFigures(m.request_latency!.p50!, run.wire, perfReported(run.wire, warmup, report.stability)),
+    ...wireFigures(m.request_latency!.avg, run.wire, perfReported(run.wire, warmup, report.stability)),
   };
 }
 
@@ -655,7 +658,7 @@ function printPoint(p: Point): void {
     ['sim_llm batch', 'modelBatch'],
     ['wire p50', 'wireP50'],
     ['wire mean', 'wireMean'],
-    ['own p50', 'ownP50'],
+    ['own (mean)', 'ownMean'],
     ['req/s', 'throughput'],
     ['TTFT p50', 'ttftP50'],
     ['TTFT p99', 'ttftP99'],

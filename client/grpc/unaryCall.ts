@@ -10,8 +10,8 @@ const METHOD = 'ModelInfer';
 
 /**
  * One ModelInfer call of a request encoded once, over the latency lab's own HTTP/2 connection
- * (Http2Channel) and timed at the wire as the stream pool times its requests: from just before
- * the call opens to the arrival of its trailers, when a gRPC call is complete. What perf's Node
+ * (Http2Channel) and timed at the wire as the stream pool times its requests: from when its
+ * bytes go to the connection to the arrival of its trailers, when a gRPC call is complete. What perf's Node
  * engine sends on the grpc-infer endpoint: grpc-js's unary path (`TritonClient.infer`) converts
  * each message to and from objects and runs it through its call layers, which a packet capture
  * showed adding 1.5–3 ms to every latency it reported (docs/BENCHMARKS.md). Nothing is cancelled
@@ -49,8 +49,9 @@ export function sendUnary(
           );
     let result: InferResult | undefined;
     let unreadable: Error | undefined;
-    const sentMs = performance.now();
     const call = open();
+    // As the stream pool times a send: when the request's bytes go to the connection.
+    const sentMs = performance.now();
     call.onMessage((bytes) => {
       try {
         result = decodedResult(decodeInferResponse(bytes), METHOD);

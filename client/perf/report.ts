@@ -50,20 +50,39 @@ export function formatPerfReport(report: PerfReport): string {
   if (report.serverBreakdown.length > 0) {
     const pending = report.serverBreakdown.some((m) => m.pendingRequests);
     lines.push(
-      `  server (per request, ms):  queue  input  infer  output  batch${pending ? '  pending avg/max' : ''}`,
+      `  server (per request, ms): request  queue  input  infer  output  batch${pending ? '  pending avg/max' : ''}`,
     );
     for (const m of report.serverBreakdown) {
       const p = m.pendingRequests
         ? `  ${m.pendingRequests.avg.toFixed(2).padStart(6)}/${m.pendingRequests.max}`
         : '';
       lines.push(
-        `    ${m.model.padEnd(22)} ${fmt(m.avgQueueMs)} ${fmt(m.avgComputeInputMs)} ${fmt(m.avgComputeInferMs)} ` +
-          `${fmt(m.avgComputeOutputMs)}  ${m.meanBatchSize.toFixed(2)}${p}`,
+        `    ${m.model.padEnd(22)} ${fmt(m.avgRequestMs)} ${fmt(m.avgQueueMs)} ${fmt(m.avgComputeInputMs)} ` +
+          `${fmt(m.avgComputeInferMs)} ${fmt(m.avgComputeOutputMs)}  ${m.meanBatchSize.toFixed(2)}${p}`,
+      );
+    }
+    const outside = outsideServerMs(report);
+    if (outside !== undefined) {
+      lines.push(
+        `  outside the server: ${outside} ms of the ${r.latency.avgMs} ms average (network and client: ` +
+          `latency avg − ${report.model}'s own time per request)`,
       );
     }
   }
   if (report.metricsError) lines.push(`  pending requests: ${report.metricsError}`);
   return lines.join('\n');
+}
+
+/**
+ * What of the average latency lies outside the server: the client's average less the server's own
+ * mean time per request of the model it called (its statistics). perf_analyzer reports the same
+ * split as client send/recv and network; a tool that reads more than another on the same server
+ * has more of its own time here (docs/BENCHMARKS.md).
+ */
+export function outsideServerMs(report: PerfReport): number | undefined {
+  const own = report.serverBreakdown.find((m) => m.model === report.model);
+  if (!own || own.requests === 0 || report.results.latency.count === 0) return undefined;
+  return Math.round((report.results.latency.avgMs - own.avgRequestMs) * 1000) / 1000;
 }
 
 function formatSummary(s: LatencySummary): string {

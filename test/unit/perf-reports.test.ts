@@ -13,6 +13,7 @@ import {
   type ReportDocument,
 } from '../../client/perf/reportCharts.js';
 import { readInputDataset } from '../../client/perf/inputs.js';
+import { formatPerfReport, outsideServerMs } from '../../client/perf/report.js';
 import type { PerfReport } from '../../client/perf/latencyTest.js';
 import { computeMetrics, type RequestRecord } from '../../client/perf/metrics.js';
 import { confidence, interval, type SweepReport } from '../../client/perf/sweep.js';
@@ -257,6 +258,60 @@ describe("the latency report's chart specification (the HTML report and the VS C
     const read = asComparable(legacy, 'old.json');
     expect(read.points.map((p) => p.load)).toEqual([run(10, 1).load, run(14, 4).load]);
     expect(reportCharts(read)[0]!.x.labels).toEqual(['c=1', 'c=4']);
+  });
+});
+
+describe('the terminal report', () => {
+  const summary = (avgMs: number) => ({
+    count: 20,
+    avgMs,
+    minMs: avgMs,
+    maxMs: avgMs,
+    p50Ms: avgMs,
+    p90Ms: avgMs,
+    p95Ms: avgMs,
+    p99Ms: avgMs,
+  });
+  const measuredRun = (serverBreakdown: PerfReport['serverBreakdown']): PerfReport => ({
+    ...run(10),
+    results: {
+      requests: 20,
+      errors: 0,
+      errorMessages: [],
+      durationS: 0.2,
+      requestsPerSecond: 100,
+      latency: summary(10),
+      responsesPerRequest: 1,
+    },
+    serverBreakdown,
+  });
+  const row = (model: string, avgRequestMs: number) => ({
+    model,
+    version: '1',
+    requests: 20,
+    failures: 0,
+    executions: 20,
+    meanBatchSize: 1,
+    avgQueueMs: 0.1,
+    avgComputeInputMs: 0,
+    avgComputeInferMs: avgRequestMs - 0.1,
+    avgComputeOutputMs: 0,
+    avgRequestMs,
+  });
+
+  it("splits the average latency into the called model's own time in the server and what lies outside it", () => {
+    const report = measuredRun([row('m', 9.75), row('llm', 9.5)]);
+    expect(outsideServerMs(report)).toBe(0.25);
+    const text = formatPerfReport(report);
+    expect(text).toMatch(/^ {4}m +9\.750 +0\.100 /m);
+    expect(text).toContain(
+      "outside the server: 0.25 ms of the 10 ms average (network and client: latency avg − m's own time",
+    );
+  });
+
+  it('says nothing of it when the server gave no statistics for the called model', () => {
+    expect(outsideServerMs(measuredRun([row('llm', 9.5)]))).toBeUndefined();
+    expect(formatPerfReport(measuredRun([row('llm', 9.5)]))).not.toContain('outside the server');
   });
 });
 
