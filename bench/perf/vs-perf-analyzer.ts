@@ -53,12 +53,14 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { deployRepository } from '../../client/deploy.js';
 import { TritonClient } from '../../client/grpc/client.js';
+import type { ModelStatistics } from '../../client/grpc/types.js';
 import { nativeDriver } from '../../client/perf/nativeEngine.js';
+import { statisticsDelta } from '../../client/perf/serverStats.js';
 import { LatencyRecorder } from '../../client/perf/summary.js';
-import { inferenceCalls, wireLatencies, type WireLatency } from './wireTimes.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { generateRepository, hasErrors } from '../../generator/index.js';
+import { inferenceCalls, wireLatencies, type WireLatency } from './wireTimes.js';
 
 const ROOT = resolve(__dirname, '../..');
 const OUT = join(ROOT, '.cache/bench/perf-vs-pa');
@@ -236,33 +238,16 @@ function childPids(pid: number): number[] {
   }
 }
 
-interface ServerTotals {
-  requests: number;
-  ns: number;
-  modelInferences: number;
-  modelExecutions: number;
-}
-
-/** The ensemble's successful requests and their total time, and sim_llm's inference and execution counts. */
-async function serverTotals(client: TritonClient, model: string): Promise<ServerTotals> {
-  const stats = await client.modelStatistics();
-  const ensemble = stats.find((s) => s.name === model)?.inference_stats?.success;
-  const sim = stats.find((s) => s.name === 'sim_llm');
+/** What the server saw between two statistics snapshots: the ensemble's mean time per request (ms) and sim_llm's mean batch. */
+function serverSide(
+  model: string,
+  before: ModelStatistics[],
+  after: ModelStatistics[],
+): Pick<Measured, 'serverMean' | 'modelBatch'> {
+  const rows = statisticsDelta(before, after);
   return {
-    requests: ensemble?.count ?? 0,
-    ns: ensemble?.ns ?? 0,
-    modelInferences: sim?.inference_count ?? 0,
-    modelExecutions: sim?.execution_count ?? 0,
-  };
-}
-
-/** What the server saw between two totals: its mean time per request (ms) and sim_llm's mean batch. */
-function serverSide(before: ServerTotals, after: ServerTotals): Pick<Measured, 'serverMean' | 'modelBatch'> {
-  const requests = after.requests - before.requests;
-  const executions = after.modelExecutions - before.modelExecutions;
-  return {
-    serverMean: requests > 0 ? (after.ns - before.ns) / requests / 1e6 : undefined,
-    modelBatch: executions > 0 ? (after.modelInferences - before.modelInferences) / executions : undefined,
+    serverMean: rows.find((r) => r.model === model)?.avgRequestMs,
+    modelBatch: rows.find((r) => r.model === 'sim_llm')?.meanBatchSize,
   };
 }
 
@@ -296,7 +281,7 @@ async function runTool(
   /** --wire: the unary calls of the load as the capture saw them. */
   wire?: WireLatency[];
 }> {
-  const before = await serverTotals(client, model);
+  const before = await client.modelStatistics();
   const capture = WIRE ? await startCapture(client.url) : undefined;
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
@@ -320,7 +305,7 @@ async function runTool(
     await Promise.race([exited, new Promise((r) => setTimeout(r, 250))]);
   }
   const code = await exited;
-  const server = serverSide(before, await serverTotals(client, model));
+  const server = serverSide(model, before, await client.modelStatistics());
   const wire = capture && inferenceCalls(await capture.stop());
   return { stdout, stderr, code, cpuUsPerRequest: steadyCpuPerRequest(samples), server, wire };
 }

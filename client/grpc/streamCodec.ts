@@ -4,9 +4,10 @@ import { modelConfigProtoDirectory, protoDirectory } from './protocol.js';
 
 /**
  * ModelStreamInfer's and ModelInfer's messages encoded and decoded with protobufjs's generated
- * coders directly, for the latency lab's hot path: proto-loader's default serializers convert every message to and
- * from plain objects (fromObject / toObject with defaults), which profiling showed as a large share
- * of the client's CPU per request. Same .proto files as the rest of the client.
+ * coders directly, for the latency lab's hot path: proto-loader's default serializers convert
+ * every message to and from plain objects (fromObject / toObject with defaults), which profiling
+ * showed as a large share of the client's CPU per request. Same .proto files as the rest of the
+ * client.
  */
 interface Coders {
   request: protobuf.Type;

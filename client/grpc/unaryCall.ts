@@ -10,12 +10,12 @@ const METHOD = 'ModelInfer';
 
 /**
  * One ModelInfer call of a request encoded once, over the latency lab's own HTTP/2 connection
- * (Http2Channel) and timed at the wire as the stream pool times its requests: from when its
- * bytes go to the connection to the arrival of its trailers, when a gRPC call is complete. What perf's Node
- * engine sends on the grpc-infer endpoint: grpc-js's unary path (`TritonClient.infer`) converts
- * each message to and from objects and runs it through its call layers, which a packet capture
- * showed adding 1.5–3 ms to every latency it reported (docs/BENCHMARKS.md). Nothing is cancelled
- * on a timeout: the request fails on the client and its late answer is dropped.
+ * (Http2Channel) and timed at the wire as the stream pool times its requests: from when its bytes
+ * go to the connection to the arrival of its trailers, when a gRPC call is complete. What perf's
+ * Node engine sends on the grpc-infer endpoint: grpc-js's unary path (`TritonClient.infer`)
+ * converts each message to and from objects and runs it through its call layers, which a packet
+ * capture showed adding 1.5–3 ms to every latency it reported (docs/BENCHMARKS.md). Nothing is
+ * cancelled on a timeout: the request fails on the client and its late answer is dropped.
  */
 export function sendUnary(
   open: () => MessageCall,
