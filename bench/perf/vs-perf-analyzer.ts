@@ -470,52 +470,60 @@ async function runPerfAnalyzer(
   const cols = header!.split(',');
   const vals = values!.split(',').map(Number);
   const col = (name: string) => vals[cols.indexOf(name)]!;
+  const requests = profiledRequests(profile);
+  const mean = meanLatency(requests);
   const measured: Measured = {
     p50: col('p50 latency') / 1000,
     p99: col('p99 latency') / 1000,
-    mean: meanLatency(profile),
-    ...withServer(meanLatency(profile), run.server),
+    mean,
+    ...withServer(mean, run.server),
     throughput: col('Inferences/Second'),
     cpuUsPerRequest: run.cpuUsPerRequest,
     stable: !/Failed to obtain stable measurement/.test(run.stdout + run.stderr),
   };
   if (run.wire) {
     // Its reported requests are the profile's: those that went out within their time span.
-    const starts = profiledRequests(profile).map((r) => BigInt(r.timestamp));
+    const starts = requests.map((r) => BigInt(r.timestamp));
     const [first, last] = [
       starts.reduce((a, b) => (a < b ? a : b)),
       starts.reduce((a, b) => (a > b ? a : b)),
     ];
     Object.assign(
       measured,
-      wireFigures(measured.mean, run.wire, (c) => c.startNs >= first && c.startNs <= last + 5_000_000n),
+      wireFigures(mean, run.wire, (c) => c.startNs >= first && c.startNs <= last + 5_000_000n),
     );
   }
-  if (stream) Object.assign(measured, streamedTimes(profile));
+  if (stream) Object.assign(measured, streamedTimes(requests));
   return measured;
 }
 
+/** One request of perf_analyzer's profile export: its start and its responses' times (ns). */
+interface ProfiledRequest {
+  timestamp: number;
+  response_timestamps: number[];
+}
+
 /** perf_analyzer's requests in its reported (last) experiment, as its profile export holds them. */
-function profiledRequests(profileFile: string): { timestamp: number; response_timestamps: number[] }[] {
+function profiledRequests(profileFile: string): ProfiledRequest[] {
   const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as {
-    experiments: { requests: { timestamp: number; response_timestamps: number[] }[] }[];
+    experiments: { requests: ProfiledRequest[] }[];
   };
   return profile.experiments.at(-1)!.requests;
 }
 
 /** Mean request latency (ms) from perf_analyzer's timestamps: its CSV has no average. */
-function meanLatency(profileFile: string): number {
-  const latencies = profiledRequests(profileFile)
+function meanLatency(requests: ProfiledRequest[]): number {
+  const latencies = requests
     .filter((r) => r.response_timestamps.length > 0)
     .map((r) => (r.response_timestamps.at(-1)! - r.timestamp) / 1e6);
   return latencies.reduce((a, b) => a + b, 0) / latencies.length;
 }
 
 /** TTFT and ITL from perf_analyzer's response timestamps (its last experiment's requests). */
-function streamedTimes(profileFile: string): Partial<Measured> {
+function streamedTimes(requests: ProfiledRequest[]): Partial<Measured> {
   const ttft: number[] = [];
   const itl: number[] = [];
-  for (const r of profiledRequests(profileFile)) {
+  for (const r of requests) {
     // The last response of a decoupled request may be the empty final flag: GenAI-Perf drops
     // responses without output; sim-llm's final response carries the last token.
     const times = r.response_timestamps;
@@ -578,11 +586,12 @@ async function runPerf(
     };
   };
   const m = report.metrics;
+  const mean = m.request_latency!.avg;
   return {
     p50: m.request_latency!.p50!,
     p99: m.request_latency!.p99!,
-    mean: m.request_latency!.avg,
-    ...withServer(m.request_latency!.avg, run.server),
+    mean,
+    ...withServer(mean, run.server),
     throughput: m.request_throughput!.avg,
     ttftP50: m.time_to_first_token?.p50,
     ttftP99: m.time_to_first_token?.p99,
@@ -591,7 +600,7 @@ async function runPerf(
     cpuUsPerRequest: run.cpuUsPerRequest,
     sendLagP99: m.send_lag?.p99,
     stable: report.stability?.stable,
-    ...wireFigures(m.request_latency!.avg, run.wire, perfReported(run.wire, warmup, report.stability)),
+    ...wireFigures(mean, run.wire, perfReported(run.wire, warmup, report.stability)),
   };
 }
 
