@@ -48,10 +48,10 @@ describe('unsupported configurations are rejected at load, naming the field', ()
       /pre_tokenizer\.type: unsupported pre-tokenizer 'Foo'/,
     ],
     [
-      'a Unigram model',
+      'a Unigram model whose vocabulary is a BPE one',
       'gpt2',
       (t) => ((t.model as Record<string, unknown>).type = 'Unigram'),
-      /model\.type: unsupported model 'Unigram'/,
+      /model\.vocab: expected an array of \[piece, score\] pairs/,
     ],
     [
       'BPE dropout',
