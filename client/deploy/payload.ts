@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { modelConfigToJson, ORCHESTRATES_PARAMETER, type ModelConfig } from '../generator/index.js';
-import { versionFiles, type RepositoryModelEntry } from './repository.js';
+import { modelConfigToJson, ORCHESTRATES_PARAMETER, type ModelConfig } from '../../generator/index.js';
+import { versionFiles, type RepositoryModelEntry } from '../repository.js';
 
 /** `libtriton_<backend>-<12 hex>.so`: a copy deploy makes, never uploaded as a file of its own. */
 const VERSIONED = /^libtriton_.+-[0-9a-f]{12}\.so$/;

@@ -1,7 +1,7 @@
 import { writeReportFile } from './export.js';
-import type { PerfReport } from './latencyTest.js';
-import type { SweepReport } from './sweep.js';
-import type { LatencySummary } from './summary.js';
+import type { PerfReport } from '../latencyTest.js';
+import type { SweepReport } from '../sweep.js';
+import type { LatencySummary } from '../metrics/summary.js';
 
 /** A short human-readable summary of a latency test, for terminals and output channels. */
 export function formatPerfReport(report: PerfReport): string {

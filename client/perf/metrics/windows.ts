@@ -1,4 +1,4 @@
-import type { RequestRecord } from './metrics.js';
+import type { RequestRecord } from './metricTable.js';
 import { round3 } from './summary.js';
 
 /** perf_analyzer's measurement windows: measure in windows until the last few agree. */

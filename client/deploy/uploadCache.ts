@@ -6,8 +6,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { readFiles } from './repository.js';
-import { sharedStateDir } from './server/sharedServer.js';
+import { readFiles } from '../repository.js';
+import { sharedStateDir } from '../server/sharedServer.js';
 
 /** Builds kept per model; the one serving and the one before it are what a rollback needs. */
 const KEEP = 3;

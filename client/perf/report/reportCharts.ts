@@ -4,11 +4,11 @@
  * report (`htmlReport.ts`) embeds what this returns and its page script (`reportPage.mts`) draws it,
  * and the VS Code latency report shows that same page, so a chart added here appears in both.
  */
-import type { PerfReport } from './latencyTest.js';
-import type { LoadSpec } from './loadSpec.js';
-import { isDistribution, METRICS, PERCENTILE_FIELDS, type MetricResult } from './metrics.js';
-import type { SweepReport } from './sweep.js';
-import type { ServerModelBreakdown } from './serverStats.js';
+import type { PerfReport } from '../latencyTest.js';
+import type { LoadSpec } from '../load/loadSpec.js';
+import { isDistribution, METRICS, PERCENTILE_FIELDS, type MetricResult } from '../metrics/metricTable.js';
+import type { SweepReport } from '../sweep.js';
+import type { ServerModelBreakdown } from '../metrics/serverStats.js';
 
 /** One run of the report: a `perf` sweep (or single run), with the name it is shown under. */
 export interface LabelledReport {

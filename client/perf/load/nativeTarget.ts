@@ -4,13 +4,13 @@
  * model's own config.
  */
 import { status } from '@grpc/grpc-js';
-import { encodeStreamRequest } from '../grpc/client.js';
-import { connectionError, toTritonError, TritonError } from '../grpc/errors.js';
-import { promptInputs, TEXT_OUTPUT } from '../prompt.js';
-import { withDecoupledHint } from '../transports/errors.js';
-import type { GrpcTransport } from '../transports/grpc.js';
+import { encodeStreamRequest } from '../../grpc/client.js';
+import { connectionError, toTritonError, TritonError } from '../../grpc/errors.js';
+import { promptInputs, TEXT_OUTPUT } from '../../prompt.js';
+import { withDecoupledHint } from '../../transports/errors.js';
+import type { GrpcTransport } from '../../transports/grpc.js';
 import type { NativeFailure, NativeTarget } from './nativeEngine.js';
-import type { RequestInput } from './inputs.js';
+import type { RequestInput } from '../inputs/dataset.js';
 
 export interface NativeTargetOptions {
   driver: string;

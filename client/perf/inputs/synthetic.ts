@@ -5,8 +5,8 @@
  * (`--output-tokens-mean/-stddev`, sent as `max_tokens`). The same seed gives the same inputs.
  */
 import { CORPUS } from './corpus.js';
-import type { RequestInput } from './inputs.js';
-import { normalSample, seededRandom } from './schedule.js';
+import type { RequestInput } from './dataset.js';
+import { normalSample, seededRandom } from '../load/schedule.js';
 
 /** What synthetic inputs need from a tokenizer (NativeTokenizer has it). */
 export interface TokenCodec {

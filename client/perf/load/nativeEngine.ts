@@ -15,8 +15,8 @@ import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { buildBackends } from '../../generator/build/index.js';
-import type { PromptResult } from '../prompt.js';
+import { buildBackends } from '../../../generator/build/index.js';
+import type { PromptResult } from '../../prompt.js';
 import {
   validateLoad,
   type LoadHooks,

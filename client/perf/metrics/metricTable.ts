@@ -5,7 +5,7 @@
  * rather than restating any formula. Definitions follow perf_analyzer / GenAI-Perf / AIPerf (their
  * published metric definitions; docs/BENCHMARKS.md shows where the numbers agree).
  */
-import { LatencyRecorder, round3 } from './summary.js';
+import { LatencyRecorder, round3, type DistributionStats } from './summary.js';
 
 /** What one measured request gives the metrics (AIPerf's parsed response record). */
 export interface RequestRecord {
@@ -297,25 +297,11 @@ function meetsSlos(record: RequestRecord, context: MetricContext): boolean {
 export const PERCENTILE_FIELDS = ['p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
 
 /** A distribution (record metric) or one value (run metric), in GenAI-Perf / AIPerf's export shape. */
-export interface MetricResult {
+export interface MetricResult extends Partial<DistributionStats> {
   tag: string;
   header: string;
   unit: MetricUnit;
-  /** The value of a run metric; the mean of a record metric. */
   avg: number;
-  count?: number;
-  min?: number;
-  max?: number;
-  std?: number;
-  p1?: number;
-  p5?: number;
-  p10?: number;
-  p25?: number;
-  p50?: number;
-  p75?: number;
-  p90?: number;
-  p95?: number;
-  p99?: number;
 }
 
 export type MetricResults = Record<string, MetricResult>;

@@ -1,20 +1,20 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { stepSourcesDir } from '../generator/index.js';
+import { stepSourcesDir } from '../../generator/index.js';
 import {
   DIGEST_PARAMETER,
   modelDigest,
   modelPayload,
   removeStaleCopies,
   versionedLibrary,
-} from './deployPayload.js';
-import { TritonError } from './grpc/errors.js';
-import type { TritonClient } from './grpc/client.js';
-import type { ModelConfig } from './grpc/types.js';
+} from './payload.js';
+import { TritonError } from '../grpc/errors.js';
+import type { TritonClient } from '../grpc/client.js';
+import type { ModelConfig } from '../grpc/types.js';
 import { libraryProblem, unresolvedProblem } from './libraryCheck.js';
 import { probeModel, type ProbeResult } from './readinessProbe.js';
-import { readRepository, versionFiles, type RepositoryModelEntry } from './repository.js';
+import { readRepository, versionFiles, type RepositoryModelEntry } from '../repository.js';
 import { defaultUploadCacheDir, recallUpload, rememberUpload } from './uploadCache.js';
 
 export type DeployMode = 'local' | 'remote';

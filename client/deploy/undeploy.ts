@@ -2,9 +2,9 @@
  * `triton-studio undeploy ENSEMBLE`: unloads an ensemble and the steps it uses, except steps
  * another loaded ensemble still uses (those are named in the result and stay).
  */
-import type { TritonClient } from './grpc/client.js';
-import { TritonError } from './grpc/errors.js';
-import { serverStatus } from './serverStatus.js';
+import type { TritonClient } from '../grpc/client.js';
+import { TritonError } from '../grpc/errors.js';
+import { serverStatus } from '../serverStatus.js';
 
 export interface UndeployResult {
   ok: boolean;

@@ -1,8 +1,23 @@
 import { build, type Histogram } from 'hdr-histogram-js';
-import type { MetricResult } from './metrics.js';
 
 /** A distribution's statistics in the recorded unit (GenAI-Perf / AIPerf's fields). */
-export type DistributionStats = Required<Omit<MetricResult, 'tag' | 'header' | 'unit'>>;
+export interface DistributionStats {
+  /** The value of a run metric; the mean of a record metric. */
+  avg: number;
+  count: number;
+  min: number;
+  max: number;
+  std: number;
+  p1: number;
+  p5: number;
+  p10: number;
+  p25: number;
+  p50: number;
+  p75: number;
+  p90: number;
+  p95: number;
+  p99: number;
+}
 
 /** Latency distribution in milliseconds, as perf_analyzer / GenAI-Perf report it. */
 export interface LatencySummary {

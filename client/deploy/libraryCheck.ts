@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { readElfDynamic, type ElfDynamicInfo } from '../generator/index.js';
+import { readElfDynamic, type ElfDynamicInfo } from '../../generator/index.js';
 
 /** e_machine of the architectures Node runs on that Triton ships for. */
 const MACHINES: Record<string, { code: number; name: string }> = {

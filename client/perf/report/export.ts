@@ -2,12 +2,12 @@
  * Report files: JSON in GenAI-Perf / AIPerf's profile-export shape and CSV, for one run or a sweep.
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import type { Endpoint } from '../transports/types.js';
-import type { PerfReport } from './latencyTest.js';
-import type { LoadSpec } from './loadSpec.js';
+import type { Endpoint } from '../../transports/types.js';
+import type { PerfReport } from '../latencyTest.js';
+import type { LoadSpec } from '../load/loadSpec.js';
 import type { LabelledReport } from './reportCharts.js';
-import { isDistribution, METRICS, PERCENTILE_FIELDS, type MetricUnit } from './metrics.js';
-import type { SweepReport } from './sweep.js';
+import { isDistribution, METRICS, PERCENTILE_FIELDS, type MetricUnit } from '../metrics/metricTable.js';
+import type { SweepReport } from '../sweep.js';
 
 const GENAI_PERF_ENDPOINT_TYPES: Record<Endpoint, string> = {
   'grpc-stream': 'kserve',

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fromPackageRoot } from '../paths.js';
+import { fromPackageRoot } from '../../paths.js';
 import build from './reportPage.build.json';
 
 let cachedChartJs: string | undefined;

@@ -1,6 +1,7 @@
 import protobuf from 'protobufjs';
 import { join } from 'node:path';
 import { modelConfigProtoDirectory, protoDirectory } from './protocol.js';
+import { checkInput, type InferInput } from './tensors.js';
 
 /**
  * ModelStreamInfer's and ModelInfer's messages encoded and decoded with protobufjs's generated
@@ -109,4 +110,33 @@ export type DecodedInferResponse = NonNullable<DecodedStreamResponse['infer_resp
 
 export function decodeInferResponse(buffer: Buffer): DecodedInferResponse {
   return load().response.decode(buffer) as unknown as DecodedInferResponse;
+}
+
+/**
+ * A ModelStreamInfer request encoded once, to be sent many times through an InferStreamPool (each
+ * send adds its own id). Asks Triton to mark the last response, as `streamInfer` does.
+ */
+export function encodeStreamRequest(
+  model: string,
+  inputs: InferInput[],
+  options: {
+    /** Output names to return; default: every output of the model. */
+    outputs?: string[];
+    version?: string;
+    /** Ask for the empty final response that ends a streamed request (ModelStreamInfer only; default true). */
+    emptyFinalResponse?: boolean;
+  } = {},
+): EncodedRequest {
+  for (const input of inputs) checkInput(model, input);
+  return new EncodedRequest({
+    model_name: model,
+    model_version: options.version ?? '',
+    parameters:
+      options.emptyFinalResponse === false
+        ? {}
+        : { triton_enable_empty_final_response: { bool_param: true } },
+    inputs: inputs.map((i) => ({ name: i.name, datatype: i.datatype, shape: i.shape })),
+    outputs: (options.outputs ?? []).map((name) => ({ name })),
+    raw_input_contents: inputs.map((i) => i.raw),
+  });
 }

@@ -2,11 +2,11 @@
  * `perf compare A.json B.json`: the change of each metric between two reports (runs or sweeps),
  * point by point, and whether it exceeds run-to-run noise.
  */
-import type { PerfReport } from './latencyTest.js';
-import type { LoadSpec } from './loadSpec.js';
-import { METRICS } from './metrics.js';
-import { pointValues, type SweepPoint, type SweepReport } from './sweep.js';
-import { round3 } from './summary.js';
+import type { PerfReport } from '../latencyTest.js';
+import type { LoadSpec } from '../load/loadSpec.js';
+import { METRICS } from '../metrics/metricTable.js';
+import { pointValues, type SweepPoint, type SweepReport } from '../sweep.js';
+import { round3 } from '../metrics/summary.js';
 
 /** Noise assumed when a report has neither repeats nor windows to estimate it from (5%). */
 export const DEFAULT_NOISE = 0.05;

@@ -4,9 +4,9 @@
  * from the model's own inputs and waits for the final response.
  */
 import { performance } from 'node:perf_hooks';
-import { bytesInput, numericInput, type InferInput, type TritonClient } from './grpc/client.js';
-import { TritonError } from './grpc/errors.js';
-import type { ModelConfig, ModelTensorConfig } from './grpc/types.js';
+import { bytesInput, numericInput, type InferInput, type TritonClient } from '../grpc/client.js';
+import { TritonError } from '../grpc/errors.js';
+import type { ModelConfig, ModelTensorConfig } from '../grpc/types.js';
 
 export const PROBE_TEXT = 'Triton Studio readiness check';
 

@@ -4,10 +4,10 @@
  * it (`perf --html`, `perf compare --html`); the VS Code latency report shows this same document
  * in its webview (with the webview's CSP and nonce) and exports it unchanged.
  */
-import type { PerfReport } from './latencyTest.js';
+import type { PerfReport } from '../latencyTest.js';
 import { escapeHtml, inlineScript, jsonForHtml, reportPageScript } from './htmlPage.js';
 import { reportDocument, type LabelledReport } from './reportCharts.js';
-import type { SweepReport } from './sweep.js';
+import type { SweepReport } from '../sweep.js';
 
 export interface HtmlReportOptions {
   title?: string;

@@ -1,4 +1,4 @@
-import type { ModelStatistics, StatisticDuration } from '../grpc/types.js';
+import type { ModelStatistics, StatisticDuration } from '../../grpc/types.js';
 import { round3 } from './summary.js';
 
 /** What the server itself measured for one model during a test (differences of cumulative counters). */
