@@ -204,6 +204,15 @@ describe('pre-tokenizers', () => {
       }),
     );
   });
+  it('Whitespace (Rust regex \\w+|[^\\w\\s]+, kept) and CharDelimiterSplit', async () => {
+    await expectParity(variant('bert-base-uncased', { pre_tokenizer: { type: 'Whitespace' } }), [
+      ...inputs,
+      { text: 'Ⅻ ⅻx a\u200cb a\u200db x_y ٣٤ 𝔾𝕠 ½ ²' },
+    ]);
+    await expectParity(
+      variant('bert-base-uncased', { pre_tokenizer: { type: 'CharDelimiterSplit', delimiter: 'o' } }),
+    );
+  });
   it('ByteLevel with add_prefix_space', async () => {
     await expectParity(
       variant('gpt2', {

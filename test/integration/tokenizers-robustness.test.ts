@@ -209,6 +209,28 @@ describe('unsupported configurations are rejected at load, naming the field', ()
   });
 });
 
+describe('a regex that backtracks catastrophically', () => {
+  it('is stopped by the backtracking limits with an error naming the pattern, in well under a second', () => {
+    const file = withChange('gpt2', (t) => {
+      t.pre_tokenizer = {
+        type: 'Sequence',
+        pretokenizers: [
+          { type: 'Split', pattern: { Regex: '(a+)+b' }, behavior: 'Isolated', invert: false },
+          { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
+        ],
+      };
+    });
+    expect(cli(['--tokenizer', file, 'aaab aab']).status).toBe(0);
+    const started = Date.now();
+    const r = cli(['--tokenizer', file, `${'a'.repeat(64)}c`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /pre_tokenizer\.pretokenizers\[0\]\.pattern\.Regex regex \(a\+\)\+b failed on a 65-byte piece: the regex backtracks too much on this input \(retry-limit-in-match over\)/,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000); // the exponential search would take years
+  });
+});
+
 describe('fuzzer findings stay fixed', () => {
   const regressions = path.join(repoRoot, 'backends/tokenizers/fuzz/regressions/load');
   for (const name of readdirSync(regressions)) {
