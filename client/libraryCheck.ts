@@ -36,7 +36,9 @@ export function libraryProblem(
   const machine = buffer.readUInt16LE(18);
   if (machine !== server.elfMachine) {
     const built = architectureOfMachine(machine);
-    const found = built ? `${built.arch} (${built.elfName})` : `ELF machine ${machine}, which Triton does not run on`;
+    const found = built
+      ? `${built.arch} (${built.elfName})`
+      : `ELF machine ${machine}, which Triton does not run on`;
     return (
       `${name} is built for ${found}, but the server runs ${server.arch} (${server.elfName}): ` +
       `rebuild it with \`triton-studio build REPO --arch ${server.arch}\``

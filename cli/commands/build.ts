@@ -29,7 +29,8 @@ export function buildCommand(): Command {
         });
         const seconds = (Date.now() - started) / 1000;
         out.result({ ok: true, seconds, ...result });
-        for (const model of result.built) out.info(`  ${model.model}: ${model.library} (${model.kind}, ${model.arch})`);
+        for (const model of result.built)
+          out.info(`  ${model.model}: ${model.library} (${model.kind}, ${model.arch})`);
         out.info(`built ${result.built.length} backend libraries in ${seconds.toFixed(1)} s`);
       }),
     );

@@ -27,21 +27,23 @@ export function deployCommand(): Command {
     )
     .option('--json', 'print the result as JSON')
     .action(
-      action(async (out, repo: string, opts: ConnectionOptions & { local?: boolean; arch?: Architecture }) => {
-        const client = connect(opts);
-        try {
-          const result = await deployRepository(client, {
-            repository: repo,
-            mode: opts.local ? 'local' : 'remote',
-            serverArch: opts.arch,
-            onModel: (status) => out.progress(describeModel(status)),
-          });
-          reportDeploy(out, result);
-          return result.ok ? 0 : 1;
-        } finally {
-          client.close();
-        }
-      }),
+      action(
+        async (out, repo: string, opts: ConnectionOptions & { local?: boolean; arch?: Architecture }) => {
+          const client = connect(opts);
+          try {
+            const result = await deployRepository(client, {
+              repository: repo,
+              mode: opts.local ? 'local' : 'remote',
+              serverArch: opts.arch,
+              onModel: (status) => out.progress(describeModel(status)),
+            });
+            reportDeploy(out, result);
+            return result.ok ? 0 : 1;
+          } finally {
+            client.close();
+          }
+        },
+      ),
     );
 }
 

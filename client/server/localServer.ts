@@ -14,7 +14,12 @@ import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { emulationPrefix, hostArchitecture, libraryArchitecture, type Architecture } from '../../generator/index.js';
+import {
+  emulationPrefix,
+  hostArchitecture,
+  libraryArchitecture,
+  type Architecture,
+} from '../../generator/index.js';
 import { packageRoot } from '../paths.js';
 import { readLogTail } from './logTail.js';
 
@@ -114,7 +119,10 @@ const SETUP_HINT = 'run `npm run setup` (installs nvidia-pytriton into .venv/)';
  * A binary given by option or env may come from any installation: its sibling `backends/` and
  * `caches/` folders are used, and the pytriton libraries folder only when it exists.
  */
-export function locateTritonServer(binary?: string, arch: Architecture = hostArchitecture()): TritonInstallation {
+export function locateTritonServer(
+  binary?: string,
+  arch: Architecture = hostArchitecture(),
+): TritonInstallation {
   const foreign = arch.arch !== hostArchitecture().arch;
   const given = binary ?? (foreign ? undefined : process.env[TRITONSERVER_ENV]);
   const path = given ? resolve(given) : foreign ? crossBinary(arch) : defaultBinary();
@@ -155,7 +163,9 @@ export function locateTritonServer(binary?: string, arch: Architecture = hostArc
   try {
     launcher = emulationPrefix(built);
   } catch (error) {
-    throw new LocalServerError(`tritonserver at ${path} is built for ${built.arch}: ${(error as Error).message}`);
+    throw new LocalServerError(
+      `tritonserver at ${path} is built for ${built.arch}: ${(error as Error).message}`,
+    );
   }
   return {
     binary: path,
