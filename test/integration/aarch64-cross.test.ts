@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkParity, describeMismatches, type ParityInput } from '../../bench/tokenizers/parity.js';
-import { deployRepository } from '../../client/deploy.js';
+import { deployRepository } from '../../client/deploy/index.js';
 import { bytesInput, numericInput, TritonClient } from '../../client/grpc/client.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildBackends, buildRepository } from '../../generator/build/index.js';

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { libraryProblem } from '../../client/libraryCheck.js';
+import { libraryProblem } from '../../client/deploy/libraryCheck.js';
 import {
   ARCHITECTURES,
   architecture,
