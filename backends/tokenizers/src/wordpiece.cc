@@ -23,15 +23,19 @@ class WordPiece final : public Model {
     max_chars_ = GetUint(node, "max_input_chars_per_word", path, 100);
   }
 
-  void Tokenize(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const override {
-    (void)byte_level;  // rejected at load: WordPiece never sees byte-level pieces
-    // Words repeat: most are answered by the cache without a single vocabulary probe.
-    const bool cacheable = word.size() <= WordCache::kMaxWord;
-    const uint64_t hash = cacheable ? WordCache::Hash(word) : 0;
-    if (cacheable && cache_.Find(word, hash, out)) return;
-    const size_t first = out.size();
-    TokenizeUncached(word, out);
-    if (cacheable) cache_.Insert(word, hash, out.data() + first, out.size() - first);
+  // byte_level is rejected at load: WordPiece never sees byte-level pieces. Words repeat: most are
+  // answered by the cache without a single vocabulary probe.
+  void Tokenize(std::string_view word, bool, std::vector<uint32_t>& out) const override {
+    const SharedWordCache::Session session(cache_);
+    CachedTokenize(session.cache(), word, out, [&] { TokenizeUncached(word, out); });
+  }
+  void TokenizePieces(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges, bool,
+                      std::vector<uint32_t>& out) const override {
+    const SharedWordCache::Session session(cache_);
+    for (const auto& [begin, end] : ranges) {
+      const std::string_view word = text.substr(begin, end - begin);
+      if (!word.empty()) CachedTokenize(session.cache(), word, out, [&] { TokenizeUncached(word, out); });
+    }
   }
 
  private:
