@@ -1,6 +1,7 @@
 // WordPiece exactly as HF's model does it: greedy longest-match-first from the start of the word,
 // continuation pieces carry the "##" prefix, and a word with any unmatched rest (or longer than
 // max_input_chars_per_word characters) becomes the single unknown token.
+#include "byte_level.h"
 #include "models.h"
 #include "utf8.h"
 #include "word_cache.h"
@@ -23,22 +24,30 @@ class WordPiece final : public Model {
     max_chars_ = GetUint(node, "max_input_chars_per_word", path, 100);
   }
 
-  // byte_level is rejected at load: WordPiece never sees byte-level pieces. Words repeat: most are
-  // answered by the cache without a single vocabulary probe.
-  void Tokenize(std::string_view word, bool, std::vector<uint32_t>& out) const override {
+  // Words repeat: most are answered by the cache without a single vocabulary probe.
+  void Tokenize(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const override {
     const SharedWordCache::Session session(cache_);
-    CachedTokenize(session.cache(), word, out, [&] { TokenizeUncached(word, out); });
+    TokenizeOne(session.cache(), word, byte_level, out);
   }
-  void TokenizePieces(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges, bool,
-                      std::vector<uint32_t>& out) const override {
+  void TokenizePieces(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                      bool byte_level, std::vector<uint32_t>& out) const override {
     const SharedWordCache::Session session(cache_);
-    for (const auto& [begin, end] : ranges) {
-      const std::string_view word = text.substr(begin, end - begin);
-      if (!word.empty()) CachedTokenize(session.cache(), word, out, [&] { TokenizeUncached(word, out); });
-    }
+    for (const auto& [begin, end] : ranges)
+      if (end > begin) TokenizeOne(session.cache(), text.substr(begin, end - begin), byte_level, out);
   }
 
  private:
+  void TokenizeOne(WordCache* cache, std::string_view word, bool byte_level, std::vector<uint32_t>& out) const {
+    if (byte_level) {
+      // HF hands the model the piece in GPT-2's byte alphabet.
+      thread_local std::string mapped;
+      mapped.clear();
+      byte_level::AppendAsChars(word, mapped);
+      const std::string copy = mapped;  // TokenizeUncached reuses thread-local scratch
+      return TokenizeOne(cache, copy, false, out);
+    }
+    CachedTokenize(cache, word, out, [&] { TokenizeUncached(word, out); });
+  }
   void TokenizeUncached(std::string_view word, std::vector<uint32_t>& out) const {
     size_t chars = 0;
     for (char c : word) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
