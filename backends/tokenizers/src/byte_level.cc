@@ -1,6 +1,6 @@
 #include "byte_level.h"
 
-#include "unicode.h"
+#include "scanners/char_classes.h"
 #include "utf8.h"
 
 namespace triton_studio::tok::byte_level {
@@ -53,11 +53,14 @@ struct AsciiTable {
 };
 constexpr AsciiTable kAscii;
 
+// Beyond ASCII, the classes as Oniguruma has them (HF runs this pattern in Oniguruma, whose
+// Unicode is newer than unicode_tables.inc's), in one table lookup.
 inline Class ClassOf(char32_t c) {
   if (c < 0x80) return kAscii.of[c];
-  if (unicode::IsLetter(c)) return kLetter;
-  if (unicode::IsNumber(c)) return kNumber;
-  if (unicode::IsWhiteSpace(c)) return kSpace;
+  const uint8_t k = scanners::ClassOf(c);
+  if (k & scanners::kLetter) return kLetter;
+  if (k & scanners::kNumber) return kNumber;
+  if (k & scanners::kSpace) return kSpace;
   return kOtherChar;
 }
 
