@@ -178,3 +178,46 @@ TEST(ChatTemplateRequest, ContinueFinalMessageCutsAfterTheLastMessage) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace triton_studio::chat;
+
+TEST(ChatTemplateHostile, DeepNestingIsAnErrorNotACrash) {
+  std::string deep_expr = "{{ " + std::string(5000, '(') + "1" + std::string(5000, ')') + " }}";
+  EXPECT_THROW(ChatTemplate::FromSource(deep_expr), TemplateSyntaxError);
+  std::string deep_ifs;
+  for (int i = 0; i < 5000; ++i) deep_ifs += "{% if true %}";
+  EXPECT_THROW(ChatTemplate::FromSource(deep_ifs), TemplateSyntaxError);
+  // Message content nested 20000 levels deep (built in place: nlohmann copies recursively),
+  // printed, compared and serialized.
+  Json content = Json::array();
+  Json* cur = &content;
+  for (int i = 0; i < 20000; ++i) {
+    cur->push_back(Json::array());
+    cur = &(*cur)[0];
+  }
+  ChatTemplate t = ChatTemplate::FromSource("{{ messages[0].content }}{{ messages[0] == messages[0] }}{{ messages | tojson }}");
+  ChatRequest r;
+  r.messages = Json::array();
+  r.messages.push_back(Json::object());
+  r.messages[0]["role"] = "user";
+  r.messages[0]["content"] = std::move(content);
+  EXPECT_THROW(t.Render(r), TemplateRuntimeError);
+}
+
+TEST(ChatTemplateHostile, TruncatedAndGarbageTemplatesAreSyntaxErrors) {
+  for (const char* src : {"{{", "{%", "{#", "{{ 'unterminated", "{% for %}", "{% if %}", "{{ a[ }}", "{{ a | }}",
+                          "{% set %}", "{% macro %}", "{% raw %}never ends", "{{ } }}", "{% endfor %}", "\xff\xfe{{ x }}"}) {
+    try {
+      ChatTemplate t = ChatTemplate::FromSource(src);
+      ChatRequest r;
+      r.messages = Json::array({{{"role", "user"}, {"content", "x"}}});
+      (void)t.Render(r);
+    } catch (const ChatTemplateError&) {
+      continue;  // any of the engine's errors, never a crash or another exception type
+    }
+  }
+}
+
+}  // namespace
