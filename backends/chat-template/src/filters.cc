@@ -182,6 +182,10 @@ Value Join(Runtime& rt, const Value& v, CallArgs& a) {
 }
 
 Value First(Runtime&, const Value& v, CallArgs&) {
+  if (v.is_generator()) {  // next(iter(gen)): takes one item only
+    const ListObject* g = ValueAccess::list(v);
+    return g->consumed < g->items.size() ? g->items[g->consumed++] : Value();
+  }
   auto items = Items(v);
   return items.empty() ? Value() : items.front();
 }

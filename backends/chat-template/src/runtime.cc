@@ -575,6 +575,13 @@ bool Contains(const Value& container, const Value& item) {
       }
       return container.str().find(item.str()) != std::string_view::npos;
     case Type::List:
+      if (container.is_generator()) {  // `in` consumes a generator up to the match
+        const ListObject* g = ValueAccess::list(container);
+        while (g->consumed < g->items.size()) {
+          if (Equal(g->items[g->consumed++], item)) return true;
+        }
+        return false;
+      }
       for (size_t i = 0; i < container.size(); ++i) {
         if (Equal(container.at(i), item)) return true;
       }

@@ -578,6 +578,12 @@ std::vector<Value> Iterate(const Value& v) {
     case Type::Undefined:
       return out;
     case Type::List:
+      if (v.is_generator()) {
+        const ListObject* g = ValueAccess::list(v);
+        out.assign(g->items.begin() + static_cast<std::ptrdiff_t>(g->consumed), g->items.end());
+        g->consumed = g->items.size();
+        return out;
+      }
       out.reserve(v.size());
       for (size_t i = 0; i < v.size(); ++i) out.push_back(v.at(i));
       return out;

@@ -74,6 +74,11 @@ TEST(ChatTemplateFilters, GeneratorsAreTruthyAndHaveNoLength) {
   EXPECT_EQ(Render("{% if [] | select %}truthy{% endif %}"), "truthy");
   EXPECT_THROW(Render("{{ messages | selectattr('role') | length }}"), TemplateRuntimeError);
   EXPECT_EQ(Render("{{ messages | selectattr('role', 'equalto', 'user') | list | length }}"), "1");
+  // Single pass, as Python's: a second loop sees nothing; `first` and `in` take what they read.
+  EXPECT_EQ(Render("{% set g = [1, 2, 3] | select %}{% for x in g %}{{ x }}{% endfor %}|{% for x in g %}{{ x }}{% endfor %}"),
+            "123|");
+  EXPECT_EQ(Render("{% set g = [1, 2, 3] | select %}{{ g | first }}{{ g | list }}"), "1[2, 3]");
+  EXPECT_EQ(Render("{% set g = [1, 2, 3] | select %}{{ 2 in g }}{{ g | list }}"), "True[3]");
 }
 
 TEST(ChatTemplateErrors, ParseErrorsNameLineAndColumn) {
