@@ -169,6 +169,9 @@ struct ValueError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Python's int(float): truncation; infinity and NaN are errors, past 64 bits unsupported.
+int64_t FloatToInt(double d);
+
 bool Truthy(const Value& v);
 bool Equal(const Value& a, const Value& b);
 // Python's a < b (numbers, strings, lists element-wise); throws ValueError on other mixes.

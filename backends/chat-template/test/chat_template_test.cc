@@ -211,6 +211,18 @@ TEST(ChatTemplateHostile, DeepNestingIsAnErrorNotACrash) {
   EXPECT_THROW(t.Render(r), TemplateRuntimeError);
 }
 
+TEST(ChatTemplateHostile, IntegersPast64BitsAreNamedNotWrapped) {
+  // Python's ints have no bound; the engine stops instead of wrapping (a fuzzer finding).
+  for (const char* src : {"{{ 2 ** 64 }}", "{{ 9223372036854775807 + 1 }}", "{{ -9223372036854775807 - 2 }}",
+                          "{{ 4294967296 * 4294967296 }}", "{{ 99999999999999999999 }}", "{{ 1e300 | int }}",
+                          "{{ '99999999999999999999' | int }}", "{{ [9223372036854775807, 1] | sum }}"}) {
+    EXPECT_THROW(Render(src), UnsupportedConstructError) << src;
+  }
+  EXPECT_EQ(Render("{{ 2 ** 62 }} {{ (-2) ** 63 }} {{ 3 ** 0 }} {{ -9223372036854775807 - 1 }}"),
+            "4611686018427387904 -9223372036854775808 1 -9223372036854775808");
+  EXPECT_THROW(Render("{{ (1e308 * 10) | int }}"), TemplateRuntimeError);  // int(inf): OverflowError in Python
+}
+
 TEST(ChatTemplateHostile, TruncatedAndGarbageTemplatesAreSyntaxErrors) {
   for (const char* src : {"{{", "{%", "{#", "{{ 'unterminated", "{% for %}", "{% if %}", "{{ a[ }}", "{{ a | }}",
                           "{% set %}", "{% macro %}", "{% raw %}never ends", "{{ } }}", "{% endfor %}", "\xff\xfe{{ x }}"}) {
