@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { stepSourcesDir } from '../../generator/index.js';
+import { hostArchitecture, stepSourcesDir, type Architecture } from '../../generator/index.js';
 import {
   DIGEST_PARAMETER,
   modelDigest,
@@ -43,6 +43,11 @@ export interface DeployOptions {
    * Default: `uploads/` in the shared server's state folder.
    */
   uploadCacheDir?: string;
+  /**
+   * The CPU the server runs on, which every library must be built for. Default: this machine's
+   * (a local server runs here); a remote Grace (GH200, GB200) server needs `aarch64`.
+   */
+  serverArch?: Architecture;
 }
 
 export interface ModelDeployStatus {
@@ -114,7 +119,7 @@ interface PreviousState {
  */
 export async function deployRepository(client: TritonClient, options: DeployOptions): Promise<DeployResult> {
   const entries = readRepository(options.repository);
-  const broken = brokenLibraries(entries);
+  const broken = brokenLibraries(entries, options.serverArch ?? hostArchitecture());
   if (broken.size > 0) return refuseBrokenLibraries(client, options, entries, broken);
   if (options.mode === 'local') await checkServerServes(client, options.repository, entries);
   // Reach the repository endpoint before loading anything: a refused TLS handshake or a
@@ -490,13 +495,17 @@ async function rollBack(
 }
 
 /** Each model whose version folders hold a library the server could not load (or would crash on). */
-function brokenLibraries(entries: RepositoryModelEntry[]): Map<string, string> {
+function brokenLibraries(entries: RepositoryModelEntry[], serverArch: Architecture): Map<string, string> {
   const broken = new Map<string, string>();
+  // Symbols resolve against this machine's libraries: a check that means something only when the
+  // server runs on this architecture; for another, the server's load is the check.
+  const resolveHere = serverArch.arch === hostArchitecture().arch;
   for (const entry of entries) {
     for (const [path, bytes] of Object.entries(versionFiles(entry))) {
       if (!/\.so(\.\d+)*$/.test(path)) continue;
+      const file = join(entry.dir, path);
       const problem =
-        libraryProblem(join(entry.dir, path), bytes) ?? unresolvedProblem(join(entry.dir, path), bytes);
+        libraryProblem(file, bytes, serverArch) ?? (resolveHere ? unresolvedProblem(file, bytes) : undefined);
       if (problem) broken.set(entry.name, problem);
     }
   }
