@@ -16,6 +16,7 @@ import {
   type TokenizerResolution,
 } from './tokenizers.js';
 import { projectRoot } from './projectRoot.js';
+import { findChatTemplate, type ChatTemplateFiles } from './chatTemplates.js';
 
 export interface PipelineEnvironment {
   /** Folders searched for tokenizers by name after the pipeline's own `tokenizerSearchPaths`. */
@@ -139,4 +140,24 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
     }
   }
   return tokenizerFiles;
+}
+
+/**
+ * The chat template of every tokenize step that takes conversations (a port with role
+ * `messages`), for the steps whose tokenizer was found; reports TS-E057 where there is none.
+ */
+export function checkChatTemplates(
+  ctx: CheckContext,
+  env: PipelineEnvironment,
+  tokenizerFiles: ReadonlyMap<string, string>,
+): Map<string, ChatTemplateFiles> {
+  const templates = new Map<string, ChatTemplateFiles>();
+  for (const step of ctx.steps) {
+    const tokenizer = tokenizerFiles.get(step.name);
+    if (step.kind !== 'tokenize' || !tokenizer || !step.inputs.some((p) => p.role === 'messages')) continue;
+    const found = findChatTemplate(step.chatTemplate, tokenizer, ctx.source.file, (p) => env.exists(p));
+    if (found.ok) templates.set(step.name, found.files);
+    else ctx.report([...step.path, found.field], 'TS-E057', found.message);
+  }
+  return templates;
 }

@@ -56,6 +56,7 @@ export interface ResolvedStep {
   tokenizer?: string;
   addSpecialTokens: boolean;
   skipSpecialTokens: boolean;
+  chatTemplate?: string;
   files: string[];
   config?: Record<string, unknown>;
   module?: ResolvedModule;
@@ -140,6 +141,7 @@ function resolveStep(step: Step, index: number, pipeline: Pipeline, lookup?: Mod
     tokenizer: pick('tokenizer'),
     addSpecialTokens: pick('addSpecialTokens') ?? true,
     skipSpecialTokens: pick('skipSpecialTokens') ?? true,
+    ...(step.chatTemplate !== undefined && { chatTemplate: step.chatTemplate }),
     files: step.files ?? [],
     config: step.config,
   };
