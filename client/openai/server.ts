@@ -2,6 +2,9 @@
  * An OpenAI-compatible front for Triton: `/v1/completions`, `/v1/chat/completions` (streamed as
  * Server-Sent Events or not) and `/v1/models`, each request translated to the ensemble's
  * `text_input` / `max_tokens` / `stream` → `text_output` interface over gRPC ModelStreamInfer.
+ * A chat goes to the pipeline's `messages` / `tools` / `chat_template_kwargs` inputs when it has
+ * them (its tokenize step renders the model's own chat template), and sampling fields to the
+ * inputs of TensorRT-LLM's names it has (`temperature`, `top_p`, `stop_words`…).
  * Token counts in `usage` come from the pipeline's own native tokenizer.
  */
 import { randomUUID } from 'node:crypto';
@@ -91,6 +94,8 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
       model: request.model,
       config,
       text: request.prompt,
+      chat: request.chat,
+      extra: request.sampling,
       maxTokens: request.maxTokens,
       stream: false,
     });
@@ -140,6 +145,8 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
         model: request.model,
         config,
         text: request.prompt,
+        chat: request.chat,
+        extra: request.sampling,
         maxTokens: request.maxTokens,
         stream: true,
         onText: (text) => {
