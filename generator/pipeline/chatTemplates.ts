@@ -20,25 +20,37 @@ export interface ChatTemplateFiles {
 
 export type ChatTemplateLookup =
   | { ok: true; files: ChatTemplateFiles }
-  | { ok: false; message: string; field: 'chatTemplate' | 'tokenizer' };
+  | { ok: false; message: string; field: 'chatTemplate' | 'generationConfig' | 'tokenizer' };
 
 /** The files a tokenize step renders conversations with; `exists` is the environment's. */
 export function findChatTemplate(
-  chatTemplate: string | undefined,
+  step: { chatTemplate?: string; generationConfig?: string },
   tokenizerFile: string,
   pipelineFile: string,
   exists: (path: string) => boolean,
 ): ChatTemplateLookup {
   const besideTokenizer = join(dirname(tokenizerFile), 'tokenizer_config.json');
+  const fromFile = (ref: string) => (isAbsolute(ref) ? ref : resolve(dirname(resolve(pipelineFile)), ref));
   const withGeneration = (files: ChatTemplateFiles): ChatTemplateFiles => {
     const config = files.tokenizerConfig;
-    const generation = config ? join(dirname(config), 'generation_config.json') : undefined;
+    const generation =
+      step.generationConfig !== undefined
+        ? fromFile(step.generationConfig)
+        : config
+          ? join(dirname(config), 'generation_config.json')
+          : undefined;
     return generation && exists(generation) ? { ...files, generationConfig: generation } : files;
   };
+  if (step.generationConfig !== undefined && !exists(fromFile(step.generationConfig))) {
+    return {
+      ok: false,
+      field: 'generationConfig',
+      message: `${fromFile(step.generationConfig)} not found: give the model's generation_config.json (path relative to the pipeline file).`,
+    };
+  }
+  const chatTemplate = step.chatTemplate;
   if (chatTemplate !== undefined) {
-    const path = isAbsolute(chatTemplate)
-      ? chatTemplate
-      : resolve(dirname(resolve(pipelineFile)), chatTemplate);
+    const path = fromFile(chatTemplate);
     if (!exists(path)) {
       return {
         ok: false,

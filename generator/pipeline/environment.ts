@@ -155,7 +155,7 @@ export function checkChatTemplates(
   for (const step of ctx.steps) {
     const tokenizer = tokenizerFiles.get(step.name);
     if (step.kind !== 'tokenize' || !tokenizer || !step.inputs.some((p) => p.role === 'messages')) continue;
-    const found = findChatTemplate(step.chatTemplate, tokenizer, ctx.source.file, (p) => env.exists(p));
+    const found = findChatTemplate(step, tokenizer, ctx.source.file, (p) => env.exists(p));
     if (found.ok) templates.set(step.name, found.files);
     else ctx.report([...step.path, found.field], 'TS-E057', found.message);
   }

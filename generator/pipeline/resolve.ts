@@ -57,6 +57,7 @@ export interface ResolvedStep {
   addSpecialTokens: boolean;
   skipSpecialTokens: boolean;
   chatTemplate?: string;
+  generationConfig?: string;
   files: string[];
   config?: Record<string, unknown>;
   module?: ResolvedModule;
@@ -142,6 +143,7 @@ function resolveStep(step: Step, index: number, pipeline: Pipeline, lookup?: Mod
     addSpecialTokens: pick('addSpecialTokens') ?? true,
     skipSpecialTokens: pick('skipSpecialTokens') ?? true,
     ...(step.chatTemplate !== undefined && { chatTemplate: step.chatTemplate }),
+    ...(step.generationConfig !== undefined && { generationConfig: step.generationConfig }),
     files: step.files ?? [],
     config: step.config,
   };

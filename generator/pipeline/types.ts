@@ -62,6 +62,11 @@ export interface Step {
    * tokenizer_config.json or a Jinja file. Default: the tokenizer_config.json beside the tokenizer.
    */
   chatTemplate?: string;
+  /**
+   * Tokenize with a chat template: the model's generation_config.json (path relative to the file),
+   * whose `eos_token_id` list joins the end tokens. Default: the one beside the tokenizer config.
+   */
+  generationConfig?: string;
   /** Detokenize: drop special tokens from the text. Default true. */
   skipSpecialTokens?: boolean;
   /**
