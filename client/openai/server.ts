@@ -198,7 +198,7 @@ function head(request: ParsedRequest) {
   };
 }
 
-/** Triton's failures in OpenAI's terms: an unknown model is 404, a refused request 400, the rest 502. */
+/** Triton's failures in OpenAI's terms: an unknown model is 404, a request the pipeline refused 400, the rest 502. */
 function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const message = error instanceof Error ? error.message : String(error);
@@ -213,6 +213,11 @@ function asApiError(error: unknown): ApiError {
       );
     }
     if (error.code === status.INVALID_ARGUMENT) return new ApiError(400, message, 'invalid_request_error');
+    // The pipeline answered this request with an error (its chat template's raise_exception, a
+    // conversation it cannot render): Triton's stream carries no status code for those, and the
+    // server itself is fine, so it is the request OpenAI's clients should see refused.
+    if (error.code === undefined && error.serverMessage)
+      return new ApiError(400, error.serverMessage, 'invalid_request_error');
     if (error.code === status.UNAVAILABLE) return new ApiError(503, message, 'server_error');
   }
   return new ApiError(502, message, 'server_error');
