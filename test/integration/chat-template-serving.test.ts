@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployRepository } from '../../client/deploy.js';
+import { deployRepository } from '../../client/deploy/index.js';
 import { bytesInput, numericInput, TritonClient } from '../../client/grpc/client.js';
 import { startOpenAiServer, type OpenAiServer } from '../../client/openai/server.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';

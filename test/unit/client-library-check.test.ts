@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { libraryProblem } from '../../client/libraryCheck.js';
+import { libraryProblem } from '../../client/deploy/libraryCheck.js';
 
 const LIBC = ['/lib/x86_64-linux-gnu/libc.so.6', '/lib/aarch64-linux-gnu/libc.so.6', '/lib64/libc.so.6'].find(
   (p) => {

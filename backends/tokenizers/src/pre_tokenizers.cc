@@ -46,8 +46,10 @@ void ApplyBehavior(const std::vector<Segment>& segs, Behavior behavior, std::vec
     case Behavior::kContiguous: {
       bool prev_match = false;
       const size_t first = out.size();
+      // HF joins any two neighbours with the same flag: after an inverted regex, those are the
+      // runs of text between adjacent matches.
       for (const auto& s : segs) {
-        if (s.is_match && prev_match && out.size() > first) {
+        if (s.is_match == prev_match && out.size() > first) {
           out.back().second = s.range.second;
         } else {
           out.push_back(s.range);
@@ -282,7 +284,10 @@ class Metaspace final : public PreTokenizer {
 class Split final : public PreTokenizer {
  public:
   Split(std::string literal, Behavior behavior, bool invert)
-      : literal_(std::move(literal)), behavior_(behavior), invert_(invert) {}
+      : literal_(std::move(literal)), behavior_(behavior), invert_(invert) {
+    // The empty string is the empty regex, which matches between every two characters.
+    if (literal_.empty()) regex_ = std::make_unique<OnigRegex>("", "(empty split string)");
+  }
   Split(const std::string& regex, const std::string& path, Behavior behavior, bool invert)
       : scanner_(FindSplitScanner(regex)), behavior_(behavior), invert_(invert) {
     if (scanner_ == nullptr) regex_ = std::make_unique<OnigRegex>(regex, path);
@@ -315,7 +320,6 @@ class Split final : public PreTokenizer {
   void Find(std::string_view piece, std::vector<Range>& matches) const {
     if (scanner_ != nullptr) return scanner_(piece, matches);
     if (regex_) return regex_->FindMatches(piece, matches);
-    if (literal_.empty()) return;
     for (size_t hit = piece.find(literal_); hit != std::string_view::npos;
          hit = piece.find(literal_, hit + literal_.size()))
       matches.emplace_back(static_cast<uint32_t>(hit), static_cast<uint32_t>(hit + literal_.size()));
