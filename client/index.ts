@@ -84,6 +84,15 @@ export {
   type TransportOptions,
 } from './transports/index.js';
 export { NativeTokenizer } from './tokenizer/nativeTokenizer.js';
+export {
+  renderChat,
+  renderChats,
+  renderChatTool,
+  ChatRenderError,
+  type ChatRenderFailure,
+  type ChatRenderRequest,
+  type ChatTemplateSource,
+} from './chat/renderChat.js';
 export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokenizer/repositoryTokenizer.js';
 export { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from './openai/server.js';
 export {

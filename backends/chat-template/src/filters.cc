@@ -9,6 +9,7 @@
 #include "builtins.h"
 #include "pystr.h"
 #include "runtime.h"
+#include "unicode.h"  // the tokenizer library's tables
 #include "utf8.h"
 
 namespace triton_studio::chat::detail {
@@ -502,12 +503,15 @@ Value Format(Runtime&, const Value& v, CallArgs& a) {
   return Value::String(PercentFormat(ToStr(v), Value::List(a.positional, true)));
 }
 
+// jinja2: len(re.findall(r"\w+", s)); \w is a letter, a number or '_' (str.isalnum).
 Value WordCount(Runtime&, const Value& v, CallArgs&) {
   std::string s = ToStr(v);
   int64_t n = 0;
   bool in_word = false;
-  for (unsigned char c : s) {
-    bool word = std::isalnum(c) || c == '_' || c >= 0x80;
+  size_t i = 0;
+  while (i < s.size()) {
+    uint32_t cp = DecodeUtf8(s, i);
+    bool word = cp == '_' || tok::unicode::IsLetter(cp) || tok::unicode::IsNumber(cp);
     if (word && !in_word) ++n;
     in_word = word;
   }

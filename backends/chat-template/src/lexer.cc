@@ -62,6 +62,8 @@ std::string DecodeEscapes(std::string_view body) {
       case 'U':
         if (!hex(8)) throw std::invalid_argument("truncated \\UXXXXXXXX escape");
         break;
+      case 'N':
+        throw std::invalid_argument("\\N{...} escapes (named characters) are not supported; write the character itself");
       default:
         if (e >= '0' && e <= '7') {
           uint32_t cp = e - '0';

@@ -7,6 +7,7 @@
 #include "objects.h"
 #include "pystr.h"
 #include "runtime.h"
+#include "unicode.h"  // the tokenizer library's tables
 #include "utf8.h"
 
 namespace triton_studio::chat::detail {
@@ -67,11 +68,27 @@ bool AllAscii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
-template <typename P>
-Value AsciiPredicate(std::string_view s, const char* name, P p) {
-  if (!AllAscii(s)) throw UnsupportedConstructError(std::string("str.") + name + "() of non-ASCII text", 0, 0);
+// str.isalpha/isalnum/isdigit over code points. isdigit is exact for ASCII; other numbers
+// (superscripts, fractions, Roman numerals...) differ between Nd and N, so they are named.
+Value CharPredicate(std::string_view s, const char* name) {
   if (s.empty()) return Value::Bool(false);
-  return Value::Bool(std::all_of(s.begin(), s.end(), [&](char c) { return p(static_cast<unsigned char>(c)); }));
+  std::string_view n(name);
+  size_t i = 0;
+  while (i < s.size()) {
+    uint32_t cp = DecodeUtf8(s, i);
+    bool letter = tok::unicode::IsLetter(cp), number = tok::unicode::IsNumber(cp);
+    bool ok;
+    if (n == "isalpha") {
+      ok = letter;
+    } else if (n == "isalnum") {
+      ok = letter || number;
+    } else {
+      if (cp >= 0x80 && number) throw UnsupportedConstructError("str.isdigit() of non-ASCII numbers", 0, 0);
+      ok = cp >= '0' && cp <= '9';
+    }
+    if (!ok) return Value::Bool(false);
+  }
+  return Value::Bool(true);
 }
 
 // Byte offset of code point index `cp` (clamped).
@@ -221,9 +238,7 @@ Value StrMethod(Runtime& rt, const Value& subject, std::string_view name, CallAr
     }
     return Value::String(sign + std::string(width - len, '0') + rest);
   }
-  if (name == "isdigit") return AsciiPredicate(s, "isdigit", [](unsigned char c) { return std::isdigit(c) != 0; });
-  if (name == "isalpha") return AsciiPredicate(s, "isalpha", [](unsigned char c) { return std::isalpha(c) != 0; });
-  if (name == "isalnum") return AsciiPredicate(s, "isalnum", [](unsigned char c) { return std::isalnum(c) != 0; });
+  if (name == "isdigit" || name == "isalpha" || name == "isalnum") return CharPredicate(s, std::string(name).c_str());
   if (name == "isascii") return Value::Bool(AllAscii(s));
   if (name == "isspace") {
     if (s.empty()) return Value::Bool(false);

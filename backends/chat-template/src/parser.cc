@@ -116,6 +116,7 @@ class Parser {
   }
 
   StmtPtr ParseStatement() {
+    DepthGuard guard(*this);
     const Token tag = Cur();
     if (tag.kind != Tok::Name) Fail("tag name expected");
     const std::string& n = tag.value;
@@ -303,7 +304,19 @@ class Parser {
     return t.kind == Tok::Name && extra_end.count(t.value) > 0;
   }
 
+  // Nesting is bounded so that hostile templates get an error, not a stack overflow (jinja2
+  // hits Python's recursion limit on such templates too).
+  struct DepthGuard {
+    Parser& p;
+    explicit DepthGuard(Parser& parser) : p(parser) {
+      if (++p.depth_ > kMaxDepth) p.Fail("template nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)");
+    }
+    ~DepthGuard() { --p.depth_; }
+  };
+  static constexpr int kMaxDepth = 200;
+
   ExprPtr ParseExpression(bool with_condexpr) {
+    DepthGuard guard(*this);
     if (!with_condexpr) return ParseOr();
     const Token start = Cur();
     ExprPtr expr = ParseOr();
@@ -434,6 +447,7 @@ class Parser {
   }
 
   ExprPtr ParseUnary(bool with_filter) {
+    DepthGuard guard(*this);
     const Token at = Cur();
     ExprPtr node;
     if (IsOp("-") || IsOp("+")) {
@@ -682,6 +696,7 @@ class Parser {
 
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -681,6 +681,13 @@ Value Runtime::GetAttr(const Value& subject, std::string_view name, int line) {
     case Type::Object:
       if (auto v = subject.object()->GetAttr(name)) return *v;
       return Value();
+    case Type::Bool:
+    case Type::Int:
+    case Type::Float:
+      // Python numbers' own attributes (methods such as bit_length are not implemented).
+      if (name == "real") return subject.type() == Type::Float ? subject : Value::Int(subject.as_int());
+      if (name == "imag") return subject.type() == Type::Float ? Value::Float(0.0) : Value::Int(0);
+      return Value();
     default:
       return Value();
   }
@@ -777,7 +784,7 @@ void Runtime::RunMacro(const MacroObject& macro, CallArgs& args, std::string& ou
       if (!given[i] && params[i].second) values[i] = Eval(*params[i].second);
       Assign(params[i].first, values[i]);
     }
-    Assign("varargs", Value::List(std::move(varargs)));
+    Assign("varargs", Value::List(std::move(varargs), /*tuple=*/true));
     Assign("kwargs", Value::Dict(kwargs));
     if (!caller.is_undefined()) Assign("caller", caller);
     Exec(*macro.body);

@@ -11,6 +11,19 @@
 
 namespace triton_studio::chat::detail {
 
+namespace {
+
+constexpr int kMaxNesting = 512;  // deeper data is an error, never a stack overflow
+
+void CheckNesting(int depth) {
+  if (depth > kMaxNesting) throw ValueError("data nested too deeply (more than 512 levels)");
+}
+
+bool EqualAt(const Value& a, const Value& b, int depth);
+bool LessAt(const Value& a, const Value& b, int depth);
+
+}  // namespace
+
 const Value* DictObject::Find(std::string_view key) const {
   for (const auto& [k, v] : items) {
     if (k == key) return &v;
@@ -165,7 +178,13 @@ bool Truthy(const Value& v) {
   return true;
 }
 
-bool Equal(const Value& a, const Value& b) {
+bool Equal(const Value& a, const Value& b) { return EqualAt(a, b, 0); }
+bool Less(const Value& a, const Value& b) { return LessAt(a, b, 0); }
+
+namespace {
+
+bool EqualAt(const Value& a, const Value& b, int depth) {
+  CheckNesting(depth);
   if (a.is_number() && b.is_number()) {
     if (a.type() == Type::Float || b.type() == Type::Float) return a.as_double() == b.as_double();
     return a.as_int() == b.as_int();
@@ -181,7 +200,7 @@ bool Equal(const Value& a, const Value& b) {
       if (a.is_generator() || b.is_generator()) return a.same_identity(b);
       if (a.is_tuple() != b.is_tuple() || a.size() != b.size()) return false;
       for (size_t i = 0; i < a.size(); ++i) {
-        if (!Equal(a.at(i), b.at(i))) return false;
+        if (!EqualAt(a.at(i), b.at(i), depth + 1)) return false;
       }
       return true;
     }
@@ -191,7 +210,7 @@ bool Equal(const Value& a, const Value& b) {
       a.ForEachEntry([&](const Value& k, const Value& v) {
         if (!equal) return;
         auto other = b.get(k.str());
-        equal = other && Equal(v, *other);
+        equal = other && EqualAt(v, *other, depth + 1);
       });
       return equal;
     }
@@ -202,7 +221,8 @@ bool Equal(const Value& a, const Value& b) {
   }
 }
 
-bool Less(const Value& a, const Value& b) {
+bool LessAt(const Value& a, const Value& b, int depth) {
+  CheckNesting(depth);
   if (a.is_number() && b.is_number()) {
     if (a.type() == Type::Float || b.type() == Type::Float) return a.as_double() < b.as_double();
     return a.as_int() < b.as_int();
@@ -212,13 +232,15 @@ bool Less(const Value& a, const Value& b) {
     size_t n = std::min(a.size(), b.size());
     for (size_t i = 0; i < n; ++i) {
       Value x = a.at(i), y = b.at(i);
-      if (!Equal(x, y)) return Less(x, y);
+      if (!EqualAt(x, y, depth + 1)) return LessAt(x, y, depth + 1);
     }
     return a.size() < b.size();
   }
   throw ValueError(std::string("'<' not supported between instances of '") + TypeName(a) + "' and '" +
                    TypeName(b) + "'");
 }
+
+}  // namespace
 
 const char* TypeName(const Value& v) {
   switch (v.type()) {
@@ -334,7 +356,8 @@ void AppendStringRepr(std::string& out, std::string_view s) {
   out += quote;
 }
 
-void AppendRepr(std::string& out, const Value& v) {
+void AppendRepr(std::string& out, const Value& v, int depth = 0) {
+  CheckNesting(depth);
   switch (v.type()) {
     case Type::String:
       AppendStringRepr(out, v.str());
@@ -347,7 +370,7 @@ void AppendRepr(std::string& out, const Value& v) {
       out += tuple ? '(' : '[';
       for (size_t i = 0; i < v.size(); ++i) {
         if (i) out += ", ";
-        AppendRepr(out, v.at(i));
+        AppendRepr(out, v.at(i), depth + 1);
       }
       if (tuple && v.size() == 1) out += ',';
       out += tuple ? ')' : ']';
@@ -361,7 +384,7 @@ void AppendRepr(std::string& out, const Value& v) {
         first = false;
         AppendStringRepr(out, k.str());
         out += ": ";
-        AppendRepr(out, item);
+        AppendRepr(out, item, depth + 1);
       });
       out += '}';
       return;
@@ -434,6 +457,7 @@ void AppendJsonString(std::string& out, std::string_view s, bool ensure_ascii) {
 }
 
 void AppendJson(std::string& out, const Value& v, const JsonDumpOptions& o, int level) {
+  CheckNesting(level);
   auto newline = [&](int lvl) {
     if (!o.indent) return;
     out += '\n';

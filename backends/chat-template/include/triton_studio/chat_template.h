@@ -135,10 +135,10 @@ class ChatTemplate {
                                  ChatTemplateOptions options = {});
 
   // From the parsed contents of a tokenizer_config.json: its `chat_template` (a string, or the
-  // named list [{name, template}] / object form), and its special tokens as transformers'
+  // named list [{name, template}] / object form), and its special tokens as transformers (v5)
   // special_tokens_map passes them (bos_token, eos_token, unk_token, sep_token, pad_token,
-  // cls_token, mask_token, additional_special_tokens, extra_special_tokens; AddedToken dicts
-  // become their content). `template_source`, when given, replaces the config's template (a
+  // cls_token, mask_token that are set, the named extra_special_tokens and other `*_token`
+  // strings; AddedToken dicts become their content). `template_source`, when given, replaces the config's template (a
   // chat_template.jinja file, or a template file a pipeline names). Throws ChatConfigError,
   // TemplateSyntaxError, UnsupportedConstructError.
   static ChatTemplate FromTokenizerConfig(const Json& config,
