@@ -63,6 +63,7 @@ export {
   isClassifier,
   promptInputs,
   type PromptOptions,
+  type ChatPromptInputs,
   type PromptResult,
   type ClassifyResult,
 } from './prompt.js';
@@ -95,6 +96,7 @@ export {
 } from './chat/renderChat.js';
 export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokenizer/repositoryTokenizer.js';
 export { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from './openai/server.js';
+export { chatPrompt } from './openai/protocol.js';
 export {
   runLatencyTest,
   PERF_ENGINES,
