@@ -28,7 +28,7 @@ import { startOpenAiServer, type OpenAiServer } from '../../client/openai/server
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { NativeTokenizer } from '../../client/tokenizer/nativeTokenizer.js';
 import { buildBackends, buildRepository } from '../../generator/build/index.js';
-import { generateRepository, type Pipeline } from '../../generator/index.js';
+import { generateRepository, validatePipeline, type Pipeline } from '../../generator/index.js';
 
 const ROOT = resolve(__dirname, '../..');
 const TOKENIZERS = join(ROOT, '.cache/tokenizers');
@@ -308,6 +308,29 @@ describe('a chat template of its own', () => {
       await server.stop();
     }
   }, 900_000);
+});
+
+describe('validation', () => {
+  it('reports a template that cannot be parsed as TS-E058, at its line and column, before any model load', async () => {
+    await buildBackends({ targets: ['ts-render-chat'] });
+    const file = prepare('qwen3-tensorrt-llm', join(scratch, 'unused.jsonl'), (p, dir) => {
+      writeFileSync(join(dir, 'broken.jinja'), 'line one\n{% if messages %}\n{{ messages[0] }\n');
+      p.steps.find((s) => s.kind === 'tokenize')!.chatTemplate = 'broken.jinja';
+    });
+    const found = validatePipeline(readFileSync(file, 'utf8'), file).diagnostics.filter(
+      (d) => d.severity === 'error',
+    );
+    expect(found.map((d) => d.code)).toEqual(['TS-E058']);
+    expect(found[0]!.message).toMatch(/broken\.jinja cannot be parsed: line 3, column 16: unexpected '}'/);
+    // The same template, fixed, is fine.
+    writeFileSync(
+      join(file, '..', 'broken.jinja'),
+      'line one\n{% if messages %}\n{{ messages[0] }}{% endif %}\n',
+    );
+    expect(
+      validatePipeline(readFileSync(file, 'utf8'), file).diagnostics.filter((d) => d.severity === 'error'),
+    ).toEqual([]);
+  }, 600_000);
 });
 
 async function encodeWords(hf: Tokenizer, words: string[]): Promise<number[][]> {
