@@ -83,11 +83,14 @@ function prepare(sample: string, record: string, change?: (p: Pipeline, dir: str
   return file;
 }
 
-async function serve(file: string): Promise<{ server: LocalServer; client: TritonClient; repo: string }> {
+async function serve(
+  file: string,
+  serving: 'orchestrator' | 'ensemble' = 'orchestrator',
+): Promise<{ server: LocalServer; client: TritonClient; repo: string }> {
   const repo = join(file, '..', 'repo');
   const generated = generateRepository({ pipelinePath: file, outDir: repo });
   expect(generated.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  expect(generated.serving).toBe('orchestrator');
+  expect(generated.serving).toBe(serving);
   await buildRepository(repo);
   const server = await startLocalServer({ modelRepository: repo, logFile: `${repo}.log` });
   const client = new TritonClient(server.grpcUrl);
@@ -303,6 +306,35 @@ describe('a chat template of its own', () => {
         (e: Error) => e.message,
       );
       expect(failure).toMatch(/chat template .*chat_template\.jinja.*line 3, column \d+/);
+    } finally {
+      client.close();
+      await server.stop();
+    }
+  }, 900_000);
+});
+
+describe('served as a Triton ensemble', () => {
+  it('the tokenize step renders the conversation too (the prompt input left out)', async () => {
+    const record = join(scratch, 'ensemble.requests.jsonl');
+    const file = prepare('llama3.1-tensorrt-llm', record, (p) => {
+      p.serving = 'ensemble';
+    });
+    const { server, client, repo } = await serve(file, 'ensemble');
+    try {
+      const deployed = await deployRepository(client, { repository: repo, mode: 'local' });
+      expect(deployed.ok, JSON.stringify(deployed)).toBe(true);
+      const c = fixture.models['llama-3.1']![1]!;
+      for await (const _ of client.streamInfer(
+        'llama3_1',
+        [
+          bytesInput('messages', [1, 1], [JSON.stringify(c.messages)]),
+          numericInput('max_tokens', 'INT32', [1, 1], [1]),
+        ],
+        { id: 'ensemble-chat-1' },
+      )) {
+        // the answer itself is the orchestrator tests' business
+      }
+      expect(lastRecord(record).inputs.input_ids!.data).toEqual(c.ids);
     } finally {
       client.close();
       await server.stop();
