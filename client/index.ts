@@ -98,6 +98,14 @@ export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokeni
 export { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from './openai/server.js';
 export { chatPrompt } from './openai/protocol.js';
 export {
+  previewChat,
+  markSpecialTokens,
+  specialTokens,
+  type ChatPreview,
+  type ChatPreviewRequest,
+  type TextSegment,
+} from './tokenizer/chatPreview.js';
+export {
   runLatencyTest,
   PERF_ENGINES,
   type LatencyTestOptions,
