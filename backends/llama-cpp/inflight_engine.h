@@ -32,7 +32,7 @@ struct EngineOptions {
 
 struct GenerationParams {
   int64_t max_new_tokens = 16;
-  std::optional<int64_t> end_id;  // ends the answer, not emitted; none: the model's end-of-generation tokens
+  std::optional<int64_t> end_id;  // ends the answer, not emitted (as do the model's end-of-generation tokens)
   Words stop_words;               // a completed stop word ends the answer (emitted)
   Words bad_words;                // never completed
   std::vector<float> logit_bias;  // empty, or one value per vocabulary token added to its logit

@@ -20,9 +20,23 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { parsePbtxt } from '../pbtxt/index.js';
 import { stepSourcesDir } from '../repository/layout.js';
-import { buildBackends, defaultJobs, simLlmLibrary, type BuildBackendsOptions } from './backends.js';
+import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
+import {
+  buildBackends,
+  DEFAULT_BACKEND_TARGETS,
+  defaultJobs,
+  simLlmLibrary,
+  type BuildBackendsOptions,
+} from './backends.js';
 import { compatibilityProblems, CONTAINER_GENERATIONS, requiredFloor } from './containers.js';
 import { readElfDynamic } from './elf.js';
+import {
+  checkLlamaCppFetched,
+  LLAMA_CPP_BACKEND,
+  LLAMA_CPP_TARGET,
+  llamaCppLibrary,
+  llamaRuntimeLibraries,
+} from './llamaCpp.js';
 import { withDirectoryLock } from './lock.js';
 import { BuildError, runOrThrow, runTool } from './run.js';
 
@@ -42,8 +56,11 @@ export interface BuiltModel {
   model: string;
   /** Absolute path of the backend library placed in the model's version folder(s). */
   library: string;
-  /** 'step' when compiled from the model's src/, 'sim_llm' when the prebuilt sim-llm was copied. */
-  kind: 'step' | 'sim_llm';
+  /**
+   * 'step' when compiled from the model's src/, 'sim_llm' / 'llama_cpp' when that prebuilt backend
+   * was copied (llama_cpp with llama.cpp's libraries beside it).
+   */
+  kind: 'step' | 'sim_llm' | 'llama_cpp';
   /** The newest glibc / libstdc++ symbol versions the library needs (what a server must offer). */
   requires: { glibc?: string; glibcxx?: string; cxxabi?: string };
 }
@@ -58,7 +75,12 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
     throw new BuildError(`model repository ${repo} does not exist; generate it first (triton-studio generate)`);
   }
   const models = listModels(repo, opts.models);
-  const backends = await buildBackends(opts);
+  const root = opts.projectRoot ?? findProjectRoot();
+  const usesLlama = models.some((m) => configuredBackend(join(repo, m)) === LLAMA_CPP_BACKEND);
+  if (usesLlama && root) checkLlamaCppFetched(root);
+  const backends = await buildBackends(
+    usesLlama && !opts.targets ? { ...opts, targets: [...DEFAULT_BACKEND_TARGETS, LLAMA_CPP_TARGET] } : opts,
+  );
   const stepsRoot = resolve(opts.stepsBuildDir ?? join(dirname(backends.buildDir), 'steps'));
   const sourcesRoot = resolve(opts.sourcesDir ?? stepSourcesDir(repo));
   const built: BuiltModel[] = [];
@@ -86,6 +108,14 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
       }
       const requires = checkContainers(model, library);
       built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'sim_llm', requires });
+    } else if (backend === LLAMA_CPP_BACKEND && root) {
+      const library = llamaCppLibrary(backends.buildDir);
+      if (!existsSync(library)) {
+        throw new BuildError(`${library} is missing after building the backends; rebuild with the ${LLAMA_CPP_TARGET} target`);
+      }
+      const requires = checkContainers(model, library);
+      for (const runtime of llamaRuntimeLibraries(root)) placeInVersionFolders(runtime, modelDir);
+      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'llama_cpp', requires });
     }
   }
   return { built };
