@@ -572,11 +572,9 @@ describe('run (the whole job in one command)', () => {
 
   it("is what the README's first command, npm run demo, runs: SmolLM2's real answer and a latency summary", async () => {
     const demo = await new Promise<{ code: number | null; output: string }>((done, reject) => {
-      const child = spawn(
-        'npm',
-        ['run', '-s', 'demo', '--', '--max-tokens', '6', '--requests', '4'],
-        { cwd: ROOT },
-      );
+      const child = spawn('npm', ['run', '-s', 'demo', '--', '--max-tokens', '6', '--requests', '4'], {
+        cwd: ROOT,
+      });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));
