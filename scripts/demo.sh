@@ -7,5 +7,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec node bin/triton-studio.js run samples/smollm2-llama-cpp/smollm2.pipeline.json \
+exec node bin/triton-studio.js run samples/smollm2-llama-cpp/smollm2-llama-cpp.pipeline.json \
   --prompt "The capital of France is" --max-tokens 24 --stream --requests 6 "$@"

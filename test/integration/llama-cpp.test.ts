@@ -20,7 +20,7 @@ import { generateRepository, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
 
 const ROOT = resolve(__dirname, '../..');
-const SAMPLE = join(ROOT, 'samples/smollm2-llama-cpp/smollm2.pipeline.json');
+const SAMPLE = join(ROOT, 'samples/smollm2-llama-cpp/smollm2-llama-cpp.pipeline.json');
 const TOKENIZER = resolveTokenizer('smollm2-135m-instruct', SAMPLE, defaultTokenizerSearchDirs()).file;
 
 const scratch = mkdtempSync(join(tmpdir(), 'ts-llama-cpp-test-'));

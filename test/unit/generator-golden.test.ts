@@ -44,6 +44,7 @@ describe('generated configs match the golden files', () => {
       'gpt2-tensorrt-llm',
       'gpt2-vllm',
       'llama2-tensorrt-llm',
+      'smollm2-llama-cpp',
     ]);
   });
 
