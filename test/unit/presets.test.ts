@@ -208,7 +208,8 @@ const CASES: Case[] = [
     subject: 'llama-cpp/model',
     expected: TRTLLM.model,
     deviations: {
-      'missing input repetition_penalty': 'not applied by the llama.cpp step yet (a config declaring it is still served)',
+      'missing input repetition_penalty':
+        'not applied by the llama.cpp step yet (a config declaring it is still served)',
       'missing output cum_log_probs': 'the llama.cpp step returns ids and lengths, no log probabilities',
       'missing output output_log_probs': 'the llama.cpp step returns ids and lengths, no log probabilities',
     },
