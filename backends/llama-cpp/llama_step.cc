@@ -11,7 +11,10 @@
 // the others go on. Config parameters (string values): `gguf` (the model file, relative to the
 // version folder; default model.gguf), `n_threads` (0: every hardware thread), `max_sequences`
 // (requests decoded together, default 4), `context_length` (tokens per request: prompt + output,
-// default 1024). The llama.cpp libraries sit beside this library in the version folder.
+// default 1024), `scheduling` (the batching study's modes: `inflight`, the default, admits a queued
+// request at any step; `dynamic` forms a batch from what is queued when the model is free and
+// admits nobody until it has ended; `none` decodes one request at a time). The llama.cpp
+// libraries sit beside this library in the version folder.
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -85,6 +88,14 @@ class LlamaStepModel : public glue::BackendModel {
     options.threads = static_cast<int>(config_.NumberParameter("n_threads", 0));
     options.max_sequences = static_cast<int>(config_.NumberParameter("max_sequences", 4));
     options.context_length = static_cast<int>(config_.NumberParameter("context_length", 1024));
+    const std::string scheduling = config_.Parameter("scheduling").value_or("inflight");
+    if (scheduling == "none") {
+      options.max_sequences = 1;
+    } else if (scheduling == "dynamic") {
+      join_running_ = false;
+    } else if (scheduling != "inflight") {
+      throw BackendError("parameter scheduling must be inflight, dynamic or none, got '" + scheduling + "'");
+    }
     try {
       engine_ = std::make_unique<InflightEngine>(options);
     } catch (const std::exception& e) {
@@ -196,7 +207,9 @@ class LlamaStepModel : public glue::BackendModel {
         std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, [&] { return stop_ || !queue_.empty() || !active_.empty(); });
         if (stop_) break;
-        while (!queue_.empty() && engine_->HasFreeSequence()) {
+        // In-flight: a queued request joins at the next step. Dynamic: only a free model takes a
+        // new batch.
+        while (!queue_.empty() && engine_->HasFreeSequence() && (join_running_ || !batch_running_)) {
           Job job = std::move(queue_.front());
           queue_.pop_front();
           const uint64_t id = next_id_++;
@@ -204,8 +217,12 @@ class LlamaStepModel : public glue::BackendModel {
           active_.emplace(id, std::move(job));
         }
       }
+      batch_running_ = true;
       DropCancelled();
-      if (active_.empty()) continue;
+      if (active_.empty()) {
+        batch_running_ = false;
+        continue;
+      }
       const uint64_t start = glue::NowNs();
       std::vector<StepEvent> events;
       try {
@@ -247,6 +264,7 @@ class LlamaStepModel : public glue::BackendModel {
           Finish(event.id, ok);
         }
       }
+      batch_running_ = !active_.empty();
       // Triton's mean batch size (inference count / execution count) is then the mean number of
       // requests decoded per step.
       if (instance != nullptr && engine_->last_rows() > 0) {
@@ -367,6 +385,8 @@ class LlamaStepModel : public glue::BackendModel {
   std::deque<Job> queue_;
   bool stop_ = false;
   std::map<uint64_t, Job> active_;  // the worker's own
+  bool join_running_ = true;        // scheduling inflight: requests join a running batch
+  bool batch_running_ = false;      // the worker's own: a batch has requests left
   uint64_t next_id_ = 0;
   std::thread worker_;  // last: started once everything it uses exists
 };
