@@ -16,7 +16,7 @@ GGUF=$ROOT/.cache/llama/models/SmolLM2-135M-Instruct.Q4_1.gguf
 REQUESTS=${LAB_REQUESTS:-12}
 SWEEP=${LAB_SWEEP:-1,2,4}
 STUDY_CONCURRENCY=${LAB_STUDY_CONCURRENCY:-4}
-THREADS=${LAB_THREADS:-2}
+THREADS=${LAB_THREADS:-1}
 [[ -f "$GGUF" && -f "$TOKENIZER" ]] || { echo "lab: run npm run setup first (model or tokenizer missing)" >&2; exit 1; }
 
 run() { echo "+ $*" >&2; "$@"; }

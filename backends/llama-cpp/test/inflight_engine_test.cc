@@ -14,7 +14,7 @@ EngineOptions Options(int sequences = 4) {
   EngineOptions o;
   o.model_path = TS_LLAMA_GGUF;
   o.backends_dir = TS_LLAMA_BINS;
-  o.threads = 2;
+  o.threads = 1;  // ggml spins at its barriers: 2 threads on 2 shared cores can be 50x slower (BENCHMARKS.md)
   o.max_sequences = sequences;
   o.context_length = 256;
   return o;
