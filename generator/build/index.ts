@@ -16,3 +16,14 @@ export {
   LLAMA_CPP_TARGET,
 } from './llamaCpp.js';
 export { BuildError } from './run.js';
+export {
+  ARCHITECTURES,
+  ArchitectureError,
+  architecture,
+  architectureOfMachine,
+  emulationPrefix,
+  hostArchitecture,
+  libraryArchitecture,
+  type Architecture,
+  type TargetArch,
+} from './architectures.js';

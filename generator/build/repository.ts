@@ -21,11 +21,13 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parsePbtxt } from '../pbtxt/index.js';
 import { stepSourcesDir } from '../repository/layout.js';
 import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
+import { hostArchitecture } from './architectures.js';
 import {
   buildBackends,
   DEFAULT_BACKEND_TARGETS,
   defaultJobs,
   simLlmLibrary,
+  type BackendsBuild,
   type BuildBackendsOptions,
 } from './backends.js';
 import { compatibilityProblems, CONTAINER_GENERATIONS, requiredFloor } from './containers.js';
@@ -61,6 +63,8 @@ export interface BuiltModel {
    * was copied (llama_cpp with llama.cpp's libraries beside it).
    */
   kind: 'step' | 'sim_llm' | 'llama_cpp';
+  /** The CPU architecture it is built for (`x86_64`, `aarch64`). */
+  arch: string;
   /** The newest glibc / libstdc++ symbol versions the library needs (what a server must offer). */
   requires: { glibc?: string; glibcxx?: string; cxxabi?: string };
 }
@@ -77,6 +81,12 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
   const models = listModels(repo, opts.models);
   const root = opts.projectRoot ?? findProjectRoot();
   const usesLlama = models.some((m) => configuredBackend(join(repo, m)) === LLAMA_CPP_BACKEND);
+  if (usesLlama && (opts.arch ?? hostArchitecture()).arch !== 'x86_64') {
+    throw new BuildError(
+      `the llama.cpp step (backend "${LLAMA_CPP_BACKEND}") uses llama.cpp's prebuilt x86_64 libraries ` +
+        '(npm @node-llama-cpp/linux-x64): build this repository for x86_64',
+    );
+  }
   if (usesLlama && root) checkLlamaCppFetched(root);
   const backends = await buildBackends(
     usesLlama && !opts.targets ? { ...opts, targets: [...DEFAULT_BACKEND_TARGETS, LLAMA_CPP_TARGET] } : opts,
@@ -91,7 +101,8 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
     const src = join(sourcesRoot, model);
     if (existsSync(join(src, 'CMakeLists.txt'))) {
       const library = await buildStep(model, src, stepsRoot, backends, opts);
-      await checkSymbolsResolve(model, library);
+      // ldd runs the library's own dynamic loader: only for this machine's architecture.
+      if (backends.arch.arch === hostArchitecture().arch) await checkSymbolsResolve(model, library);
       const requires = checkContainers(model, library);
       const produced = basename(library);
       if (backend !== undefined && produced !== `libtriton_${backend}.so`) {
@@ -100,14 +111,20 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
             'regenerate the repository so the config and the step source agree',
         );
       }
-      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'step', requires });
+      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'step', arch: backends.arch.arch, requires });
     } else if (backend === 'sim_llm') {
       const library = simLlmLibrary(backends.buildDir);
       if (!existsSync(library)) {
         throw new BuildError(`${library} is missing after building the backends; rebuild with the triton_sim_llm target`);
       }
       const requires = checkContainers(model, library);
-      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'sim_llm', requires });
+      built.push({
+        model,
+        library: placeInVersionFolders(library, modelDir),
+        kind: 'sim_llm',
+        arch: backends.arch.arch,
+        requires,
+      });
     } else if (backend === LLAMA_CPP_BACKEND && root) {
       const library = llamaCppLibrary(backends.buildDir);
       if (!existsSync(library)) {
@@ -115,7 +132,13 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
       }
       const requires = checkContainers(model, library);
       for (const runtime of llamaRuntimeLibraries(root)) placeInVersionFolders(runtime, modelDir);
-      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'llama_cpp', requires });
+      built.push({
+        model,
+        library: placeInVersionFolders(library, modelDir),
+        kind: 'llama_cpp',
+        arch: backends.arch.arch,
+        requires,
+      });
     }
   }
   return { built };
@@ -150,11 +173,11 @@ async function buildStep(
   model: string,
   src: string,
   stepsRoot: string,
-  backends: { buildDir: string; sourceDir: string },
+  backends: BackendsBuild,
   opts: BuildRepositoryOptions,
 ): Promise<string> {
-  // One build tree per step source folder: readable name + hash of the absolute path.
-  const id = createHash('sha256').update(src).digest('hex').slice(0, 12);
+  // One build tree per step source folder and architecture: readable name + hash of both.
+  const id = createHash('sha256').update(`${src}\0${backends.arch.arch}`).digest('hex').slice(0, 12);
   const safeName = model.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
   const workDir = join(stepsRoot, `${safeName}-${id}`);
   const sources = join(workDir, 'src');
@@ -177,6 +200,7 @@ async function buildStep(
         `-DCMAKE_BUILD_TYPE=${opts.buildType ?? 'Release'}`,
         `-DTRITON_STUDIO_BACKENDS_DIR=${backends.sourceDir}`,
         `-DTRITON_STUDIO_BACKENDS_BUILD=${backends.buildDir}`,
+        ...backends.cmakeArgs,
       ],
       `${model}: configuring the native step failed; regenerate ${src} if it was edited by hand`,
       run,
