@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands/index.js';
 import { Ctx } from './context.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
-import { registerGraphEditor } from './graphEditor/provider.js';
+import { registerGraphEditor } from './graphEditor/host/provider.js';
 import { registerPromptFiles } from './prompts/codeLens.js';
 import { ServerView } from './views/serverView.js';
 import { registerTsStepDiagnostics } from './tsStepDiagnostics.js';

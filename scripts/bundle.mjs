@@ -9,7 +9,7 @@
 //   client/perf/reportPage.mts  → out/webview/reportPage.js (the latency report's page script, chart.js inside;
 //                                  the HTML report inlines it; options in client/perf/reportPage.build.json)
 //   extension/webview/latencyReport/main.mts → out/webview/latencyReport.js (the report webview's export buttons)
-//   extension/webview/graph/main.tsx → out/webview/graph.{js,css} (the graph editor's webview app:
+//   extension/graphEditor/webview/main.tsx → out/webview/graph.{js,css} (the graph editor's webview app:
 //                                  React, @xyflow/react and elkjs bundled for the browser, no remote loads;
 //                                  ELK's worker script is copied beside it and loaded only when needed)
 // The extension and CLI bundles carry their npm dependencies (an installed extension has no
@@ -137,7 +137,7 @@ const builds = [
   },
   {
     absWorkingDir: root,
-    entryPoints: { graph: 'extension/webview/graph/main.tsx' },
+    entryPoints: { graph: 'extension/graphEditor/webview/main.tsx' },
     outdir: 'out/webview',
     bundle: true,
     platform: 'browser',

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { GraphEditorState } from '../../../extension/graphEditor/provider.js';
+import type { GraphEditorState } from '../../../extension/graphEditor/host/provider.js';
 import { workbench, workbenchDir } from './workbench.js';
 
 const EXTENSION_ID = 'triton-studio.triton-studio';
