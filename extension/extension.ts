@@ -10,6 +10,7 @@ import { Ctx } from './context.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
 import { registerGraphEditor } from './graphEditor/host/provider.js';
 import { registerPromptFiles } from './prompts/codeLens.js';
+import { ChooseTokenizerFix } from './setup/chooseTokenizer.js';
 import { ServerView } from './views/serverView.js';
 import { registerTsStepDiagnostics } from './tsStepDiagnostics.js';
 
@@ -30,10 +31,17 @@ export function activate(context: vscode.ExtensionContext): TritonStudioApi {
     vscode.commands.registerCommand('tritonStudio.focusServerView', () =>
       vscode.commands.executeCommand('tritonStudio.models.focus'),
     ),
-    registerPipelineDiagnostics(),
+    registerPipelineDiagnostics(ctx.storage.tokenizerSearchDirs),
+    vscode.languages.registerCodeActionsProvider(
+      { pattern: '**/*.pipeline.json' },
+      new ChooseTokenizerFix(),
+      {
+        providedCodeActionKinds: ChooseTokenizerFix.kinds,
+      },
+    ),
     registerPromptFiles(),
     registerTsStepDiagnostics(),
-    registerGraphEditor(context),
+    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs),
   );
   return { ctx, serverView };
 }

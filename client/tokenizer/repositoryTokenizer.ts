@@ -48,9 +48,14 @@ export function repositoryTokenizer(repository: string, model: string): string |
   return undefined;
 }
 
-/** `build/backends/tools/ts-tokenize`, built (incrementally, by CMake) before use. */
-export async function tokenizeTool(progress: (line: string) => void = () => undefined): Promise<string> {
-  const buildDir = join(packageRoot(), 'build', 'backends');
+/**
+ * `tools/ts-tokenize` of the backends build tree (default the package's `build/backends`; an
+ * installed extension passes one in its own storage), built (incrementally, by CMake) before use.
+ */
+export async function tokenizeTool(
+  progress: (line: string) => void = () => undefined,
+  buildDir = join(packageRoot(), 'build', 'backends'),
+): Promise<string> {
   const binary = join(buildDir, 'tools', 'ts-tokenize');
   if (!existsSync(binary)) progress('building the native tokenizer (ts-tokenize), once…');
   await buildBackends({ buildDir, targets: ['ts-tokenize'] });
@@ -61,6 +66,7 @@ export async function tokenizeTool(progress: (line: string) => void = () => unde
 export async function openNativeTokenizer(
   tokenizerFile: string,
   progress?: (line: string) => void,
+  buildDir?: string,
 ): Promise<NativeTokenizer> {
-  return new NativeTokenizer(await tokenizeTool(progress), tokenizerFile);
+  return new NativeTokenizer(await tokenizeTool(progress, buildDir), tokenizerFile);
 }

@@ -41,7 +41,7 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
   // A string is the prompt; an object may carry its own settings (a CodeLens) with or without the text.
   const partial: Partial<PromptRequest> =
     typeof given === 'string' ? { text: given } : isPromptRequest(given) ? given : {};
-  const text = partial.text ?? selectedText(editor) ?? (await askForPrompt());
+  const text = partial.text ?? selectedText(editor) ?? (await askForPrompt(ctx.draftPrompt));
   const request: PromptRequest | undefined = text === undefined ? undefined : { ...partial, text };
   if (request === undefined) return undefined;
   const prompt = request.text;
@@ -55,9 +55,7 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
   try {
     const scope = request.uri ?? editor?.document.uri;
     const target = await ctx.server(scope, request.serverUrl);
-    settings = readPromptSettings(scope, target.url);
-    if (request.model) settings.model = request.model;
-    if (request.maxTokens) settings.maxTokens = request.maxTokens;
+    settings = readPromptSettings(scope, target.url, request);
     record = { ...settings, prompt };
     const { model, maxTokens } = settings;
     session = ctx.answers.begin({ prompt, model, serverUrl: target.url, maxTokens }, () => abort.abort());
@@ -114,6 +112,7 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
             latencyMs: now - started,
           };
     session.done(final);
+    ctx.draftPrompt = undefined;
     ctx.prompts.showAnswer(record, final);
     const { text, latencyMs, ttftMs, responses } = final;
     return {
@@ -130,8 +129,12 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
     if (failure.unreachable && settings) ctx.connections.forget(settings.serverUrl);
     ctx.prompts.showError(failure.message, record);
     session?.fail(failure.message, failure.cancelled);
+    // The prompt typed is kept: the input box offers it again, and so does Send Again.
+    if (partial.text === undefined) ctx.draftPrompt = prompt;
     if (!failure.cancelled) {
-      const actions: ErrorAction[] = [];
+      const actions: ErrorAction[] = [
+        { title: 'Send Again', run: () => vscode.commands.executeCommand(SEND_PROMPT_COMMAND, request) },
+      ];
       if (failure.setting) actions.push(openSetting(failure.setting));
       // Offered only when there is a generated repository for a local server to serve.
       if (failure.unreachable && !ctx.localServer.running && ctx.lastRepository)
@@ -167,9 +170,10 @@ function selectedText(editor: vscode.TextEditor | undefined): string | undefined
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
-async function askForPrompt(): Promise<string | undefined> {
+async function askForPrompt(draft: string | undefined): Promise<string | undefined> {
   return vscode.window.showInputBox({
     title: 'Triton Studio: Send Prompt',
+    value: draft,
     prompt: 'Text to send to the configured model (select text in an editor to send that instead)',
     ignoreFocusOut: true,
     validateInput: (value) =>

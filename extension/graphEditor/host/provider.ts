@@ -48,8 +48,11 @@ interface Session {
   pendingEdits: number[];
 }
 
-export function registerGraphEditor(context: vscode.ExtensionContext): vscode.Disposable {
-  const provider = new GraphEditorProvider(context.extensionUri);
+export function registerGraphEditor(
+  context: vscode.ExtensionContext,
+  tokenizerSearchDirs: string[] = [],
+): vscode.Disposable {
+  const provider = new GraphEditorProvider(context.extensionUri, tokenizerSearchDirs);
   return vscode.Disposable.from(
     vscode.window.registerCustomEditorProvider(GRAPH_EDITOR_VIEW_TYPE, provider, {
       webviewOptions: { retainContextWhenHidden: true },
@@ -86,7 +89,10 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
   private palette?: PaletteItem[];
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly extensionUri: vscode.Uri) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly tokenizerSearchDirs: string[],
+  ) {
     this.subscriptions.push(
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
@@ -154,7 +160,9 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
     s.state.marks.buildStartAt = Date.now();
     let built: ReturnType<typeof buildGraphModel>;
     try {
-      built = buildGraphModel(s.document.getText(), s.document.uri.fsPath);
+      built = buildGraphModel(s.document.getText(), s.document.uri.fsPath, {
+        tokenizerSearchDirs: this.tokenizerSearchDirs,
+      });
     } catch (e) {
       built = { ok: false, problems: [internalProblem(e)] };
     }
