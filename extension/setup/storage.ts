@@ -15,9 +15,16 @@ export class StoragePaths {
     return this.context.globalStorageUri.fsPath;
   }
 
-  /** The backends' CMake tree, per extension version (a new version's sources build anew). */
+  /**
+   * The backends' CMake tree: installed, in global storage per extension version (a new version's
+   * sources build anew); run from a checkout (development, tests), the checkout's own
+   * `build/backends`, which the CLI and the project's tests share.
+   */
   get backendsBuildDir(): string {
-    return join(this.global, 'build', String(this.context.extension.packageJSON.version), 'backends');
+    if (this.context.extensionMode !== vscode.ExtensionMode.Production)
+      return join(this.context.extensionPath, 'build', 'backends');
+    const version = String((this.context.extension.packageJSON as { version?: string }).version);
+    return join(this.global, 'build', version, 'backends');
   }
 
   /** Tokenizers looked up by name before the ones the extension ships (`<dir>/<name>/tokenizer.json`). */
