@@ -129,16 +129,21 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
     if (failure.unreachable && settings) ctx.connections.forget(settings.serverUrl);
     ctx.prompts.showError(failure.message, record);
     session?.fail(failure.message, failure.cancelled);
-    // The prompt typed is kept: the input box offers it again, and so does Send Again.
-    if (partial.text === undefined) ctx.draftPrompt = prompt;
+    // A prompt the user typed is kept: the input box offers it again, and so does Send Again.
+    const typed = partial.text === undefined && selectedText(editor) === undefined;
+    if (typed) ctx.draftPrompt = prompt;
     if (!failure.cancelled) {
-      const actions: ErrorAction[] = [
-        { title: 'Send Again', run: () => vscode.commands.executeCommand(SEND_PROMPT_COMMAND, request) },
-      ];
+      // The button that fixes the failure first.
+      const actions: ErrorAction[] = [];
       if (failure.setting) actions.push(openSetting(failure.setting));
       // Offered only when there is a generated repository for a local server to serve.
       if (failure.unreachable && !ctx.localServer.running && ctx.lastRepository)
         actions.push(startLocalServerAction);
+      if (typed)
+        actions.push({
+          title: 'Send Again',
+          run: () => vscode.commands.executeCommand(SEND_PROMPT_COMMAND, request),
+        });
       void showError(ctx, failure.message, ...actions);
     }
     return { ok: false, error: failure.message, setting: failure.setting, cancelled: failure.cancelled };

@@ -5,14 +5,17 @@
  * arrows move the selection, Delete removes steps and wires, A opens the palette.
  */
 import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type Edge } from '@xyflow/react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ProblemView } from '../host/graphModel.js';
 import { edgeTypes, nodeTypes } from './canvas/flowTypes.js';
 import type { GraphNode } from './canvas/types.js';
+import { DragFeedback } from './DragFeedback.js';
 import { useAutoLayout } from './hooks/useAutoLayout.js';
+import { useDragFeedback } from './hooks/useDragFeedback.js';
 import { useFlowElements } from './hooks/useFlowElements.js';
 import { useGraphEdits } from './hooks/useGraphEdits.js';
 import { useHostDocument } from './hooks/useHostDocument.js';
+import { useLegibleFit } from './hooks/useLegibleFit.js';
 import { useNotice } from './hooks/useNotice.js';
 import { useRenderMarks } from './hooks/useRenderMarks.js';
 import { SCRIPT_START, type InitialPage } from './initialPage.js';
@@ -35,10 +38,15 @@ export function App({ initial }: { initial: InitialPage | null }) {
   const [problemsOpen, setProblemsOpen] = useState(false);
   const [onScreen, setOnScreen] = useState(false);
   const flow = useReactFlow<GraphNode, Edge>();
+  const canvas = useRef<HTMLDivElement>(null);
   const init = initial?.init;
 
   const { model, version, invalid } = useHostDocument(initial, marks, setNotice, setSelected);
-  const layout = useAutoLayout(model, onScreen, () => void flow.fitView({ padding: 0.1, duration: 150 }));
+  const selectedStep = model?.nodes.find(
+    (n) => n.kind === 'step' && selected.nodes.length === 1 && n.id === selected.nodes[0],
+  );
+  const view = useLegibleFit(flow, canvas, selectedStep?.id);
+  const layout = useAutoLayout(model, onScreen, () => view.fit(150));
   const { nodes, setNodes, edges, drawnFrom } = useFlowElements(model, layout.auto, selected);
   useRenderMarks(
     marks,
@@ -53,6 +61,20 @@ export function App({ initial }: { initial: InitialPage | null }) {
     [nodes, edges, version, invalid, model],
   );
   const gestures = useGraphEdits({ model, invalid, flow, setNodes, setSelected, setNotice });
+  const drag = useDragFeedback(model);
+
+  // A opens the palette wherever the focus is in the page (the empty canvas included), except in a field.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const inField = (e.target as HTMLElement | null)?.closest?.('input, select, textarea');
+      if (!inField && (e.key === 'a' || e.key === 'A') && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        setPaletteOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   const pickProblem = (p: ProblemView) => {
     if (p.wire !== undefined) setSelected({ nodes: [], wires: [`wire:${p.wire}`] });
@@ -68,23 +90,10 @@ export function App({ initial }: { initial: InitialPage | null }) {
     post({ type: 'reveal', range: p.range });
   };
 
-  const selectedStep = model?.nodes.find(
-    (n) => n.kind === 'step' && selected.nodes.length === 1 && n.id === selected.nodes[0],
-  );
   const selectedWire = model?.wires.find((w) => selected.wires.length === 1 && w.id === selected.wires[0]);
 
   return (
-    <div
-      className="app"
-      data-layout={layout.state}
-      onKeyDown={(e) => {
-        const inField = (e.target as HTMLElement).closest('input, select, textarea');
-        if (!inField && (e.key === 'a' || e.key === 'A') && !e.ctrlKey && !e.metaKey) {
-          e.preventDefault();
-          setPaletteOpen(true);
-        }
-      }}
-    >
+    <div className="app" data-layout={layout.state}>
       <Toolbar
         model={model}
         canAdd={!!init}
@@ -92,13 +101,14 @@ export function App({ initial }: { initial: InitialPage | null }) {
         problemsOpen={problemsOpen}
         onTogglePalette={() => setPaletteOpen((o) => !o)}
         onAutoLayout={() => gestures.edit({ op: 'clearLayout' })}
-        onFit={() => void flow.fitView({ padding: 0.1, duration: 200 })}
+        onFit={() => view.fit(200)}
         onToggleProblems={() => setProblemsOpen((o) => !o)}
       />
       {invalid ? <InvalidBanner problems={invalid} /> : null}
       {notice ? <NoticeBar notice={notice} onDismiss={() => setNotice(undefined)} /> : null}
       <div className="main">
-        <div className="canvas">
+        <div className="canvas" ref={canvas}>
+          {drag.dragging ? <DragFeedback dragging={drag.dragging} /> : null}
           {paletteOpen && init ? (
             <Palette
               items={init.palette}
@@ -118,6 +128,8 @@ export function App({ initial }: { initial: InitialPage | null }) {
             onNodesChange={gestures.onNodesChange}
             onNodeDragStop={gestures.onNodeDragStop}
             onConnect={gestures.onConnect}
+            onConnectStart={drag.onConnectStart}
+            onConnectEnd={drag.onConnectEnd}
             onEdgeClick={gestures.onEdgeClick}
             onPaneClick={() => setSelected({ nodes: [], wires: [] })}
             onBeforeDelete={gestures.onBeforeDelete}
@@ -125,13 +137,19 @@ export function App({ initial }: { initial: InitialPage | null }) {
             nodesFocusable
             edgesFocusable
             minZoom={0.1}
-            fitView
-            fitViewOptions={{ padding: 0.1 }}
+            onInit={() => view.fit()}
             proOptions={{ hideAttribution: true }}
           >
             <Background gap={24} />
             <Controls showInteractive={false} />
-            <MiniMap pannable zoomable ariaLabel="Overview of the pipeline graph" />
+            {/* Small and see-through, in the corner: an overview that does not hide the graph. */}
+            <MiniMap
+              pannable
+              zoomable
+              className="minimap"
+              style={{ width: 140, height: 90 }}
+              ariaLabel="Overview of the pipeline graph"
+            />
           </ReactFlow>
         </div>
         {selectedStep?.kind === 'step' && init ? (

@@ -20,8 +20,14 @@ export function Toolbar({
   onFit: () => void;
   onToggleProblems: () => void;
 }) {
-  const errors = model?.problems.filter((p) => p.severity === 'error').length ?? 0;
-  const warnings = model?.problems.filter((p) => p.severity !== 'error').length ?? 0;
+  // Counted as the Problems panel counts them: infos are neither errors nor warnings.
+  const count = (severity: string) => model?.problems.filter((p) => p.severity === severity).length ?? 0;
+  const [errors, warnings, infos] = [count('error'), count('warning'), count('info')];
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const summary = [
+    ...(errors || warnings ? [plural(errors, 'error'), plural(warnings, 'warning')] : []),
+    ...(infos ? [plural(infos, 'info')] : []),
+  ].join(', ');
   return (
     <div className="toolbar" role="toolbar" aria-label="Graph editor">
       <span className="title">{model?.name ?? 'Pipeline'}</span>
@@ -40,11 +46,9 @@ export function Toolbar({
         className={`problems-button${errors ? ' error' : warnings ? ' warning' : ''}`}
         onClick={onToggleProblems}
         aria-expanded={problemsOpen}
-        aria-label={`${errors} errors, ${warnings} warnings`}
+        aria-label={summary || 'no problems'}
       >
-        {errors || warnings
-          ? `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`
-          : 'no problems'}
+        {summary || 'no problems'}
       </button>
     </div>
   );

@@ -17,13 +17,13 @@ const LAYER_GAP = 80;
 const NODE_GAP = 32;
 
 /** Layout input that changes only when the drawing's structure does (not with positions). */
-export function structureKey(model: GraphModel): string {
+export function structureKey(model: GraphModel, options: { wires?: boolean } = {}): string {
   const nodes = model.nodes.map((n) => {
     const { inputs, outputs } = portsOf(n);
     return `${n.id}(${inputs.map((p) => p.name).join(',')}|${outputs.map((p) => p.name).join(',')})`;
   });
   const wires = model.wires.map((w) => `${w.source}.${w.sourcePort}>${w.target}.${w.targetPort}`);
-  return `${nodes.join(';')}#${wires.join(';')}`;
+  return options.wires === false ? nodes.join(';') : `${nodes.join(';')}#${wires.join(';')}`;
 }
 
 export function quickLayout(model: GraphModel): Positions {

@@ -13,7 +13,8 @@ export type LayoutState = 'stored' | 'elk' | 'quick';
 export function useAutoLayout(model: GraphModel | undefined, onScreen: boolean, fitView: () => void) {
   const elk = useRef<Promise<Elk>>(undefined);
   const elkFitted = useRef(false);
-  const key = useMemo(() => (model ? structureKey(model) : ''), [model]);
+  // Laid out again when nodes or ports change, not for a new wire (nothing moves under the user).
+  const key = useMemo(() => (model ? structureKey(model, { wires: false }) : ''), [model]);
   const needsLayout = !!model && model.nodes.some((n) => !model.layout[layoutKeyOf(n)]);
   const quick = useMemo(
     () => (model && needsLayout ? quickLayout(model) : undefined),
