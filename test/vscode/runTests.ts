@@ -294,6 +294,8 @@ async function main(): Promise<number> {
           [WORKBENCH_DIR_ENV]: join(screenshots, 'installed'),
           // Its Build compiles the shared native backends from scratch (minutes on 2 cores).
           TRITON_STUDIO_VSCODE_TIMEOUT_MS: String(30 * 60_000),
+          // Install Local Server's failure path: the shipped script, a Python that is not there.
+          TRITON_STUDIO_PYTHON: join(workDir, 'no-python', 'python3.11'),
           ...compilerCache(workDir),
         },
         VSIX_PROBE,

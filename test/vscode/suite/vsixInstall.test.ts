@@ -122,6 +122,21 @@ describe('Triton Studio installed from its .vsix: a new user, a workspace with o
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 
+  it('Install Local Server runs the install script shipped in the .vsix; a failure says why and offers Retry', async () => {
+    // The run points the script at a Python that does not exist (TRITON_STUDIO_PYTHON): the real
+    // script fails the way it fails on a machine without Python 3.11, in a second, without PyPI.
+    const outcome = await vscode.commands.executeCommand<Result<object>>('tritonStudio.installLocalServer');
+    assert.equal(outcome?.ok, false);
+    assert.match(outcome.ok ? '' : outcome.error, /Python 3\.11 is required .*apt-get install python3\.11/);
+    const toast = await workbench<{ message: string; buttons: string[] }>({
+      kind: 'waitForNotification',
+      text: 'Install Local Server failed',
+    });
+    assert.deepEqual(toast.buttons, ['Retry', 'Open Log']);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    assert.equal(existsSync(join(extensionPath, 'tritonserver')), false);
+  });
+
   it('Generate finds the tokenizer named gpt2 in what the .vsix ships and writes into the workspace', async () => {
     const generated = await run<{ repository: string; ensemble: string }>('generate', pipeline());
     repository = generated.repository;

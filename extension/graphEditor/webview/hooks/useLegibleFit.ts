@@ -1,7 +1,8 @@
 /**
- * The view of the graph: fitted so that its text stays legible. The whole graph when it fits at
- * LEGIBLE_ZOOM or more; otherwise LEGIBLE_ZOOM, starting at the graph's left (where its inputs
- * are) and centred vertically, the rest a pan away. Re-fitted when the canvas changes size; when a
+ * The view of the graph: fitted so that its text stays legible. The whole graph, centred, when it
+ * fits at LEGIBLE_ZOOM or more; otherwise LEGIBLE_ZOOM, and along each direction it does not fit
+ * in, starting where the graph starts (its inputs on the left, its first chain at the top), the
+ * rest a pan away. Re-fitted when the canvas changes size; when a
  * node is selected (the side form opening narrows the canvas), that node is kept in view instead.
  */
 import type { Edge, ReactFlowInstance } from '@xyflow/react';
@@ -29,11 +30,12 @@ export function useLegibleFit(
         (box.height - 2 * PADDING_PX) / bounds.height,
       );
       const zoom = Math.min(MAX_FIT_ZOOM, Math.max(LEGIBLE_ZOOM, fits));
-      const x =
-        fits >= LEGIBLE_ZOOM
-          ? (box.width - bounds.width * zoom) / 2 - bounds.x * zoom
-          : PADDING_PX - bounds.x * zoom;
-      const y = (box.height - bounds.height * zoom) / 2 - bounds.y * zoom;
+      const place = (size: number, start: number, room: number) =>
+        size * zoom + 2 * PADDING_PX <= room
+          ? (room - size * zoom) / 2 - start * zoom
+          : PADDING_PX - start * zoom;
+      const x = place(bounds.width, bounds.x, box.width);
+      const y = place(bounds.height, bounds.y, box.height);
       void flow.setViewport({ x, y, zoom }, { duration });
     },
     [flow, canvas],
