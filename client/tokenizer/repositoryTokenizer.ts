@@ -48,17 +48,27 @@ export function repositoryTokenizer(repository: string, model: string): string |
   return undefined;
 }
 
-/**
- * `tools/ts-tokenize` of the backends build tree (default the package's `build/backends`; an
- * installed extension passes one in its own storage), built (incrementally, by CMake) before use.
- */
+/** Where the backends are built (an installed extension passes folders in its own storage). */
+export interface BackendsLocation {
+  /** The backends build tree; default the package's `build/backends`. */
+  buildDir?: string;
+  /** Where third-party sources are downloaded; default the package's `.cache/deps`. */
+  dependencySourcesDir?: string;
+}
+
+/** `tools/ts-tokenize` of the backends build tree, built (incrementally, by CMake) before use. */
 export async function tokenizeTool(
   progress: (line: string) => void = () => undefined,
-  buildDir = join(packageRoot(), 'build', 'backends'),
+  location: BackendsLocation = {},
 ): Promise<string> {
+  const buildDir = location.buildDir ?? join(packageRoot(), 'build', 'backends');
   const binary = join(buildDir, 'tools', 'ts-tokenize');
   if (!existsSync(binary)) progress('building the native tokenizer (ts-tokenize), once…');
-  await buildBackends({ buildDir, targets: ['ts-tokenize'] });
+  await buildBackends({
+    buildDir,
+    dependencySourcesDir: location.dependencySourcesDir,
+    targets: ['ts-tokenize'],
+  });
   return binary;
 }
 
@@ -66,7 +76,7 @@ export async function tokenizeTool(
 export async function openNativeTokenizer(
   tokenizerFile: string,
   progress?: (line: string) => void,
-  buildDir?: string,
+  location?: BackendsLocation,
 ): Promise<NativeTokenizer> {
-  return new NativeTokenizer(await tokenizeTool(progress, buildDir), tokenizerFile);
+  return new NativeTokenizer(await tokenizeTool(progress, location), tokenizerFile);
 }

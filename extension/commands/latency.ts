@@ -153,7 +153,10 @@ async function nativeTokenizerOf(
     if (!file) continue;
     ctx.log(`counting tokens with ${model}'s native tokenizer ${file}`);
     try {
-      return await openNativeTokenizer(file, report, ctx.storage.backendsBuildDir);
+      return await openNativeTokenizer(file, report, {
+        buildDir: ctx.storage.backendsBuildDir,
+        dependencySourcesDir: ctx.storage.dependencySourcesDir,
+      });
     } catch (error) {
       ctx.log(`the native tokenizer cannot run (${errorMessage(error)}): output tokens are streamed chunks`);
       return undefined;

@@ -376,6 +376,7 @@ export async function build(ctx: Ctx, arg?: unknown): Promise<Outcome<{ built: B
         signal,
         // The shared native parts in global storage, this workspace's steps in .triton-studio/build.
         buildDir: ctx.storage.backendsBuildDir,
+        dependencySourcesDir: ctx.storage.dependencySourcesDir,
         stepsBuildDir: ctx.storage.stepsBuildDir(repository),
         onStage: (stage) => {
           ctx.log(`── ${stage.index + 1}/${stage.total}: ${stage.name}`);

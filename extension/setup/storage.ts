@@ -27,6 +27,13 @@ export class StoragePaths {
     return join(this.global, 'build', version, 'backends');
   }
 
+  /** Third-party sources the backends build downloads (Oniguruma's tarball), in global storage. */
+  get dependencySourcesDir(): string | undefined {
+    return this.context.extensionMode === vscode.ExtensionMode.Production
+      ? join(this.global, 'deps')
+      : undefined;
+  }
+
   /** Tokenizers looked up by name before the ones the extension ships (`<dir>/<name>/tokenizer.json`). */
   get tokenizerCacheDir(): string {
     return join(this.global, 'tokenizers');
