@@ -7,6 +7,7 @@ import { importGgufCommand } from './commands/importGguf.js';
 import { k8sCommand } from './commands/k8s.js';
 import { perfCommand } from './commands/perf.js';
 import { promptCommand } from './commands/prompt.js';
+import { renderChatCommand } from './commands/renderChat.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { openaiServeCommand } from './commands/openaiServe.js';
@@ -27,6 +28,7 @@ export function createProgram(): Command {
     .exitOverride();
   for (const command of [
     tokenizeCommand(),
+    renderChatCommand(),
     validateCommand(),
     generateCommand(),
     importCommand(),

@@ -96,6 +96,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: 'tritonStudio.loadModel', title: 'Load Model', needsTrust: true, run: loadModel },
   { id: 'tritonStudio.unloadModel', title: 'Unload Model', needsTrust: true, run: unloadModel },
   {
+    id: 'tritonStudio.refreshServerView',
+    title: 'Refresh',
+    needsTrust: false,
+    // The server view refreshes whenever the context says the server changed.
+    run: (ctx) => ctx.serverContentsChanged(),
+  },
+  {
+    id: 'tritonStudio.focusServerView',
+    title: 'Focus Server View',
+    needsTrust: false,
+    run: () => vscode.commands.executeCommand('tritonStudio.models.focus'),
+  },
+  {
     id: 'tritonStudio.setSecretHeader',
     title: 'Set Secret Header for the Server',
     needsTrust: false,
