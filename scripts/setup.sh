@@ -73,18 +73,7 @@ else
 fi
 
 # --- the local Triton server ------------------------------------------------------------------------
-PYTRITON_VERSION=0.7.0
-TRITON_BIN=.venv/lib/python3.11/site-packages/pytriton/tritonserver/bin/tritonserver
-if [[ ! -x "$TRITON_BIN" ]] || ! .venv/bin/python -c "import importlib.metadata as m; assert m.version('nvidia-pytriton') == '$PYTRITON_VERSION'" 2>/dev/null; then
-  command -v python3.11 >/dev/null || fail "Python 3.11 is required for nvidia-pytriton's tritonserver (python3.11 not found)"
-  say "installing tritonserver (nvidia-pytriton==$PYTRITON_VERSION) into .venv/ — ~150 MB, once"
-  [[ -d .venv ]] || python3.11 -m venv .venv || fail "could not create .venv (apt-get install python3-venv)"
-  .venv/bin/pip install -q --disable-pip-version-check "nvidia-pytriton==$PYTRITON_VERSION" \
-    || fail "pip install nvidia-pytriton==$PYTRITON_VERSION failed (is PyPI reachable?)"
-  [[ -x "$TRITON_BIN" ]] || fail "tritonserver binary missing after install: expected $TRITON_BIN"
-else
-  say "tritonserver (nvidia-pytriton $PYTRITON_VERSION) present"
-fi
+bash scripts/install-tritonserver.sh .venv || fail "the local Triton server could not be installed (see above)"
 
 # --- tokenizer data ---------------------------------------------------------------------------------
 if [[ -f scripts/assemble-tokenizers.ts ]]; then

@@ -51,6 +51,8 @@ export interface BuildRepositoryOptions extends BuildBackendsOptions {
   sourcesDir?: string;
   /** CMAKE_BUILD_TYPE of the native steps (the shared backends stay Release); default Release. */
   buildType?: 'Release' | 'RelWithDebInfo' | 'Debug';
+  /** Called as each stage starts: the shared backends (index 0), then each model built or placed. */
+  onStage?: (stage: { name: string; index: number; total: number }) => void;
 }
 
 export interface BuiltModel {
@@ -88,6 +90,8 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
     );
   }
   if (usesLlama && root) checkLlamaCppFetched(root);
+  const total = 1 + models.length;
+  opts.onStage?.({ name: 'the shared native backends', index: 0, total });
   const backends = await buildBackends(
     usesLlama && !opts.targets ? { ...opts, targets: [...DEFAULT_BACKEND_TARGETS, LLAMA_CPP_TARGET] } : opts,
   );
@@ -95,7 +99,8 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
   const sourcesRoot = resolve(opts.sourcesDir ?? stepSourcesDir(repo));
   const built: BuiltModel[] = [];
 
-  for (const model of models) {
+  for (const [i, model] of models.entries()) {
+    opts.onStage?.({ name: model, index: i + 1, total });
     const modelDir = join(repo, model);
     const backend = configuredBackend(modelDir);
     const src = join(sourcesRoot, model);

@@ -16,7 +16,7 @@ import {
   type ResolvedStep,
   type Step,
   type ValidateOptions,
-} from '../../generator/index.js';
+} from '../../../generator/index.js';
 
 export interface PortView {
   name: string;

@@ -13,7 +13,7 @@ import {
   type Node as JsonNode,
   type JSONPath,
 } from 'jsonc-parser';
-import type { NodePosition, Pipeline, Step } from '../../generator/index.js';
+import type { NodePosition, Pipeline, Step } from '../../../generator/index.js';
 
 export interface TextEdit {
   offset: number;

@@ -8,7 +8,7 @@
  *   replaces the quick one when it arrives.
  */
 import ELK from 'elkjs/lib/elk-api.js';
-import type { GraphModel, NodeView } from '../../graphEditor/graphModel.js';
+import type { GraphModel, NodeView } from '../host/graphModel.js';
 import { handleId, nodeSize, portsOf } from './geometry.js';
 
 export type Positions = Record<string, { x: number; y: number }>;
@@ -17,13 +17,13 @@ const LAYER_GAP = 80;
 const NODE_GAP = 32;
 
 /** Layout input that changes only when the drawing's structure does (not with positions). */
-export function structureKey(model: GraphModel): string {
+export function structureKey(model: GraphModel, options: { wires?: boolean } = {}): string {
   const nodes = model.nodes.map((n) => {
     const { inputs, outputs } = portsOf(n);
     return `${n.id}(${inputs.map((p) => p.name).join(',')}|${outputs.map((p) => p.name).join(',')})`;
   });
   const wires = model.wires.map((w) => `${w.source}.${w.sourcePort}>${w.target}.${w.targetPort}`);
-  return `${nodes.join(';')}#${wires.join(';')}`;
+  return options.wires === false ? nodes.join(';') : `${nodes.join(';')}#${wires.join(';')}`;
 }
 
 export function quickLayout(model: GraphModel): Positions {
@@ -83,24 +83,21 @@ export function quickLayout(model: GraphModel): Positions {
   return out;
 }
 
-let elk: Promise<InstanceType<typeof ELK>> | undefined;
+export type Elk = InstanceType<typeof ELK>;
 
 /**
  * ELK in a worker. The worker script ships beside the bundle (out/webview), on the webview's
  * resource origin, where a Worker cannot start from its URL: it is fetched and started from a Blob.
  */
-function elkInstance(): Promise<InstanceType<typeof ELK>> {
-  elk ??= (async () => {
-    const url = document.getElementById('root')?.dataset.elkWorker;
-    if (!url) throw new Error('no ELK worker URL');
-    const source = await (await fetch(url)).blob();
-    const blobUrl = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-    return new ELK({ workerFactory: () => new Worker(blobUrl) });
-  })();
-  return elk;
+export async function startElk(): Promise<Elk> {
+  const url = document.getElementById('root')?.dataset.elkWorker;
+  if (!url) throw new Error('no ELK worker URL');
+  const source = await (await fetch(url)).blob();
+  const blobUrl = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  return new ELK({ workerFactory: () => new Worker(blobUrl) });
 }
 
-export async function elkLayout(model: GraphModel): Promise<Positions> {
+export async function elkLayout(elk: Promise<Elk>, model: GraphModel): Promise<Positions> {
   const portId = (n: NodeView, side: 'in' | 'out', name: string) => `${n.id}|${handleId(side, name)}`;
   const graph = {
     id: 'root',
@@ -139,7 +136,7 @@ export async function elkLayout(model: GraphModel): Promise<Positions> {
       targets: [`${w.target}|${handleId('in', w.targetPort)}`],
     })),
   };
-  const laid = await (await elkInstance()).layout(graph);
+  const laid = await (await elk).layout(graph);
   const out: Positions = {};
   for (const c of laid.children ?? []) out[c.id] = { x: c.x ?? 0, y: c.y ?? 0 };
   return out;

@@ -2,7 +2,7 @@
  * Node sizes and handle ids, shared by the layout and the node components so ELK places ports
  * where the drawn node has them.
  */
-import type { NodeView, PortView } from '../../graphEditor/graphModel.js';
+import type { NodeView, PortView } from '../host/graphModel.js';
 
 export const STEP_WIDTH = 300;
 export const ENSEMBLE_WIDTH = 200;

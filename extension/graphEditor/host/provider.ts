@@ -7,11 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { PIPELINE_SCHEMA_PATH, newWireErrors, stepModulePath, type Pipeline } from '../../generator/index.js';
+import {
+  PIPELINE_SCHEMA_PATH,
+  newWireErrors,
+  stepModulePath,
+  type Pipeline,
+} from '../../../generator/index.js';
 import { buildGraphModel, elementAt, type ProblemView } from './graphModel.js';
-import type { HostMessage, PaletteItem, WebviewMessage } from './messages.js';
+import type { HostMessage, PaletteItem, WebviewMessage } from '../messages.js';
 import { formSchema, freeStepName, paletteItems } from './palette.js';
 import { GraphEditError, graphEditToTextEdits, type GraphEdit } from './textEdits.js';
+import { escapeHtml, webviewHtml } from '../../webview/html.js';
 
 export const GRAPH_EDITOR_VIEW_TYPE = 'tritonStudio.graphEditor';
 export const OPEN_GRAPH_EDITOR_COMMAND = 'tritonStudio.openGraphEditor';
@@ -42,8 +48,11 @@ interface Session {
   pendingEdits: number[];
 }
 
-export function registerGraphEditor(context: vscode.ExtensionContext): vscode.Disposable {
-  const provider = new GraphEditorProvider(context.extensionUri);
+export function registerGraphEditor(
+  context: vscode.ExtensionContext,
+  tokenizerSearchDirs: string[] = [],
+): vscode.Disposable {
+  const provider = new GraphEditorProvider(context.extensionUri, tokenizerSearchDirs);
   return vscode.Disposable.from(
     vscode.window.registerCustomEditorProvider(GRAPH_EDITOR_VIEW_TYPE, provider, {
       webviewOptions: { retainContextWhenHidden: true },
@@ -80,7 +89,10 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
   private palette?: PaletteItem[];
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly extensionUri: vscode.Uri) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly tokenizerSearchDirs: string[],
+  ) {
     this.subscriptions.push(
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
@@ -148,7 +160,9 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
     s.state.marks.buildStartAt = Date.now();
     let built: ReturnType<typeof buildGraphModel>;
     try {
-      built = buildGraphModel(s.document.getText(), s.document.uri.fsPath);
+      built = buildGraphModel(s.document.getText(), s.document.uri.fsPath, {
+        tokenizerSearchDirs: this.tokenizerSearchDirs,
+      });
     } catch (e) {
       built = { ok: false, problems: [internalProblem(e)] };
     }
@@ -296,37 +310,19 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
     return JSON.parse(readFileSync(join(this.extensionUri.fsPath, PIPELINE_SCHEMA_PATH), 'utf8'));
   }
 
+  /** The page (extension/webview/html.ts, as every webview): the app's bundle, its style, the first graph. */
   private html(webview: vscode.Webview, root: vscode.Uri, initial: unknown): string {
-    const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join('');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'graph.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'graph.css'));
     const elkWorker = webview.asWebviewUri(vscode.Uri.joinPath(root, 'elk-worker.min.js'));
-    // Nothing remote: scripts only with the nonce, styles and images only from the bundle.
-    const csp = [
-      "default-src 'none'",
-      `script-src 'nonce-${nonce}'`,
-      `style-src ${webview.cspSource} 'nonce-${nonce}'`,
-      `img-src ${webview.cspSource} data:`,
-      `font-src ${webview.cspSource}`,
-      // ELK's layout worker: its script is fetched from the bundle and started from a Blob.
-      `connect-src ${webview.cspSource}`,
-      'worker-src blob:',
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}" nonce="${nonce}">
-<title>Pipeline graph</title>
-</head>
-<body>
-<div id="root" data-elk-worker="${elkWorker.toString()}"></div>
-<script type="application/json" id="initial" nonce="${nonce}">${JSON.stringify(initial).replace(/</g, '\\u003c')}</script>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewHtml(webview, {
+      title: 'Pipeline graph',
+      body: `<div id="root" data-elk-worker="${escapeHtml(elkWorker.toString())}"></div>`,
+      data: initial,
+      scripts: [webview.asWebviewUri(vscode.Uri.joinPath(root, 'graph.js'))],
+      stylesheets: [webview.asWebviewUri(vscode.Uri.joinPath(root, 'graph.css'))],
+      baseStyle: false,
+      // ELK's layout worker.
+      workers: true,
+    });
   }
 }
 

@@ -4,8 +4,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listPresets, type Pipeline, type Step } from '../../generator/index.js';
-import type { FormSchema, PaletteItem } from './messages.js';
+import { listPresets, type Pipeline, type Step } from '../../../generator/index.js';
+import type { FormSchema, PaletteItem } from '../messages.js';
 
 export function paletteItems(samplesDir: string | undefined): PaletteItem[] {
   const presets = listPresets().map((p): PaletteItem => ({
