@@ -119,14 +119,14 @@ class Unigram final : public Model {
   }
 
   void Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const override {
-    if (byte_level) {
-      thread_local std::string mapped;
-      mapped.clear();
-      byte_level::AppendAsChars(piece, mapped);
-      const std::string copy = mapped;
-      return TokenizeCached(copy, out);
-    }
-    TokenizeCached(piece, out);
+    const SharedWordCache::Session session(cache_);
+    TokenizeOne(session.cache(), piece, byte_level, out);
+  }
+  void TokenizePieces(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                      bool byte_level, std::vector<uint32_t>& out) const override {
+    const SharedWordCache::Session session(cache_);
+    for (const auto& [begin, end] : ranges)
+      if (end > begin) TokenizeOne(session.cache(), text.substr(begin, end - begin), byte_level, out);
   }
 
  private:
@@ -136,14 +136,16 @@ class Unigram final : public Model {
     uint32_t id = 0;
   };
 
-  void TokenizeCached(std::string_view piece, std::vector<uint32_t>& out) const {
+  void TokenizeOne(WordCache* cache, std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const {
+    if (byte_level) {
+      thread_local std::string mapped;
+      mapped.clear();
+      byte_level::AppendAsChars(piece, mapped);
+      const std::string copy = mapped;
+      return TokenizeOne(cache, copy, false, out);
+    }
     if (piece.empty()) return;
-    const bool cacheable = piece.size() <= WordCache::kMaxWord;
-    const uint64_t hash = cacheable ? WordCache::Hash(piece) : 0;
-    if (cacheable && cache_.Find(piece, hash, out)) return;
-    const size_t first = out.size();
-    Encode(piece, out);
-    if (cacheable) cache_.Insert(piece, hash, out.data() + first, out.size() - first);
+    CachedTokenize(cache, piece, out, [&] { Encode(piece, out); });
   }
 
   [[noreturn]] static void MissingUnk() {
