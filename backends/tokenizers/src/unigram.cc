@@ -109,7 +109,7 @@ class Unigram final : public Model {
     for (double s : scores_) min_score_ = std::min(min_score_, s);
     trie_.Build(pieces);
     vocab_.Reserve(static_cast<uint32_t>(pieces.size()), pieces.size());
-    for (size_t id = 0; id < pieces.size(); ++id) vocab_.Add(pieces[id], static_cast<uint32_t>(id));
+    for (size_t id = 0; id < pieces.size(); ++id) vocab_.AddKeepingEarlierIds(pieces[id], static_cast<uint32_t>(id));
     char name[8];
     for (int b = 0; b < 256; ++b) {
       std::snprintf(name, sizeof name, "<0x%02X>", b);

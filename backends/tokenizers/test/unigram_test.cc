@@ -74,3 +74,11 @@ TEST(Unigram, AnUnkIdOutsideTheVocabularyIsRefused) {
         << e.what();
   }
 }
+
+TEST(Unigram, APieceListedTwiceDecodesFromEitherIdAndEncodesToTheLast) {
+  // Found by fuzz_components (its vocabulary lists "o" twice): HF reads an id's piece from the
+  // list, and looks a piece up in a map where the last id wins.
+  const auto t = UnigramTokenizer(R"([["<unk>", 0], ["o", -1], ["x", -1], ["o", -2]])", false);
+  EXPECT_EQ(t->Encode("ox", false), (Ids{3, 2}));
+  EXPECT_EQ(t->Decode({1, 2, 3}, false), "o x o");
+}
