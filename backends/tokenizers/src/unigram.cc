@@ -81,9 +81,10 @@ class PieceTrie {
 class Unigram final : public Model {
  public:
   Unigram(const Json& node, const std::string& path, const TokenizerJson& file) {
-    AllowOnlyKeys(node, path, {"vocab", "unk_id", "byte_fallback"});
+    // The vocabulary's shape first: a BPE-shaped model relabelled Unigram is told so.
     if (file.vocab || file.merges)
       FieldError(path + ".vocab", "expected an array of [piece, score] pairs (a Unigram model has no merges)");
+    AllowOnlyKeys(node, path, {"vocab", "unk_id", "byte_fallback"});
     const Json* list = Find(node, "vocab");
     if (list == nullptr || !list->is_array()) FieldError(path + ".vocab", "expected an array of [piece, score] pairs");
     std::vector<std::string> pieces;
