@@ -86,8 +86,8 @@ describe('unsupported configurations are rejected at load, naming the field', ()
     [
       'a decoder nested in a Sequence',
       'llama-2',
-      (t) => (((t.decoder as Record<string, unknown>).decoders as unknown[])[1] = { type: 'CTC' }),
-      /decoder\.decoders\[1\]\.type: unsupported decoder 'CTC'/,
+      (t) => (((t.decoder as Record<string, unknown>).decoders as unknown[])[1] = { type: 'Wordpiece' }),
+      /decoder\.decoders\[1\]\.type: unsupported decoder 'Wordpiece'/,
     ],
     [
       'a merge of unknown tokens',
