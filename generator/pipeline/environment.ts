@@ -117,7 +117,7 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
       else {
         const how = isTokenizerPath(step.tokenizer)
           ? 'Check the path (relative to the pipeline file).'
-          : 'Run `npm run tokenizers:assemble`, add a folder to "tokenizerSearchPaths", or give a path to a tokenizer.json.';
+          : `Give the path of the model's tokenizer.json, relative to the pipeline file (e.g. "./my-model/tokenizer.json"), or add a folder holding ${step.tokenizer}/tokenizer.json to "tokenizerSearchPaths".`;
         ctx.report(
           [...step.path, 'tokenizer'],
           'TS-E051',

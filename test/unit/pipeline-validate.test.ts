@@ -429,7 +429,7 @@ describe('names, steps and presets', () => {
     const { d, at } = only('TS-E051', (p) => (step(p, 'preprocessing').tokenizer = 'gpt-5'));
     expect(at).toBe('"gpt-5"');
     expect(d.message).toMatch(
-      /Tokenizer "gpt-5" not found \(looked in .*gpt-5\/tokenizer\.json.*\)\. Run `npm run tokenizers:assemble`/,
+      /Tokenizer "gpt-5" not found \(looked in .*gpt-5\/tokenizer\.json.*\)\. Give the path of the model's tokenizer\.json, relative to the pipeline file/,
     );
   });
 
