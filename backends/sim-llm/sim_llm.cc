@@ -52,7 +52,8 @@ struct LatencyModel {
   }
 };
 
-using Words = std::vector<std::vector<int64_t>>;
+using glue::ReadWordLists;
+using glue::Words;
 
 // One prompt (a batch row of a request) being "generated". Its tokens are decided up front (they
 // depend on nothing but the request); the latency model then paces their delivery.
@@ -97,34 +98,6 @@ struct Sequence {
     return false;
   }
 };
-
-// TensorRT-LLM's word-list layout, per batch row [2, L]: the words' ids back to back, then each
-// word's end offset (padded with -1; ids padded with 0).
-std::vector<Words> ReadWordLists(const std::optional<glue::InputTensor>& input, int64_t rows, bool batching) {
-  std::vector<Words> out(static_cast<size_t>(rows));
-  if (!input) return out;
-  const size_t rank = batching ? 3 : 2;
-  if (!glue::IsIntegerType(input->dtype) || input->shape.size() != rank || input->shape[rank - 2] != 2 ||
-      (batching && input->shape[0] != rows)) {
-    throw BackendError("input '" + input->name + "' must be integers shaped " + (batching ? "[batch, 2, L]" : "[2, L]") +
-                       " (ids, then end offsets), got " + glue::ShapeToString(input->shape));
-  }
-  const int64_t width = input->shape[rank - 1];
-  const std::vector<int64_t> values = input->Integers();
-  for (int64_t r = 0; r < rows; ++r) {
-    const int64_t* ids = values.data() + r * 2 * width;
-    const int64_t* offsets = ids + width;
-    int64_t begin = 0;
-    for (int64_t i = 0; i < width && offsets[i] >= 0; ++i) {
-      if (offsets[i] < begin || offsets[i] > width) {
-        throw BackendError("input '" + input->name + "' has an offset out of order or past its ids");
-      }
-      if (offsets[i] > begin) out[static_cast<size_t>(r)].emplace_back(ids + begin, ids + offsets[i]);
-      begin = offsets[i];
-    }
-  }
-  return out;
-}
 
 struct PendingRequest {
   TRITONBACKEND_Request* request = nullptr;

@@ -129,7 +129,7 @@ function main(): void {
     `\nRendering a 10-message conversation (add_generation_prompt=True), ${os.cpus()[0]?.model ?? 'CPU'}, single thread\n`,
   );
   console.log(
-    '| model | native p50 µs | native p99 µs | transformers p50 µs | transformers p99 µs | p50 ratio | bytes | parse (load) µs |',
+    '| model | native p50 µs | native p99 µs | transformers p50 µs | transformers p99 µs | p50 ratio | bytes | config load + parse µs |',
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {

@@ -46,6 +46,7 @@ describe('generated configs match the golden files', () => {
       'llama2-tensorrt-llm',
       'llama3.1-tensorrt-llm',
       'qwen3-tensorrt-llm',
+      'smollm2-llama-cpp',
     ]);
   });
 

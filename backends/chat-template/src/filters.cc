@@ -1,5 +1,6 @@
 // jinja2's builtin filters as templates call them, with transformers' `tojson`.
 #include <algorithm>
+#include <cerrno>
 #include <cfenv>
 #include <cmath>
 #include <cstdio>
@@ -182,6 +183,10 @@ Value Join(Runtime& rt, const Value& v, CallArgs& a) {
 }
 
 Value First(Runtime&, const Value& v, CallArgs&) {
+  if (v.is_generator()) {  // next(iter(gen)): takes one item only
+    const ListObject* g = ValueAccess::list(v);
+    return g->consumed < g->items.size() ? g->items[g->consumed++] : Value();
+  }
   auto items = Items(v);
   return items.empty() ? Value() : items.front();
 }
@@ -200,7 +205,7 @@ Value ToInt(Runtime&, const Value& v, CallArgs& a) {
   Value def = Arg(a, 0, "default").value_or(Value::Int(0));
   int64_t base = Arg(a, 1, "base").value_or(Value::Int(10)).as_int();
   if (v.type() == Type::Int || v.type() == Type::Bool) return Value::Int(v.as_int());
-  if (v.type() == Type::Float) return Value::Int(static_cast<int64_t>(std::trunc(v.as_double())));
+  if (v.type() == Type::Float) return Value::Int(FloatToInt(v.as_double()));
   if (v.is_string()) {
     std::string s(PyStrip(v.str(), std::nullopt, true, true));
     s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
@@ -209,8 +214,9 @@ Value ToInt(Runtime&, const Value& v, CallArgs& a) {
       errno = 0;
       long long r = std::strtoll(s.c_str(), &end, static_cast<int>(base));
       if (*end == 0 && errno == 0) return Value::Int(r);
+      if (errno == ERANGE && *end == 0) throw UnsupportedConstructError("integers beyond 64 bits", 0, 0);
       double d = std::strtod(s.c_str(), &end);
-      if (*end == 0 && std::isfinite(d)) return Value::Int(static_cast<int64_t>(std::trunc(d)));
+      if (*end == 0 && !std::isnan(d)) return Value::Int(FloatToInt(d));
     }
   }
   return def;
@@ -230,7 +236,10 @@ Value ToFloat(Runtime&, const Value& v, CallArgs& a) {
 
 Value Abs(Runtime&, const Value& v, CallArgs&) {
   if (v.type() == Type::Float) return Value::Float(std::fabs(v.as_double()));
-  if (v.is_number()) return Value::Int(std::llabs(v.as_int()));
+  if (v.is_number()) {
+    if (v.as_int() == INT64_MIN) throw UnsupportedConstructError("integers beyond 64 bits", 0, 0);
+    return Value::Int(std::llabs(v.as_int()));
+  }
   throw ValueError(std::string("bad operand type for abs(): '") + TypeName(v) + "'");
 }
 
@@ -382,7 +391,9 @@ Value Sum(Runtime& rt, const Value& v, CallArgs& a) {
     if (x.type() == Type::Float || total.type() == Type::Float) {
       total = Value::Float(total.as_double() + x.as_double());
     } else {
-      total = Value::Int(total.as_int() + x.as_int());
+      int64_t sum;
+      if (__builtin_add_overflow(total.as_int(), x.as_int(), &sum)) throw UnsupportedConstructError("integers beyond 64 bits", 0, 0);
+      total = Value::Int(sum);
     }
   }
   return total;

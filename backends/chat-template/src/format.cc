@@ -102,10 +102,11 @@ std::string PercentFormat(std::string_view fmt, const Value& args) {
         if (!arg.is_number()) {
           throw ValueError(std::string("%") + conv + " format: a real number is required, not " + TypeName(arg));
         }
-        int64_t v = arg.type() == Type::Float ? static_cast<int64_t>(std::trunc(arg.as_double())) : arg.as_int();
+        int64_t v = arg.type() == Type::Float ? FloatToInt(arg.as_double()) : arg.as_int();
         char buf[64];
         if (conv == 'x' || conv == 'X') {
-          std::snprintf(buf, sizeof buf, conv == 'x' ? "%llx" : "%llX", static_cast<unsigned long long>(v < 0 ? -v : v));
+          unsigned long long mag = v < 0 ? 0ull - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+          std::snprintf(buf, sizeof buf, conv == 'x' ? "%llx" : "%llX", mag);
           piece = std::string(v < 0 ? "-" : "") + buf;
         } else {
           piece = std::to_string(v);

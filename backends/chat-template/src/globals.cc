@@ -30,9 +30,10 @@ Value Range(Runtime& rt, CallArgs& a, int) {
   }
   if (step == 0) throw ValueError("range() arg 3 must not be zero");
   std::vector<Value> out;
-  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+  for (int64_t i = start; step > 0 ? i < stop : i > stop;) {
     rt.Step();
     out.push_back(Value::Int(i));
+    if (__builtin_add_overflow(i, step, &i)) break;  // past the int64 range: beyond stop too
   }
   return Value::List(std::move(out));
 }

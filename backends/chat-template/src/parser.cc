@@ -2,6 +2,7 @@
 // (or < and < not < comparisons < + - < ~ < * / // % < ** < unary < filters/tests < postfix).
 #include "parser.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <set>
 
@@ -491,7 +492,7 @@ class Parser {
         auto e = Make(ExprKind::Const, t);
         errno = 0;
         long long v = std::strtoll(t.value.c_str(), nullptr, 10);
-        if (errno == ERANGE) FailAt("integer literal out of range: " + t.value, t);
+        if (errno == ERANGE) throw UnsupportedConstructError("integers beyond 64 bits (" + t.value + ")", t.line, t.column);
         e->constant = Value::Int(v);
         return e;
       }

@@ -34,7 +34,26 @@ std::string Describe(const Expr& e) {
   }
 }
 
+// Python ints have no bound; past 64 bits the engine stops rather than wrap.
+[[noreturn]] void BigInt() { throw UnsupportedConstructError("integers beyond 64 bits", 0, 0); }
+int64_t AddInt(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) BigInt();
+  return r;
+}
+int64_t SubInt(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) BigInt();
+  return r;
+}
+int64_t MulInt(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) BigInt();
+  return r;
+}
+
 int64_t FloorDiv(int64_t a, int64_t b) {
+  if (a == INT64_MIN && b == -1) BigInt();
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
@@ -406,7 +425,7 @@ Value Runtime::Eval(const Expr& e) {
       }
       if (e.kind == ExprKind::Pos) return v.type() == Type::Bool ? Value::Int(v.as_int()) : v;
       if (v.type() == Type::Float) return Value::Float(-v.as_double());
-      return Value::Int(-v.as_int());
+      return Value::Int(SubInt(0, v.as_int()));
     }
     case ExprKind::Not:
       return Value::Bool(!Truthy(Eval(*e.a)));
@@ -469,7 +488,7 @@ Value Runtime::EvalBinary(const Expr& e) {
   bool floats = nums && (l.type() == Type::Float || r.type() == Type::Float);
   switch (e.bin_op) {
     case BinOp::Add:
-      if (nums) return floats ? Value::Float(l.as_double() + r.as_double()) : Value::Int(l.as_int() + r.as_int());
+      if (nums) return floats ? Value::Float(l.as_double() + r.as_double()) : Value::Int(AddInt(l.as_int(), r.as_int()));
       if (l.is_string() && r.is_string()) {
         std::string s(l.str());
         s += r.str();
@@ -487,17 +506,17 @@ Value Runtime::EvalBinary(const Expr& e) {
       type_error();  // throws
       break;
     case BinOp::Sub:
-      if (nums) return floats ? Value::Float(l.as_double() - r.as_double()) : Value::Int(l.as_int() - r.as_int());
+      if (nums) return floats ? Value::Float(l.as_double() - r.as_double()) : Value::Int(SubInt(l.as_int(), r.as_int()));
       type_error();  // throws
       break;
     case BinOp::Mul: {
-      if (nums) return floats ? Value::Float(l.as_double() * r.as_double()) : Value::Int(l.as_int() * r.as_int());
+      if (nums) return floats ? Value::Float(l.as_double() * r.as_double()) : Value::Int(MulInt(l.as_int(), r.as_int()));
       const Value* seq = l.is_string() || l.is_list() ? &l : &r;
       const Value* count = seq == &l ? &r : &l;
       if ((seq->is_string() || seq->is_list()) && (count->type() == Type::Int || count->type() == Type::Bool)) {
         int64_t n = std::max<int64_t>(0, count->as_int());
         if (seq->is_string()) {
-          if (seq->str().size() * static_cast<size_t>(n) > options_.limits.max_output_bytes) CheckOutput(SIZE_MAX);
+          if (n > 0 && seq->str().size() > options_.limits.max_output_bytes / static_cast<size_t>(n)) CheckOutput(SIZE_MAX);
           std::string s;
           for (int64_t i = 0; i < n; ++i) s += seq->str();
           return Value::String(std::move(s));
@@ -538,6 +557,7 @@ Value Runtime::EvalBinary(const Expr& e) {
           return Value::Float(m);
         }
         int64_t a = l.as_int(), b = r.as_int();
+        if (b == -1) return Value::Int(0);
         return Value::Int(a - b * FloorDiv(a, b));
       }
       type_error();  // throws
@@ -545,10 +565,12 @@ Value Runtime::EvalBinary(const Expr& e) {
     case BinOp::Pow:
       if (nums) {
         if (!floats && r.as_int() >= 0) {
-          int64_t result = 1, base = l.as_int();
-          for (int64_t i = 0; i < r.as_int(); ++i) {
+          int64_t result = 1, base = l.as_int(), e = r.as_int();
+          while (e > 0) {  // by squaring; a square is taken only when a higher bit still needs it
             Step();
-            result *= base;
+            if (e & 1) result = MulInt(result, base);
+            e >>= 1;
+            if (e) base = MulInt(base, base);
           }
           return Value::Int(result);
         }
@@ -575,6 +597,13 @@ bool Contains(const Value& container, const Value& item) {
       }
       return container.str().find(item.str()) != std::string_view::npos;
     case Type::List:
+      if (container.is_generator()) {  // `in` consumes a generator up to the match
+        const ListObject* g = ValueAccess::list(container);
+        while (g->consumed < g->items.size()) {
+          if (Equal(g->items[g->consumed++], item)) return true;
+        }
+        return false;
+      }
       for (size_t i = 0; i < container.size(); ++i) {
         if (Equal(container.at(i), item)) return true;
       }

@@ -155,6 +155,16 @@ std::optional<Value> CallArgs::Get(size_t index, std::string_view name) const {
   return std::nullopt;
 }
 
+int64_t FloatToInt(double d) {
+  if (std::isnan(d)) throw ValueError("cannot convert float NaN to integer");
+  if (std::isinf(d)) throw ValueError("cannot convert float infinity to integer");
+  double t = std::trunc(d);
+  if (t < -9223372036854775808.0 || t >= 9223372036854775808.0) {
+    throw UnsupportedConstructError("integers beyond 64 bits", 0, 0);
+  }
+  return static_cast<int64_t>(t);
+}
+
 bool Truthy(const Value& v) {
   switch (v.type()) {
     case Type::Undefined:
@@ -578,6 +588,12 @@ std::vector<Value> Iterate(const Value& v) {
     case Type::Undefined:
       return out;
     case Type::List:
+      if (v.is_generator()) {
+        const ListObject* g = ValueAccess::list(v);
+        out.assign(g->items.begin() + static_cast<std::ptrdiff_t>(g->consumed), g->items.end());
+        g->consumed = g->items.size();
+        return out;
+      }
       out.reserve(v.size());
       for (size_t i = 0; i < v.size(); ++i) out.push_back(v.at(i));
       return out;

@@ -34,9 +34,11 @@ struct StringObject : Object {
 struct ListObject : Object {
   std::vector<Value> items;
   bool tuple = false;
-  // A Python generator/iterator (what map, select, reverse... return in jinja2): iterable, always
-  // truthy, without len() or indexing.
+  // A Python generator/iterator (what map, select, reverse... return in jinja2): iterable once
+  // (items before `consumed` are gone), always truthy, without len() or indexing. Generators
+  // live in one render, so the cursor is plain mutable state.
   bool generator = false;
+  mutable size_t consumed = 0;
 };
 
 struct DictObject : Object {
@@ -166,6 +168,9 @@ struct CallArgs {
 struct ValueError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Python's int(float): truncation; infinity and NaN are errors, past 64 bits unsupported.
+int64_t FloatToInt(double d);
 
 bool Truthy(const Value& v);
 bool Equal(const Value& a, const Value& b);

@@ -74,6 +74,11 @@ TEST(ChatTemplateFilters, GeneratorsAreTruthyAndHaveNoLength) {
   EXPECT_EQ(Render("{% if [] | select %}truthy{% endif %}"), "truthy");
   EXPECT_THROW(Render("{{ messages | selectattr('role') | length }}"), TemplateRuntimeError);
   EXPECT_EQ(Render("{{ messages | selectattr('role', 'equalto', 'user') | list | length }}"), "1");
+  // Single pass, as Python's: a second loop sees nothing; `first` and `in` take what they read.
+  EXPECT_EQ(Render("{% set g = [1, 2, 3] | select %}{% for x in g %}{{ x }}{% endfor %}|{% for x in g %}{{ x }}{% endfor %}"),
+            "123|");
+  EXPECT_EQ(Render("{% set g = [1, 2, 3] | select %}{{ g | first }}{{ g | list }}"), "1[2, 3]");
+  EXPECT_EQ(Render("{% set g = [1, 2, 3] | select %}{{ 2 in g }}{{ g | list }}"), "True[3]");
 }
 
 TEST(ChatTemplateErrors, ParseErrorsNameLineAndColumn) {
@@ -204,6 +209,18 @@ TEST(ChatTemplateHostile, DeepNestingIsAnErrorNotACrash) {
   r.messages[0]["role"] = "user";
   r.messages[0]["content"] = std::move(content);
   EXPECT_THROW(t.Render(r), TemplateRuntimeError);
+}
+
+TEST(ChatTemplateHostile, IntegersPast64BitsAreNamedNotWrapped) {
+  // Python's ints have no bound; the engine stops instead of wrapping (a fuzzer finding).
+  for (const char* src : {"{{ 2 ** 64 }}", "{{ 9223372036854775807 + 1 }}", "{{ -9223372036854775807 - 2 }}",
+                          "{{ 4294967296 * 4294967296 }}", "{{ 99999999999999999999 }}", "{{ 1e300 | int }}",
+                          "{{ '99999999999999999999' | int }}", "{{ [9223372036854775807, 1] | sum }}"}) {
+    EXPECT_THROW(Render(src), UnsupportedConstructError) << src;
+  }
+  EXPECT_EQ(Render("{{ 2 ** 62 }} {{ (-2) ** 63 }} {{ 3 ** 0 }} {{ -9223372036854775807 - 1 }}"),
+            "4611686018427387904 -9223372036854775808 1 -9223372036854775808");
+  EXPECT_THROW(Render("{{ (1e308 * 10) | int }}"), TemplateRuntimeError);  // int(inf): OverflowError in Python
 }
 
 TEST(ChatTemplateHostile, TruncatedAndGarbageTemplatesAreSyntaxErrors) {
