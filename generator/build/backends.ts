@@ -120,5 +120,8 @@ function configureNeeded(sourceDir: string, buildDir: string): boolean {
         (entry.name === 'CMakeLists.txt' || entry.name.endsWith('.cmake')) && statSync(path).mtimeMs > configuredAt
       );
     });
+  // llama.cpp fetched since (backends/llama-cpp defines its target only when it is there).
+  const llamaHeader = join(dirname(sourceDir), '.cache', 'llama', 'include', 'llama.h');
+  if (existsSync(llamaHeader) && statSync(llamaHeader).mtimeMs > configuredAt) return true;
   return newer(sourceDir);
 }
