@@ -21,8 +21,6 @@ const LONG_FILES: Record<string, string> = {
   'backends/tokenizers/src/decoders.cc': "one file per HF component family, as tokenizers' decoders.rs is",
   'bench/perf/vs-perf-analyzer.ts': 'a bench script; to split: tool runners / report tables',
   'generator/import/importRepository.ts': 'to split: ensemble import / native step candidates',
-  'extension/webview/graph/panels.tsx':
-    'being split by issue 27 item 2 (stepForm/, Palette, ProblemList, WireInfo)',
   'test/tscompile/harness.ts': 'the differential harness: driver generation and the Node side; to split',
   'test/unit/pipeline-validate.test.ts': 'one describe per check family; to split by family',
   'test/unit/generator.test.ts': 'to split by what it pins (repository writer, layout, manifests)',
@@ -37,8 +35,6 @@ const LONG_FILES: Record<string, string> = {
 
 /** Product functions over MAX_FUNCTION_LINES (`file#name`), and why they may be. */
 const LONG_FUNCTIONS: Record<string, string> = {
-  'extension/webview/graph/main.tsx#App': 'being split into hooks by issue 27 item 2',
-  'extension/webview/graph/panels.tsx#StepForm': 'being split into stepForm/ by issue 27 item 2',
   'generator/tscompile/compile.ts#compileFile':
     'one pass over the module statements; to split per declaration kind',
   'cli/commands/perf.ts#measureCommand': "declarative: commander's option list of perf measure",
