@@ -7,10 +7,12 @@ import {
 } from '../../generator/index.js';
 import { action } from '../action.js';
 import { CliError } from '../io.js';
-import { header, positiveNumber, wholeNumber } from '../options.js';
+import { header, positiveNumber, targetArch, wholeNumber } from '../options.js';
+import type { Architecture } from '../../generator/index.js';
 
 interface K8sCliOptions {
   out: string;
+  arch?: Architecture;
   repositoryPvc?: string;
   repositoryUrl?: string;
   storageSecret?: string;
@@ -59,6 +61,11 @@ export function k8sCommand(): Command {
       header,
     )
     .option('--prometheus-url <url>', 'the Prometheus the adapter queries')
+    .option(
+      '--arch <arch>',
+      "the CPU the repository is built for (`build --arch`): pods run on nodes of that kubernetes.io/arch (default: this machine's)",
+      targetArch,
+    )
     .option('--kserve', 'also write a KServe InferenceService on the Triton runtime')
     .option('--json', 'print the result as JSON')
     .action(
@@ -86,6 +93,7 @@ export function k8sCommand(): Command {
             tritonTag: opts.tritonTag,
             image: opts.image,
             gpus: opts.gpus,
+            arch: opts.arch,
             minReplicas: opts.minReplicas,
             maxReplicas: opts.maxReplicas,
             queueTimeTargetUs: opts.queueTimeUs,
