@@ -130,7 +130,9 @@ std::string PercentFormat(std::string_view fmt, const Value& args) {
     }
     out += PadTo(piece, width, left, zero && conv != 's' && conv != 'r' ? '0' : ' ');
   }
-  if (!mapping && next < positional.size()) throw ValueError("not all arguments converted during string formatting");
+  // CPython skips this check when the argument is a mapping-like non-tuple (a dict or a list).
+  bool mapping_like = args.is_dict() || (args.is_list() && !args.is_tuple());
+  if (!mapping_like && next < positional.size()) throw ValueError("not all arguments converted during string formatting");
   (void)used_mapping;
   return out;
 }

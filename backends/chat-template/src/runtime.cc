@@ -379,7 +379,7 @@ Value Runtime::Eval(const Expr& e) {
       std::vector<Value> seq;
       if (subject.is_string()) {
         seq = Iterate(subject);
-      } else if (subject.is_list()) {
+      } else if (subject.is_list() && !subject.is_generator() && !subject.view()) {
         seq = Iterate(subject);
       } else {
         Fail(std::string("'") + TypeName(subject) + "' object is not subscriptable", e.line);
@@ -609,6 +609,7 @@ bool Contains(const Value& container, const Value& item) {
       }
       return false;
     case Type::Dict:
+      if (item.is_list() || item.is_dict()) throw ValueError(std::string("unhashable type: '") + TypeName(item) + "'");
       return item.is_string() && container.get(item.str()).has_value();
     default:
       throw ValueError(std::string("argument of type '") + TypeName(container) + "' is not iterable");
@@ -733,6 +734,9 @@ Value Runtime::GetItem(const Value& subject, const Value& key, int line) {
       return Value();
     case Type::List:
     case Type::String:
+      if ((subject.is_generator() || subject.view()) && (key.type() == Type::Int || key.type() == Type::Bool)) {
+        Fail(std::string("'") + TypeName(subject) + "' object is not subscriptable", line);
+      }
       if (key.type() == Type::Int || key.type() == Type::Bool) {
         if (subject.is_string()) {
           std::vector<Value> chars = Iterate(subject);

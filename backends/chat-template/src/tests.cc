@@ -33,7 +33,7 @@ bool Iterable(Runtime&, const Value& v, CallArgs&) {
          (v.type() == Type::Object && dynamic_cast<LoopObject*>(v.object()) != nullptr);
 }
 bool Sequence(Runtime&, const Value& v, CallArgs&) {
-  return v.is_undefined() || v.is_string() || (v.is_list() && !v.is_generator()) || v.is_dict();
+  return v.is_undefined() || v.is_string() || (v.is_list() && !v.is_generator() && !v.view()) || v.is_dict();
 }
 bool Callable(Runtime&, const Value& v, CallArgs&) {
   return v.type() == Type::Object && v.object()->Callable();
