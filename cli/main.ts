@@ -3,6 +3,7 @@ import { buildCommand } from './commands/build.js';
 import { deployCommand } from './commands/deploy.js';
 import { generateCommand } from './commands/generate.js';
 import { importCommand } from './commands/import.js';
+import { importGgufCommand } from './commands/importGguf.js';
 import { k8sCommand } from './commands/k8s.js';
 import { perfCommand } from './commands/perf.js';
 import { promptCommand } from './commands/prompt.js';
@@ -31,6 +32,7 @@ export function createProgram(): Command {
     validateCommand(),
     generateCommand(),
     importCommand(),
+    importGgufCommand(),
     buildCommand(),
     serveCommand(),
     serverCommand(),

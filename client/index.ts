@@ -63,6 +63,7 @@ export {
   isClassifier,
   promptInputs,
   type PromptOptions,
+  type ChatPromptInputs,
   type PromptResult,
   type ClassifyResult,
 } from './prompt.js';
@@ -95,6 +96,15 @@ export {
 } from './chat/renderChat.js';
 export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokenizer/repositoryTokenizer.js';
 export { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from './openai/server.js';
+export { chatPrompt } from './openai/protocol.js';
+export {
+  previewChat,
+  markSpecialTokens,
+  specialTokens,
+  type ChatPreview,
+  type ChatPreviewRequest,
+  type TextSegment,
+} from './tokenizer/chatPreview.js';
 export {
   runLatencyTest,
   PERF_ENGINES,

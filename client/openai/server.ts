@@ -2,6 +2,9 @@
  * An OpenAI-compatible front for Triton: `/v1/completions`, `/v1/chat/completions` (streamed as
  * Server-Sent Events or not) and `/v1/models`, each request translated to the ensemble's
  * `text_input` / `max_tokens` / `stream` → `text_output` interface over gRPC ModelStreamInfer.
+ * A chat goes to the pipeline's `messages` / `tools` / `chat_template_kwargs` inputs when it has
+ * them (its tokenize step renders the model's own chat template), and sampling fields to the
+ * inputs of TensorRT-LLM's names it has (`temperature`, `top_p`, `stop_words`…).
  * Token counts in `usage` come from the pipeline's own native tokenizer.
  */
 import { randomUUID } from 'node:crypto';
@@ -91,6 +94,8 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
       model: request.model,
       config,
       text: request.prompt,
+      chat: request.chat,
+      extra: request.sampling,
       maxTokens: request.maxTokens,
       stream: false,
     });
@@ -140,6 +145,8 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
         model: request.model,
         config,
         text: request.prompt,
+        chat: request.chat,
+        extra: request.sampling,
         maxTokens: request.maxTokens,
         stream: true,
         onText: (text) => {
@@ -191,7 +198,7 @@ function head(request: ParsedRequest) {
   };
 }
 
-/** Triton's failures in OpenAI's terms: an unknown model is 404, a refused request 400, the rest 502. */
+/** Triton's failures in OpenAI's terms: an unknown model is 404, a request the pipeline refused 400, the rest 502. */
 function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const message = error instanceof Error ? error.message : String(error);
@@ -206,6 +213,11 @@ function asApiError(error: unknown): ApiError {
       );
     }
     if (error.code === status.INVALID_ARGUMENT) return new ApiError(400, message, 'invalid_request_error');
+    // The pipeline answered this request with an error (its chat template's raise_exception, a
+    // conversation it cannot render): Triton's stream carries no status code for those, and the
+    // server itself is fine, so it is the request OpenAI's clients should see refused.
+    if (error.code === undefined && error.serverMessage)
+      return new ApiError(400, error.serverMessage, 'invalid_request_error');
     if (error.code === status.UNAVAILABLE) return new ApiError(503, message, 'server_error');
   }
   return new ApiError(502, message, 'server_error');
