@@ -6,7 +6,10 @@ renders each as `{{ expr }}` with transformers' apply_chat_template and with ts-
 reports every case where one renders and the other fails or the texts differ (an engine
 "unsupported" answer is counted apart: it is a named refusal, not a wrong text).
 
-    build/chat-template-venv/bin/python bench/chat-template/differential.py [N] [SEED]
+    build/chat-template-venv/bin/python bench/chat-template/differential.py [N] [SEED] [--statements]
+
+--statements draws whole templates instead: loops, conditions, set, namespace, macros, comments
+and raw blocks under random whitespace control, which exercises trim_blocks/lstrip_blocks.
 """
 
 import json
@@ -55,15 +58,62 @@ def expr(rng, depth=0):
     return f"({expr(rng, depth + 1)} if {expr(rng, depth + 1)} else {expr(rng, depth + 1)})"
 
 
+LOOP_SOURCES = ["messages", "[1, 2, 3]", "range(3)", "messages if m.role == 'user'", "[]", "'ab'"]
+WS = ["", " ", "  ", "\n", "\n  ", "\t", " \n\n "]
+
+
+def tag(rng, body):
+    """A block tag with random whitespace control and surrounding whitespace."""
+    left = rng.choice(["", "-", "+", ""])
+    right = rng.choice(["", "-", "+", ""])
+    return f"{rng.choice(WS)}{{%{left} {body} {right}%}}{rng.choice(WS)}"
+
+
+def var(rng, body):
+    return f"{rng.choice(WS)}{{{{{rng.choice(['', '-'])} {body} {rng.choice(['', '-'])}}}}}{rng.choice(WS)}"
+
+
+def block(rng, depth=0):
+    """Random statements: loops with loop.*, if/elif/else, set, namespace, macros, raw, comments."""
+    parts = []
+    for _ in range(rng.randint(1, 3)):
+        r = rng.random()
+        if depth > 2 or r < 0.25:
+            parts.append(var(rng, expr(rng, 2)) + rng.choice(["text", "", " x ", "\n"]))
+        elif r < 0.45:
+            iterable = rng.choice(LOOP_SOURCES)
+            parts.append(tag(rng, "for m in " + iterable)
+                         + block(rng, depth + 1) + var(rng, rng.choice(["loop.index", "loop.last", "loop.revindex0", "loop.cycle('a', 'b')", "m"]))
+                         + (tag(rng, "else") + "empty" if rng.random() < 0.3 else "") + tag(rng, "endfor"))
+        elif r < 0.6:
+            parts.append(tag(rng, f"if {expr(rng, 2)}") + block(rng, depth + 1)
+                         + (tag(rng, f"elif {expr(rng, 2)}") + block(rng, depth + 1) if rng.random() < 0.4 else "")
+                         + (tag(rng, "else") + block(rng, depth + 1) if rng.random() < 0.5 else "") + tag(rng, "endif"))
+        elif r < 0.7:
+            parts.append(tag(rng, f"set v = {expr(rng, 2)}") + var(rng, "v"))
+        elif r < 0.78:
+            parts.append(tag(rng, "set ns = namespace(n=0)") + tag(rng, "for i in range(3)") + tag(rng, "set ns.n = ns.n + i")
+                         + tag(rng, "endfor") + var(rng, "ns.n"))
+        elif r < 0.86:
+            parts.append(tag(rng, "macro mm(a, b='d')") + var(rng, "a ~ b") + tag(rng, "endmacro") + var(rng, "mm(1) ~ mm('x', b=2)"))
+        elif r < 0.93:
+            parts.append(f"{rng.choice(WS)}{{#{rng.choice(['', '-'])} note {rng.choice(['', '-'])}#}}{rng.choice(WS)}")
+        else:
+            parts.append(tag(rng, "raw") + "{{ raw }}" + rng.choice(WS) + tag(rng, "endraw"))
+    return "".join(parts)
+
+
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-    rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
+    statements = "--statements" in sys.argv
+    args = [a for a in sys.argv[1:] if a != "--statements"]
+    n = int(args[0]) if args else 500
+    rng = random.Random(int(args[1]) if len(args) > 1 else 1)
     tok = AutoTokenizer.from_pretrained(os.path.join(ROOT, ".cache", "tokenizers", "llama-3.1"))
     counts = {"same": 0, "both_fail": 0, "unsupported": 0, "differ": 0}
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "t.jinja")
         for _ in range(n):
-            source = "{{ " + expr(rng) + " }}"
+            source = block(rng) if statements else "{{ " + expr(rng) + " }}"
             try:
                 ref = ("text", tok.apply_chat_template(MESSAGES, tokenize=False, chat_template=source))
             except Exception as e:  # noqa: BLE001

@@ -476,6 +476,8 @@ Value Runtime::EvalBinary(const Expr& e) {
     CheckOutput(s.size());
     return Value::String(std::move(s));
   }
+  // str % undefined formats (Undefined is mapping-like to CPython): '%s' gives ''.
+  if (e.bin_op == BinOp::Mod && l.is_string() && r.is_undefined()) return Value::String(PercentFormat(l.str(), r));
   if (l.is_undefined()) Fail("'" + Describe(*e.a) + "' is undefined", e.line);
   if (r.is_undefined()) Fail("'" + Describe(*e.b) + "' is undefined", e.line);
   static const char* kSym[] = {"+", "-", "*", "/", "//", "%", "**", "~"};
