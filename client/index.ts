@@ -85,7 +85,12 @@ export {
 } from './transports/index.js';
 export { NativeTokenizer } from './tokenizer/nativeTokenizer.js';
 export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokenizer/repositoryTokenizer.js';
-export { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from './openai/server.js';
+export {
+  OPENAI_DEFAULT_LIMITS,
+  startOpenAiServer,
+  type OpenAiServer,
+  type OpenAiServerOptions,
+} from './openai/server.js';
 export {
   runLatencyTest,
   PERF_ENGINES,

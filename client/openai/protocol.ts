@@ -18,12 +18,26 @@ export interface ParsedRequest {
 /** OpenAI's default for `max_tokens` on completions. */
 export const DEFAULT_MAX_TOKENS = 16;
 
+/** `max_tokens` travels as the ensembles' INT32 `max_tokens`: larger values cannot be sent. */
+export const MAX_MAX_TOKENS = 2 ** 31 - 1;
+
+/** What the front accepts of one request, before anything reaches the tokenizer or Triton. */
+export interface RequestLimits {
+  /** The prompt's UTF-8 size (chat: the rendered messages). */
+  maxPromptBytes: number;
+}
+
 /** A request the front refuses: HTTP status plus OpenAI's error object. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly type: 'invalid_request_error' | 'not_found_error' | 'server_error' = 'invalid_request_error',
+    readonly type:
+      | 'invalid_request_error'
+      | 'authentication_error'
+      | 'not_found_error'
+      | 'rate_limit_error'
+      | 'server_error' = 'invalid_request_error',
     readonly param: string | null = null,
     readonly code: string | null = null,
   ) {
@@ -39,24 +53,42 @@ const invalid = (message: string, param: string) =>
   new ApiError(400, message, 'invalid_request_error', param);
 
 /** Checks a request body as OpenAI does (the fields the front uses; sampling fields are accepted and ignored). */
-export function parseRequest(kind: Kind, body: unknown): ParsedRequest {
+export function parseRequest(kind: Kind, body: unknown, limits?: RequestLimits): ParsedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError(400, 'the request body must be a JSON object');
   }
   const b = body as Record<string, unknown>;
   if (typeof b.model !== 'string' || b.model === '')
     throw invalid("'model' is required: the ensemble's name", 'model');
+  wellFormed(b.model, 'model');
   const n = b.n ?? 1;
   if (n !== 1) throw invalid('only n = 1 is supported: one answer per request', 'n');
   if (b.echo === true) throw invalid("'echo' is not supported: answers never include the prompt", 'echo');
   const maxTokens = b.max_completion_tokens ?? b.max_tokens ?? DEFAULT_MAX_TOKENS;
-  if (!Number.isInteger(maxTokens) || (maxTokens as number) < 1) {
-    throw invalid("'max_tokens' must be a whole number ≥ 1", 'max_tokens');
+  if (!Number.isInteger(maxTokens) || (maxTokens as number) < 1 || (maxTokens as number) > MAX_MAX_TOKENS) {
+    throw invalid(`'max_tokens' must be a whole number from 1 to ${MAX_MAX_TOKENS} (2^31 - 1)`, 'max_tokens');
   }
   if (b.stream !== undefined && typeof b.stream !== 'boolean')
     throw invalid("'stream' must be true or false", 'stream');
   const options = b.stream_options as { include_usage?: unknown } | undefined | null;
+  const param = kind === 'chat' ? 'messages' : 'prompt';
   const prompt = kind === 'chat' ? chatPrompt(b.messages) : completionPrompt(b.prompt);
+  if (prompt === '') throw invalid(`the prompt is empty: give '${param}' some text`, param);
+  wellFormed(prompt, param);
+  if (limits && prompt.length > limits.maxPromptBytes / 3) {
+    // A UTF-16 unit is at most 3 UTF-8 bytes: only long prompts are measured.
+    const bytes = Buffer.byteLength(prompt, 'utf8');
+    if (bytes > limits.maxPromptBytes) {
+      throw new ApiError(
+        400,
+        `the prompt is ${bytes} bytes of UTF-8, over this server's limit of ${limits.maxPromptBytes} ` +
+          '(openai-serve --max-prompt-bytes): shorten it',
+        'invalid_request_error',
+        param,
+        'context_length_exceeded',
+      );
+    }
+  }
   return {
     kind,
     model: b.model,
@@ -66,6 +98,24 @@ export function parseRequest(kind: Kind, body: unknown): ParsedRequest {
     includeUsage: b.stream === true && options?.include_usage === true,
   };
 }
+
+/**
+ * JSON can carry lone UTF-16 surrogates (`"\\ud800"`), which no UTF-8 text holds: the request is
+ * refused (not repaired with U+FFFD), so the model never answers a prompt other than the one sent.
+ */
+function wellFormed(text: string, param: string): void {
+  const lone = LONE_SURROGATE.exec(text);
+  if (!lone) return;
+  const unit = lone[0].charCodeAt(0).toString(16);
+  throw invalid(
+    `'${param}' holds a lone UTF-16 surrogate (\\u${unit} at offset ${lone.index}), which is not Unicode text: ` +
+      'send surrogates only in pairs (or the character itself as UTF-8)',
+    param,
+  );
+}
+
+/** With the `u` flag a paired surrogate is one code point: only a lone one is `Cs`. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 function completionPrompt(prompt: unknown): string {
   if (typeof prompt === 'string') return prompt;
