@@ -368,8 +368,13 @@ const ComponentEntry<PreTokenizerFactory> kPreTokenizers[] = {
        if (pattern->contains("Regex"))
          FieldError(path + ".pattern.Regex",
                     "unsupported: only literal {\"String\": ...} split patterns are implemented");
-       return std::make_unique<SplitString>(GetString(*pattern, "String", path + ".pattern"),
-                                            ParseBehavior(node, path), GetBool(node, "invert", path, false));
+       std::string literal = GetString(*pattern, "String", path + ".pattern");
+       // Hugging Face splits on the empty string's zero-width matches between characters, with
+       // results that depend on the behaviour; refused rather than answered differently.
+       if (literal.empty())
+         FieldError(path + ".pattern.String", "unsupported: an empty split pattern (give the text to split on)");
+       return std::make_unique<SplitString>(std::move(literal), ParseBehavior(node, path),
+                                            GetBool(node, "invert", path, false));
      }},
     {"Sequence",
      [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
