@@ -5,10 +5,10 @@
  * and these on save, and a test can hand in its own file system.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CheckContext, isNative } from './checks/context.js';
-import { versionFiles } from './checks/files.js';
+import { fileRoots, isInside, outsideMessage, versionFiles } from './checks/files.js';
 import {
   defaultTokenizerSearchDirs,
   isTokenizerPath,
@@ -22,6 +22,8 @@ export interface PipelineEnvironment {
   readonly tokenizerSearchDirs: readonly string[];
   resolveTokenizer(ref: string, pipelineFile: string, searchDirs: readonly string[]): TokenizerResolution;
   exists(path: string): boolean;
+  /** Where a path really leads (links followed); the path itself when it does not exist. */
+  realPath?(path: string): string;
   /** Why `file` is no tokenizer.json the native steps can load; undefined when it is one. */
   tokenizerProblem(file: string): string | undefined;
 }
@@ -37,8 +39,17 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     tokenizerSearchDirs: [...(options.tokenizerSearchDirs ?? []), ...defaultTokenizerSearchDirs()],
     resolveTokenizer,
     exists: existsSync,
+    realPath,
     tokenizerProblem,
   };
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 const verdicts = new Map<string, string | undefined>(); // file + mtime + size → verdict
@@ -127,8 +138,20 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
     }
     // One that does not exist yet is allowed (with a warning): model weights are often put into
     // the generated repository by hand, and a later generation keeps them there.
+    const roots = fileRoots(ctx.source.file).map((r) => env.realPath?.(r) ?? r);
     for (const f of versionFiles(step, ctx.source.file)) {
-      if (f.problem || env.exists(f.source)) continue;
+      if (f.problem) continue;
+      const real = env.realPath?.(f.source) ?? f.source;
+      if (!roots.some((root) => isInside(real, root))) {
+        // A link inside the folder that leads out of it.
+        ctx.report(
+          [...step.path, 'files', f.index],
+          'TS-E057',
+          outsideMessage(f.entry, `leads to ${real},`, roots),
+        );
+        continue;
+      }
+      if (env.exists(f.source)) continue;
       ctx.report(
         [...step.path, 'files', f.index],
         'TS-W003',
