@@ -15,6 +15,7 @@ import type { ModelConfig } from './grpc/types.js';
 import { libraryProblem, unresolvedProblem } from './libraryCheck.js';
 import { probeModel, type ProbeResult } from './readinessProbe.js';
 import { readRepository, versionFiles, type RepositoryModelEntry } from './repository.js';
+import { serverVersionNotes } from './serverVersion.js';
 import { defaultUploadCacheDir, recallUpload, rememberUpload } from './uploadCache.js';
 
 export type DeployMode = 'local' | 'remote';
@@ -91,6 +92,8 @@ export interface DeployResult {
   probes: ProbeResult[];
   /** What deploy did to the server, in order, in words (loads, unloads, restores). */
   actions: string[];
+  /** Known faults of the server's version (see `serverVersionWarning`), said whatever the outcome. */
+  warnings?: string[];
 }
 
 interface PreviousState {
@@ -132,6 +135,8 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
     probes: [],
     actions: [],
   };
+  const { warnings } = await serverVersionNotes(client);
+  if (warnings.length > 0) result.warnings = warnings;
   const previous = await previousStates(client, entries);
   const changed = changedModels(entries, previous);
 

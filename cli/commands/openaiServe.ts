@@ -90,7 +90,8 @@ export function openaiServeCommand(): Command {
             maxQueued: opts.maxQueued,
             onRequest: opts.logRequests ? (line) => out.progress(line) : undefined,
           });
-          out.result({ ok: true, url: server.url, triton: triton.url });
+          out.result({ ok: true, url: server.url, triton: triton.url, warnings: server.warnings });
+          for (const warning of server.warnings) out.progress(`warning: ${warning}`);
           out.info(`OpenAI-compatible API at ${server.url} → Triton at ${triton.url}`);
           out.info('press Ctrl-C to stop');
           await new Promise<void>((resolve) => {

@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { status } from '@grpc/grpc-js';
 import type { TritonClient } from '../grpc/client.js';
+import { CancelPacer } from '../grpc/cancelPacer.js';
 import { TritonError } from '../grpc/errors.js';
 import type { ModelConfig } from '../grpc/types.js';
 import { promptInputs, sendPrompt } from '../prompt.js';
@@ -29,6 +30,14 @@ import {
   type ParsedRequest,
 } from './protocol.js';
 import { RequestGate } from './requestGate.js';
+import { serverVersionNotes } from '../serverVersion.js';
+
+/**
+ * On a server with the burst-cancellation fault: 50 clients hanging up at once, 12 times over,
+ * left Triton 2.51 serving with 250 ms between cancellations; with 20 ms it crashed in the 5th
+ * burst, unpaced in the 1st (docs/BENCHMARKS.md has the command).
+ */
+const AFFECTED_SERVER_CANCEL_GAP_MS = 250;
 
 export interface OpenAiServerOptions {
   /** The Triton server the front translates to. */
@@ -52,6 +61,11 @@ export interface OpenAiServerOptions {
   /** Requests handled at once (default 64); more wait, unread, in a queue of `maxQueued` (default 1024), beyond which 429. */
   maxConcurrent?: number;
   maxQueued?: number;
+  /**
+   * Cancellations at Triton go out one at a time, this far apart (see CancelPacer). Default: 250 ms
+   * for a server with the burst-cancellation fault (before 2.53), else 0.
+   */
+  cancelGapMs?: number;
 }
 
 export const OPENAI_DEFAULT_LIMITS = {
@@ -64,6 +78,8 @@ export const OPENAI_DEFAULT_LIMITS = {
 export interface OpenAiServer {
   /** The API base, `http://host:port/v1`. */
   url: string;
+  /** What the Triton server's version means for this front (see `serverVersionWarning`). */
+  warnings: string[];
   close(): Promise<void>;
 }
 
@@ -83,6 +99,10 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
   const limits = { ...OPENAI_DEFAULT_LIMITS, ...definedOnly(options) };
   const gate = new RequestGate(limits.maxConcurrent, limits.maxQueued);
   const key = options.apiKey !== undefined ? digest(options.apiKey) : undefined;
+  const triton = await serverVersionNotes(options.triton);
+  const cancellations = new CancelPacer(
+    options.cancelGapMs ?? (triton.warnings.length > 0 ? AFFECTED_SERVER_CANCEL_GAP_MS : 0),
+  );
 
   const server = createServer((req, res) => {
     // One request's failure is that request's answer, never the process's end.
@@ -104,12 +124,15 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
     }
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
-    // A client gone while its request waits takes its place back.
+    // A client gone while its request waits takes its place back; one gone while it runs has its
+    // request cancelled at Triton (paced: see CancelPacer).
     const gone = new AbortController();
-    res.once('close', () => gone.abort());
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
     const release = await gate.enter(gone.signal);
     try {
-      await handle(req, res, gone.signal);
+      await handle(req, res, cancellations.paced(gone.signal));
     } finally {
       release();
     }
@@ -264,6 +287,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}/v1`,
+    warnings: triton.warnings,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -10,7 +10,7 @@
  * Triton 2.51 (the pinned server) crashes under bursts of concurrent gRPC stream cancellations
  * (docs/PIPELINE.md): the disconnect test hangs up one stream at a time.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,6 +65,8 @@ let tokenizerBinary: string;
 let front: ChildProcessWithoutNullStreams;
 let frontUrl: URL;
 let frontLog = '';
+let frontWarnings: string[] = [];
+let deployWarnings: string[] = [];
 
 beforeAll(async () => {
   const file = join(scratch, 'front.pipeline.json');
@@ -79,6 +81,7 @@ beforeAll(async () => {
   grpc = new TritonClient(server.grpcUrl);
   const deployed = await deployRepository(grpc, { repository: repo, mode: 'local' });
   expect(deployed.ok, JSON.stringify(deployed)).toBe(true);
+  deployWarnings = deployed.warnings ?? [];
   front = spawn(
     process.execPath,
     [BIN, 'openai-serve', '--url', server.grpcUrl, '--tokenizer', GPT2, '--port', '0', '--json'],
@@ -92,7 +95,9 @@ beforeAll(async () => {
     if (front.exitCode !== null) throw new Error(`openai-serve exited: ${frontLog}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  frontUrl = new URL((JSON.parse(stdout) as { url: string }).url);
+  const ready = JSON.parse(stdout) as { url: string; warnings: string[] };
+  frontUrl = new URL(ready.url);
+  frontWarnings = ready.warnings;
 }, 600_000);
 
 afterAll(async () => {
@@ -210,6 +215,22 @@ function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]);
 }
+
+describe("Triton 2.51's burst-cancellation fault", () => {
+  it('deploy, status and openai-serve warn about the server version, naming the fixed release', async () => {
+    const warning =
+      /Triton 2\.51\.0 has the burst-cancellation fault.*Triton 2\.53\.0 or newer \(container 24\.12\+/;
+    expect(deployWarnings).toEqual([expect.stringMatching(warning)]);
+    expect(frontWarnings).toEqual([expect.stringMatching(warning)]);
+    const status = spawnSync(process.execPath, [BIN, 'status', '--url', server.grpcUrl], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(status.status, status.stderr).toBe(0);
+    expect(status.stdout).toContain('(Triton 2.51.0)');
+    expect(status.stderr).toMatch(warning);
+  });
+});
 
 describe('text that is not Unicode', () => {
   it('a lone surrogate is a 400 naming it, unary and streamed, and the front keeps serving', async () => {
