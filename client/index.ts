@@ -54,7 +54,12 @@ export {
   type ModelDeployStatus,
 } from './deploy.js';
 export { serverStatus, type ServerStatus, type ModelStatus } from './serverStatus.js';
-export { FIRST_FIXED_SERVER, serverVersionNotes, serverVersionWarning } from './serverVersion.js';
+export {
+  containerTagWarning,
+  FIRST_FIXED_SERVER,
+  serverVersionNotes,
+  serverVersionWarning,
+} from './serverVersion.js';
 export { undeployEnsemble, type UndeployResult } from './undeploy.js';
 export { probeModel, type ProbeResult } from './readinessProbe.js';
 export { readRepository, RepositoryError, type RepositoryModelEntry } from './repository.js';

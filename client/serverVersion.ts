@@ -24,6 +24,24 @@ export function serverVersionWarning(version: string | undefined): string | unde
   );
 }
 
+/**
+ * The same warning for an NGC container tag (`24.05-py3`, `24.12-trtllm-python-py3`): releases are
+ * named yy.mm, and those before 24.12 ship an affected server. Undefined for other tags.
+ */
+export function containerTagWarning(tag: string): string | undefined {
+  const release = /^(\d{2})\.(\d{2})(?:$|[-.])/.exec(tag);
+  if (!release) return undefined;
+  const [fixedYear, fixedMonth] = FIRST_FIXED_SERVER.container.split('.').map(Number) as [number, number];
+  const year = Number(release[1]);
+  const month = Number(release[2]);
+  if (year > fixedYear || (year === fixedYear && month >= fixedMonth)) return undefined;
+  return (
+    `tritonserver:${tag} ships a Triton with the burst-cancellation fault: many clients cancelling streams ` +
+    `at once can crash the server or leave it hung while it still reports ready (upstream #7368/#8034). ` +
+    `Use --triton-tag ${FIRST_FIXED_SERVER.container}-py3 or newer (${FIRST_FIXED_SERVER.container}-trtllm-python-py3 for TensorRT-LLM)`
+  );
+}
+
 /** The server's version and the warnings that go with it; a server that does not say gives none. */
 export async function serverVersionNotes(
   client: TritonClient,

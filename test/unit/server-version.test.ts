@@ -5,7 +5,7 @@
  * test/integration/openai-front-hardening.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { FIRST_FIXED_SERVER, serverVersionWarning } from '../../client/serverVersion.js';
+import { containerTagWarning, FIRST_FIXED_SERVER, serverVersionWarning } from '../../client/serverVersion.js';
 
 describe('serverVersionWarning', () => {
   it.each(['2.51.0', '2.52.0', '2.41.0', '2.9.0', '2.52.9'])(
@@ -24,4 +24,16 @@ describe('serverVersionWarning', () => {
   it('the first fixed release is 24.12 (server 2.53.0)', () => {
     expect(FIRST_FIXED_SERVER).toEqual({ version: '2.53.0', container: '24.12' });
   });
+});
+
+describe('containerTagWarning (k8s --triton-tag)', () => {
+  it.each(['24.05-py3', '24.11-trtllm-python-py3', '23.12-py3', '24.08'])('warns for %s', (tag) => {
+    expect(containerTagWarning(tag)).toMatch(
+      /burst-cancellation fault.*Use --triton-tag 24\.12-py3 or newer/,
+    );
+  });
+  it.each(['24.12-py3', '24.12-trtllm-python-py3', '25.01-py3', '26.06-py3', 'latest', 'my-build'])(
+    'is quiet for %s',
+    (tag) => expect(containerTagWarning(tag)).toBeUndefined(),
+  );
 });
