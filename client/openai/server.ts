@@ -304,6 +304,8 @@ function head(request: ParsedRequest) {
   };
 }
 
+const STEP_PROMPT_LIMIT = /over this step's limit of \d+.*\(parameter max_input_(bytes|tokens)\)/;
+
 /** Triton's failures in OpenAI's terms: an unknown model is 404, a refused request 400, the rest 502. */
 function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
@@ -319,6 +321,10 @@ function asApiError(error: unknown): ApiError {
       );
     }
     if (error.code === status.INVALID_ARGUMENT) return new ApiError(400, message, 'invalid_request_error');
+    // A stream's error carries no code, only the words: the native steps' prompt limits
+    // (backends/triton tokenize_runner.h) are the client's to fix.
+    if (STEP_PROMPT_LIMIT.test(error.serverMessage))
+      return new ApiError(400, message, 'invalid_request_error', null, 'context_length_exceeded');
     if (error.code === status.UNAVAILABLE) return new ApiError(503, message, 'server_error');
   }
   return new ApiError(502, message, 'server_error');

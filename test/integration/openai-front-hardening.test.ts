@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployRepository } from '../../client/deploy.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { startOpenAiServer } from '../../client/openai/server.js';
+import { sendPrompt } from '../../client/prompt.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { NativeTokenizer } from '../../client/tokenizer/nativeTokenizer.js';
 import { buildBackends, buildRepository } from '../../generator/build/index.js';
@@ -50,7 +51,9 @@ function pipeline(): Pipeline {
   const sim = p.steps.find((s) => s.kind === 'model')!;
   sim.decoupled = true;
   sim.inputs = [{ name: 'streaming', dataType: 'BOOL', dims: [1], optional: true }];
-  sim.parameters = { prefill_us_per_token: 20, decode_us_per_step: DECODE_US };
+  // The model's own context bound, which the orchestrator takes as its token limit.
+  sim.parameters = { prefill_us_per_token: 20, decode_us_per_step: DECODE_US, max_input_len: 64 };
+  p.steps.find((s) => s.kind === 'tokenize')!.parameters = { max_input_bytes: 4096 };
   // One instance: an answer left running blocks the next request, so a missed cancellation shows.
   sim.instanceGroups = [{ kind: 'CPU', count: 1 }];
   p.inputs.push({ name: 'stream', dataType: 'BOOL', dims: [1], optional: true });
@@ -459,6 +462,34 @@ describe('size limits and bounded concurrency', () => {
       await small.close();
       tokenizer.close();
     }
+  });
+});
+
+describe('huge prompts are refused by the orchestrator at once', () => {
+  it("over the tokenize step's max_input_bytes: before tokenizing, and the next answer is exact", async () => {
+    const started = Date.now();
+    await expect(
+      sendPrompt(grpc, { model: MODEL, text: 'a '.repeat(512 * 1024), maxTokens: 4 }),
+    ).rejects.toThrow(/over this step's limit of 4096 per prompt \(parameter max_input_bytes\)/);
+    // Today: tokenized whole (0.5 s for this 1 MiB; 31.7 s and 2.5 GB for 64 MB) before anything said no.
+    expect(Date.now() - started).toBeLessThan(400);
+    await answersExactly();
+  });
+
+  it("over the model step's max_input_len, taken as the token limit", async () => {
+    await expect(sendPrompt(grpc, { model: MODEL, text: ' a'.repeat(65), maxTokens: 4 })).rejects.toThrow(
+      /the prompt is 65 tokens, over this step's limit of 64 \(parameter max_input_tokens\)/,
+    );
+    const fits = await sendPrompt(grpc, { model: MODEL, text: ' a'.repeat(64), maxTokens: 3 });
+    expect(fits.text).toBe(await expected(' a'.repeat(64), 3));
+    // Through the front: the step's refusal is the client's error, a 400.
+    const front400 = await call(
+      'POST',
+      '/completions',
+      JSON.stringify({ model: MODEL, prompt: ' a'.repeat(65) }),
+    );
+    expect(front400.status).toBe(400);
+    expect(openAiError(front400).message).toMatch(/max_input_tokens/);
   });
 });
 

@@ -40,7 +40,7 @@ class TokenizeModel : public glue::BackendModel {
     // TensorRT-LLM's preprocessing takes this as a config parameter; honour it the same way.
     const bool add_special_tokens = config_.BoolParameter("add_special_tokens", spec.add_special_tokens);
     runner_ = std::make_unique<TokenizeRunner>(spec, LoadTokenizer(model, spec.tokenizer_file), add_special_tokens,
-                                               config_.batching());
+                                               config_.batching(), InputLimits::FromConfig(config_));
   }
 
   void Execute(TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t count) override {
@@ -87,9 +87,23 @@ PromptHook BeforeEncodeHook(const StepHooks& hooks, const InputLookup& inputs, b
   };
 }
 
+InputLimits InputLimits::FromConfig(const glue::ModelConfig& config) {
+  auto read = [&](const char* key, uint64_t fallback) {
+    const double value = config.NumberParameter(key, static_cast<double>(fallback));
+    if (value < 1 || value != static_cast<double>(static_cast<uint64_t>(value)))
+      throw BackendError("model '" + config.name + "': parameter '" + key + "' must be a whole number >= 1");
+    return static_cast<uint64_t>(value);
+  };
+  return {read("max_input_bytes", kDefaultMaxBytes), read("max_input_tokens", kDefaultMaxTokens)};
+}
+
 TokenizeRunner::TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const tok::Tokenizer> tokenizer,
-                               bool add_special_tokens, bool batching)
-    : spec_(spec), tokenizer_(std::move(tokenizer)), add_special_tokens_(add_special_tokens), batching_(batching) {
+                               bool add_special_tokens, bool batching, InputLimits limits)
+    : spec_(spec),
+      tokenizer_(std::move(tokenizer)),
+      add_special_tokens_(add_special_tokens),
+      batching_(batching),
+      limits_(limits) {
   if (spec_.request_output_len_out && !spec_.request_output_len_in) {
     throw BackendError("output '" + spec_.request_output_len_out->name +
                        "' is a pass-through but the step has no request-output-length input");
@@ -119,14 +133,31 @@ glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::se
                        (batching ? std::string("batch row") : std::string("request")) + ", got shape " +
                        glue::ShapeToString(text.shape));
   }
+  // Each element is a 4-byte length and its bytes: a buffer this large holds a row over the limit.
+  const uint64_t element_count = static_cast<uint64_t>(std::max<int64_t>(text.ElementCount(), 1));
+  if (text.data.size() > (limits_.max_bytes + 4) * element_count) {
+    throw BackendError("input '" + text.name + "' holds " + std::to_string(text.data.size()) +
+                       " bytes, over this step's limit of " + std::to_string(limits_.max_bytes) +
+                       " per prompt (parameter max_input_bytes): shorten the prompt or raise the limit");
+  }
   const std::vector<std::string> prompts = text.Strings();
 
   std::vector<std::vector<uint32_t>> encoded;
   encoded.reserve(prompts.size());
   size_t longest = 0;
   for (size_t r = 0; r < prompts.size(); ++r) {
-    encoded.push_back(tokenizer_->Encode(before_encode ? before_encode(prompts[r], static_cast<int64_t>(r)) : prompts[r],
-                                         add_special_tokens_));
+    const std::string prompt = before_encode ? before_encode(prompts[r], static_cast<int64_t>(r)) : prompts[r];
+    if (prompt.size() > limits_.max_bytes) {
+      throw BackendError("the prompt is " + std::to_string(prompt.size()) + " bytes, over this step's limit of " +
+                         std::to_string(limits_.max_bytes) +
+                         " (parameter max_input_bytes): shorten the prompt or raise the limit");
+    }
+    encoded.push_back(tokenizer_->Encode(prompt, add_special_tokens_));
+    if (encoded.back().size() > limits_.max_tokens) {
+      throw BackendError("the prompt is " + std::to_string(encoded.back().size()) +
+                         " tokens, over this step's limit of " + std::to_string(limits_.max_tokens) +
+                         " (parameter max_input_tokens): shorten the prompt or raise the limit");
+    }
     longest = std::max(longest, encoded.back().size());
   }
 
