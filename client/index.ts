@@ -52,7 +52,7 @@ export {
   type DeployOptions,
   type DeployResult,
   type ModelDeployStatus,
-} from './deploy.js';
+} from './deploy/index.js';
 export { serverStatus, type ServerStatus, type ModelStatus } from './serverStatus.js';
 export {
   containerTagWarning,
@@ -60,8 +60,8 @@ export {
   serverVersionNotes,
   serverVersionWarning,
 } from './serverVersion.js';
-export { undeployEnsemble, type UndeployResult } from './undeploy.js';
-export { probeModel, type ProbeResult } from './readinessProbe.js';
+export { undeployEnsemble, type UndeployResult } from './deploy/undeploy.js';
+export { probeModel, type ProbeResult } from './deploy/readinessProbe.js';
 export { readRepository, RepositoryError, type RepositoryModelEntry } from './repository.js';
 export {
   sendPrompt,
@@ -104,7 +104,7 @@ export {
   type PerfEngine,
   type PerfReport,
 } from './perf/latencyTest.js';
-export { formatPerfReport, formatSweepReport, writePerfReport } from './perf/report.js';
+export { formatPerfReport, formatSweepReport, writePerfReport } from './perf/report/textReport.js';
 export {
   runSweep,
   type SweepOptions,
@@ -119,8 +119,8 @@ export {
   type WindowSpec,
   type MeasurementWindow,
   type StabilityResult,
-} from './perf/windows.js';
-export { readInputDataset, type RequestInput } from './perf/inputs.js';
+} from './perf/metrics/windows.js';
+export { readInputDataset, type RequestInput } from './perf/inputs/dataset.js';
 export {
   syntheticInputs,
   withOutputLengths,
@@ -128,11 +128,11 @@ export {
   type SyntheticSpec,
   type LengthDistribution,
   type TokenCodec,
-} from './perf/synthetic.js';
-export { chunkTokens, type TokenCounter } from './perf/tokenCounts.js';
-export { profileExport, profileCsv, sweepCsv, reportCsv, writeReportFile } from './perf/export.js';
-export { renderHtmlReport, asSweep, REPORT_CSP, type HtmlReportOptions } from './perf/htmlReport.js';
-export { chartJsSource, escapeHtml, jsonForHtml } from './perf/htmlPage.js';
+} from './perf/inputs/synthetic.js';
+export { chunkTokens, type TokenCounter } from './perf/inputs/tokenCounts.js';
+export { profileExport, profileCsv, sweepCsv, reportCsv, writeReportFile } from './perf/report/export.js';
+export { renderHtmlReport, asSweep, REPORT_CSP, type HtmlReportOptions } from './perf/report/htmlReport.js';
+export { chartJsSource, escapeHtml, jsonForHtml } from './perf/report/htmlPage.js';
 export {
   REPORT_CHARTS,
   reportCharts,
@@ -144,15 +144,15 @@ export {
   type LabelledReport,
   type ReportDocument,
   type RunDocument,
-} from './perf/reportCharts.js';
+} from './perf/report/reportCharts.js';
 export {
   compareReports,
   asComparable,
   formatComparison,
   type Comparison,
   type MetricDelta,
-} from './perf/compare.js';
-export { runLoad } from './perf/loadGenerator.js';
+} from './perf/report/compare.js';
+export { runLoad } from './perf/load/loadGenerator.js';
 export {
   runBatchingStudy,
   studyModelConfig,
@@ -169,7 +169,7 @@ export {
   type StudyFinding,
 } from './study/batching.js';
 export { formatStudyReport, renderStudyHtml } from './study/batchingReport.js';
-export type { ConcurrencyLoad, RequestRateLoad, LoadSpec } from './perf/loadSpec.js';
+export type { ConcurrencyLoad, RequestRateLoad, LoadSpec } from './perf/load/loadSpec.js';
 export {
   METRICS,
   METRIC_ALIASES,
@@ -186,10 +186,10 @@ export {
   type MetricResults,
   type DistributionResult,
   type RequestRecord,
-} from './perf/metrics.js';
-export { ARRIVAL_DISTRIBUTIONS, seededRandom, type ArrivalDistribution } from './perf/schedule.js';
-export type { LatencySummary } from './perf/summary.js';
-export { statisticsDelta, type ServerModelBreakdown } from './perf/serverStats.js';
+} from './perf/metrics/metricTable.js';
+export { ARRIVAL_DISTRIBUTIONS, seededRandom, type ArrivalDistribution } from './perf/load/schedule.js';
+export type { LatencySummary } from './perf/metrics/summary.js';
+export { statisticsDelta, type ServerModelBreakdown } from './perf/metrics/serverStats.js';
 export {
   runWorkflow,
   WORKFLOW_STAGES,

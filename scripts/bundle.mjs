@@ -6,8 +6,8 @@
 //   test/vscode/runTests.ts     → out/test/runVscodeTests.js  (entry of `npm run test:vscode`)
 //   test/vscode/launcher.ts     → out/test/launcher.js   (code-server + Chromium in VS Code's place)
 //   test/vscode/suite/{index,*.test}.ts → out/test/suite/ (mocha suite run inside the extension host)
-//   client/perf/reportPage.mts  → out/webview/reportPage.js (the latency report's page script, chart.js inside;
-//                                  the HTML report inlines it; options in client/perf/reportPage.build.json)
+//   client/perf/report/reportPage.mts  → out/webview/reportPage.js (the latency report's page script, chart.js inside;
+//                                  the HTML report inlines it; options in client/perf/report/reportPage.build.json)
 //   extension/webview/latencyReport/main.mts → out/webview/latencyReport.js (the report webview's export buttons)
 //   extension/webview/graph/main.tsx → out/webview/graph.{js,css} (the graph editor's webview app:
 //                                  React, @xyflow/react and elkjs bundled for the browser, no remote loads;
@@ -25,8 +25,8 @@ import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The report page's build, shared with client/perf/htmlPage.ts (which builds it from the sources). */
-const REPORT_PAGE = JSON.parse(readFileSync(join(root, 'client/perf/reportPage.build.json'), 'utf8'));
+/** The report page's build, shared with client/perf/report/htmlPage.ts (which builds it from the sources). */
+const REPORT_PAGE = JSON.parse(readFileSync(join(root, 'client/perf/report/reportPage.build.json'), 'utf8'));
 const watch = process.argv.includes('--watch');
 
 /** Files copied as they are: ELK's layout worker, which the graph webview starts in a Worker. */
@@ -36,7 +36,7 @@ const COPIED = [{ from: 'node_modules/elkjs/lib/elk-worker.min.js', to: 'out/web
 const ASSETS_BESIDE_MODULE = [
   { module: 'generator/codegen/cpp/index.ts', dir: 'generator/codegen/cpp', ext: '.hbs' },
   // The HTML latency report inlines chart.js's browser build; an installed extension has no node_modules.
-  { module: 'client/perf/htmlPage.ts', dir: 'node_modules/chart.js/dist', ext: 'chart.umd.min.js' },
+  { module: 'client/perf/report/htmlPage.ts', dir: 'node_modules/chart.js/dist', ext: 'chart.umd.min.js' },
   { module: 'generator/pbtxt/descriptor.ts', dir: 'generator/pbtxt', ext: '.proto' },
 ];
 

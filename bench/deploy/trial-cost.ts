@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { deployRepository } from '../../client/deploy.js';
+import { deployRepository } from '../../client/deploy/index.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { startLocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';

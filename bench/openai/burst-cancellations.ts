@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deployRepository } from '../../client/deploy.js';
+import { deployRepository } from '../../client/deploy/index.js';
 import { CancelPacer } from '../../client/grpc/cancelPacer.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { startOpenAiServer } from '../../client/openai/server.js';

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { deployRepository } from '../../client/deploy.js';
+import { deployRepository } from '../../client/deploy/index.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { runLatencyTest } from '../../client/perf/latencyTest.js';
 import { startLocalServer } from '../../client/server/localServer.js';

@@ -7,8 +7,8 @@
  *   node --import tsx bench/perf/pacer.ts [rate …]     (default 200 1000 4000)
  */
 import { performance } from 'node:perf_hooks';
-import { runRequestRateLoad } from '../../client/perf/requestRate.js';
-import { LatencyRecorder } from '../../client/perf/summary.js';
+import { runRequestRateLoad } from '../../client/perf/load/requestRate.js';
+import { LatencyRecorder } from '../../client/perf/metrics/summary.js';
 
 async function timerPacer(rate: number, count: number): Promise<number[]> {
   const lags: number[] = [];

@@ -70,11 +70,16 @@ export interface PerfCliOptions extends PerfInputOptions {
 
 /** `perf …` measures (the default subcommand); `perf compare A B` compares two reports. */
 export function perfCommand(): Command {
-  return new Command('perf')
-    .description('latency test (the default: perf --url … --model …), or perf compare A.json B.json')
-    .addCommand(measureCommand(), { isDefault: true })
-    .addCommand(compareCommand())
-    .addCommand(reportCommand());
+  const measure = measureCommand();
+  return (
+    new Command('perf')
+      .description('latency test (the default: perf --url … --model …), or perf compare A.json B.json')
+      .addCommand(measure, { isDefault: true })
+      .addCommand(compareCommand())
+      .addCommand(reportCommand())
+      // `perf --url … --model …` runs measure, so its options belong on this page too.
+      .addHelpText('after', () => `\nThe default command, perf measure:\n${measure.helpInformation()}`)
+  );
 }
 
 function measureCommand(): Command {

@@ -3,20 +3,12 @@ import { Metadata, credentials, type CallOptions, type Client, type ClientDuplex
 import { toTritonError, TritonError, type ChannelSecurity } from './errors.js';
 import { inferenceServiceClient } from './protocol.js';
 import { Http2Channel } from './http2Call.js';
-import { EncodedRequest } from './streamCodec.js';
-import { InferStreamPool, type CallTimes } from './streamPool.js';
+import { EncodedRequest } from './inferCodec.js';
+import { InferResult, type CallTimes, type OutputTensor } from './inferResult.js';
+import { InferStreamPool } from './streamPool.js';
 import { sendUnary } from './unaryCall.js';
 import type { TlsOptions } from './tls.js';
-import {
-  decodeBytesTensor,
-  decodeNumericTensor,
-  elementCount,
-  elementSize,
-  encodeBytesTensor,
-  encodeNumericTensor,
-  isTensorDataType,
-  type TensorDataType,
-} from './tensors.js';
+import { checkInput, isTensorDataType, type InferInput } from './tensors.js';
 import type {
   InferParameterValue,
   ModelConfig,
@@ -29,6 +21,11 @@ import type {
   WireStreamResponse,
 } from './types.js';
 
+// Their homes are inferResult.ts, inferCodec.ts and tensors.ts; the client is where callers look.
+export { InferResult, type CallTimes, type OutputTensor } from './inferResult.js';
+export { encodeStreamRequest } from './inferCodec.js';
+export { bytesInput, numericInput, type InferInput } from './tensors.js';
+
 export interface TritonClientOptions {
   /** Extra metadata on every call, e.g. the header a restricted endpoint expects. */
   headers?: Record<string, string>;
@@ -38,33 +35,6 @@ export interface TritonClientOptions {
   loadTimeoutMs?: number;
   /** TLS (PEM contents, see `readTlsFiles`); without it the channel is plaintext. */
   tls?: TlsOptions;
-}
-
-/** One input tensor: raw protocol bytes plus what they mean. */
-export interface InferInput {
-  name: string;
-  datatype: TensorDataType;
-  shape: number[];
-  raw: Buffer;
-}
-
-/** A BYTES input from strings (UTF-8) or byte arrays. */
-export function bytesInput(
-  name: string,
-  shape: number[],
-  elements: ReadonlyArray<string | Uint8Array>,
-): InferInput {
-  return { name, datatype: 'BYTES', shape, raw: encodeBytesTensor(elements) };
-}
-
-/** A numeric input (INT32, FP32, BOOL, …). */
-export function numericInput(
-  name: string,
-  datatype: Exclude<TensorDataType, 'BYTES' | 'FP16' | 'BF16'>,
-  shape: number[],
-  values: ReadonlyArray<number | bigint | boolean>,
-): InferInput {
-  return { name, datatype, shape, raw: encodeNumericTensor(datatype, values) };
 }
 
 export interface InferOptions {
@@ -81,56 +51,6 @@ export interface InferOptions {
   timeoutMs?: number;
   /** Cancels the request. */
   signal?: AbortSignal;
-}
-
-export interface OutputTensor {
-  name: string;
-  datatype: TensorDataType;
-  shape: number[];
-  raw: Buffer;
-}
-
-/** A response: outputs by name, decoded on demand. */
-export class InferResult {
-  constructor(
-    readonly modelName: string,
-    readonly modelVersion: string,
-    readonly id: string,
-    readonly parameters: Record<string, InferParameterValue>,
-    readonly outputs: ReadonlyMap<string, OutputTensor>,
-  ) {}
-
-  /** True on the last response of a streamed request (Triton's `triton_final_response`). */
-  get final(): boolean {
-    return this.parameters.triton_final_response === true;
-  }
-
-  output(name: string): OutputTensor {
-    const tensor = this.outputs.get(name);
-    if (!tensor) {
-      const have = [...this.outputs.keys()];
-      throw new Error(
-        `model '${this.modelName}' returned no output '${name}' (it returned: ${have.length ? have.join(', ') : 'none'})`,
-      );
-    }
-    return tensor;
-  }
-
-  /** BYTES output as UTF-8 strings. */
-  strings(name: string): string[] {
-    return this.bytes(name).map((b) => b.toString('utf8'));
-  }
-
-  bytes(name: string): Buffer[] {
-    const tensor = this.output(name);
-    if (tensor.datatype !== 'BYTES') throw new Error(`output '${name}' is ${tensor.datatype}, not BYTES`);
-    return decodeBytesTensor(tensor.raw);
-  }
-
-  numbers(name: string): number[] {
-    const tensor = this.output(name);
-    return decodeNumericTensor(tensor.datatype, tensor.raw);
-  }
 }
 
 /** Model-repository files to upload with a load, keyed by path inside the model folder (`1/libx.so`). */
@@ -488,46 +408,6 @@ function buildRequest(model: string, inputs: InferInput[], options: InferOptions
     outputs: (options.outputs ?? []).map((name) => ({ name, parameters: {} })),
     raw_input_contents: inputs.map((i) => i.raw),
   };
-}
-
-/**
- * A ModelStreamInfer request encoded once, to be sent many times through an InferStreamPool (each
- * send adds its own id). Asks Triton to mark the last response, as `streamInfer` does.
- */
-export function encodeStreamRequest(
-  model: string,
-  inputs: InferInput[],
-  options: Pick<InferOptions, 'outputs' | 'version'> & {
-    /** Ask for the empty final response that ends a streamed request (ModelStreamInfer only; default true). */
-    emptyFinalResponse?: boolean;
-  } = {},
-): EncodedRequest {
-  for (const input of inputs) checkInput(model, input);
-  return new EncodedRequest({
-    model_name: model,
-    model_version: options.version ?? '',
-    parameters:
-      options.emptyFinalResponse === false
-        ? {}
-        : { triton_enable_empty_final_response: { bool_param: true } },
-    inputs: inputs.map((i) => ({ name: i.name, datatype: i.datatype, shape: i.shape })),
-    outputs: (options.outputs ?? []).map((name) => ({ name })),
-    raw_input_contents: inputs.map((i) => i.raw),
-  });
-}
-
-/** Catches shape/data mismatches here, where the message can name the tensor, not in the server. */
-function checkInput(model: string, input: InferInput): void {
-  const expected = elementCount(input.shape);
-  const size = elementSize(input.datatype);
-  const actual = size === undefined ? decodeBytesTensor(input.raw).length : input.raw.length / size;
-  if (actual !== expected) {
-    throw new TritonError(
-      `input '${input.name}' of '${model}' has shape [${input.shape.join(',')}] (${expected} element(s)) but ${actual} element(s) of data`,
-      undefined,
-      'ModelInfer',
-    );
-  }
 }
 
 function toWireParameters(

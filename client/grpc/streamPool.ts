@@ -3,15 +3,8 @@ import { performance } from 'node:perf_hooks';
 import { status } from '@grpc/grpc-js';
 import { TritonError } from './errors.js';
 import type { MessageCall } from './http2Call.js';
-import {
-  decodeStreamResponse,
-  type DecodedInferResponse,
-  type DecodedStreamResponse,
-  type EncodedRequest,
-} from './streamCodec.js';
-import { isTensorDataType } from './tensors.js';
-import type { InferParameterValue } from './types.js';
-import { InferResult, type OutputTensor } from './client.js';
+import { decodeStreamResponse, type DecodedStreamResponse, type EncodedRequest } from './inferCodec.js';
+import { decodedResult, type CallTimes, type InferResult } from './inferResult.js';
 
 const METHOD = 'ModelStreamInfer';
 
@@ -97,16 +90,6 @@ function finish(pending: Pending, error?: Error, endMs = performance.now()): voi
 }
 
 /**
- * When a request's bytes were handed to the connection and when its final response's bytes
- * arrived (performance.now() ms): timestamps taken at the wire, as perf_analyzer takes its own,
- * so the client's encoding, decoding and promise hops are not counted as server latency.
- */
-export interface CallTimes {
-  sentMs: number;
-  endMs: number;
-}
-
-/**
  * Requests over a few long-lived ModelStreamInfer calls instead of a new call (a new HTTP/2
  * stream) per request, as perf_analyzer keeps one stream per request slot: stream set-up was the
  * largest share of the client's CPU per request and added to every latency. A request goes to an
@@ -188,38 +171,4 @@ export class InferStreamPool {
     const at = this.idle.indexOf(stream);
     if (at >= 0) this.idle.splice(at, 1);
   }
-}
-
-/** An InferResult from a response decoded by streamCodec (a stream's, or ModelInfer's). */
-export function decodedResult(response: DecodedInferResponse, method = METHOD): InferResult {
-  const outputs = new Map<string, OutputTensor>();
-  response.outputs.forEach((tensor, index) => {
-    if (!isTensorDataType(tensor.datatype)) {
-      throw new TritonError(
-        `output '${tensor.name}' has unknown data type '${tensor.datatype}'`,
-        undefined,
-        method,
-      );
-    }
-    const raw = response.raw_output_contents[index];
-    outputs.set(tensor.name, {
-      name: tensor.name,
-      datatype: tensor.datatype,
-      shape: tensor.shape.map(toNumber),
-      raw: raw ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) : Buffer.alloc(0),
-    });
-  });
-  const parameters: Record<string, InferParameterValue> = {};
-  for (const [key, value] of Object.entries(response.parameters)) {
-    const choice = value.parameter_choice as keyof typeof value | undefined;
-    const v = choice ? value[choice] : undefined;
-    if (v !== undefined)
-      parameters[key] = (typeof v === 'object' && v !== null ? toNumber(v) : v) as InferParameterValue;
-  }
-  return new InferResult(response.model_name, response.model_version, response.id, parameters, outputs);
-}
-
-/** protobufjs decodes 64-bit integers as Long objects (the `long` package is installed). */
-function toNumber(value: unknown): number {
-  return typeof value === 'number' ? value : (value as { toNumber(): number }).toNumber();
 }

@@ -10,6 +10,7 @@ import {
   isProtocolDataType,
   type ProtocolDataType,
 } from '../../generator/model/dataTypes.js';
+import { TritonError } from './errors.js';
 
 /** Protocol data type names (`BYTES` where config.pbtxt says `STRING`). */
 export type TensorDataType = ProtocolDataType;
@@ -168,4 +169,45 @@ export function decodeNumericTensor(datatype: TensorDataType, raw: Uint8Array): 
     }
   }
   return values;
+}
+
+/** One input tensor: raw protocol bytes plus what they mean. */
+export interface InferInput {
+  name: string;
+  datatype: TensorDataType;
+  shape: number[];
+  raw: Buffer;
+}
+
+/** A BYTES input from strings (UTF-8) or byte arrays. */
+export function bytesInput(
+  name: string,
+  shape: number[],
+  elements: ReadonlyArray<string | Uint8Array>,
+): InferInput {
+  return { name, datatype: 'BYTES', shape, raw: encodeBytesTensor(elements) };
+}
+
+/** A numeric input (INT32, FP32, BOOL, …). */
+export function numericInput(
+  name: string,
+  datatype: Exclude<TensorDataType, 'BYTES' | 'FP16' | 'BF16'>,
+  shape: number[],
+  values: ReadonlyArray<number | bigint | boolean>,
+): InferInput {
+  return { name, datatype, shape, raw: encodeNumericTensor(datatype, values) };
+}
+
+/** Catches shape/data mismatches here, where the message can name the tensor, not in the server. */
+export function checkInput(model: string, input: InferInput): void {
+  const expected = elementCount(input.shape);
+  const size = elementSize(input.datatype);
+  const actual = size === undefined ? decodeBytesTensor(input.raw).length : input.raw.length / size;
+  if (actual !== expected) {
+    throw new TritonError(
+      `input '${input.name}' of '${model}' has shape [${input.shape.join(',')}] (${expected} element(s)) but ${actual} element(s) of data`,
+      undefined,
+      'ModelInfer',
+    );
+  }
 }

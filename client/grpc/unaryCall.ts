@@ -1,10 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { status } from '@grpc/grpc-js';
-import type { InferResult } from './client.js';
+import { decodedResult, type CallTimes, type InferResult } from './inferResult.js';
 import { TritonError } from './errors.js';
 import type { MessageCall } from './http2Call.js';
-import { decodeInferResponse, type EncodedRequest } from './streamCodec.js';
-import { decodedResult, type CallTimes } from './streamPool.js';
+import { decodeInferResponse, type EncodedRequest } from './inferCodec.js';
 
 const METHOD = 'ModelInfer';
 

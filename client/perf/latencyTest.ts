@@ -4,28 +4,28 @@ import type { PromptResult } from '../prompt.js';
 import { isUnavailable } from '../transports/errors.js';
 import { GrpcTransport } from '../transports/grpc.js';
 import type { Endpoint, PromptTransport } from '../transports/types.js';
-import { cycle, type RequestInput } from './inputs.js';
-import { PendingSampler, type PendingRequests } from './pendingRequests.js';
-import { chunkTokens, promptCounter, reconcile, type TokenCounter } from './tokenCounts.js';
+import { cycle, type RequestInput } from './inputs/dataset.js';
+import { PendingSampler, type PendingRequests } from './metrics/pendingRequests.js';
+import { chunkTokens, promptCounter, reconcile, type TokenCounter } from './inputs/tokenCounts.js';
 import {
   runLoad,
   type LoadHooks,
   type LoadRun,
   type LoadSpec,
   type RequestOutcome,
-} from './loadGenerator.js';
-import { nativeDriver, runNativeLoad } from './nativeEngine.js';
-import { grpcNativeTarget, nativeCapable } from './nativeTarget.js';
+} from './load/loadGenerator.js';
+import { nativeDriver, runNativeLoad } from './load/nativeEngine.js';
+import { grpcNativeTarget, nativeCapable } from './load/nativeTarget.js';
 import {
   computeMetrics,
   isDistribution,
   type MetricContext,
   type MetricResults,
   type RequestRecord,
-} from './metrics.js';
-import { statisticsDelta, type ServerModelBreakdown } from './serverStats.js';
-import { latencySummary, type LatencySummary, round3 } from './summary.js';
-import { StabilityMonitor, type StabilityResult, type WindowSpec } from './windows.js';
+} from './metrics/metricTable.js';
+import { statisticsDelta, type ServerModelBreakdown } from './metrics/serverStats.js';
+import { latencySummary, type LatencySummary, round3 } from './metrics/summary.js';
+import { StabilityMonitor, type StabilityResult, type WindowSpec } from './metrics/windows.js';
 
 export interface LatencyTestOptions {
   model: string;

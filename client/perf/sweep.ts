@@ -1,9 +1,9 @@
 import type { TritonClient } from '../grpc/client.js';
 import type { PromptTransport } from '../transports/types.js';
 import { runLatencyTest, type LatencyTestOptions, type PerfReport } from './latencyTest.js';
-import type { LoadSpec } from './loadSpec.js';
-import { isDistribution, METRICS, type RequestRecord } from './metrics.js';
-import { round3 } from './summary.js';
+import type { LoadSpec } from './load/loadSpec.js';
+import { isDistribution, METRICS, type RequestRecord } from './metrics/metricTable.js';
+import { round3 } from './metrics/summary.js';
 
 export interface SweepOptions extends Omit<LatencyTestOptions, 'load' | 'onRecord'> {
   /** One load per point: `--concurrency 1,4,16` or `--request-rate 5,10,20`. */

@@ -9,11 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { buildBackends, simLlmLibrary } from '../../generator/build/index.js';
 import type { TritonClient } from '../grpc/client.js';
-import { runLoad } from '../perf/loadGenerator.js';
-import type { RequestOutcome } from '../perf/loadSpec.js';
-import { computeMetrics, type MetricResults, type RequestRecord } from '../perf/metrics.js';
-import { seededRandom } from '../perf/schedule.js';
-import { round3 } from '../perf/summary.js';
+import { runLoad } from '../perf/load/loadGenerator.js';
+import type { RequestOutcome } from '../perf/load/loadSpec.js';
+import { computeMetrics, type MetricResults, type RequestRecord } from '../perf/metrics/metricTable.js';
+import { seededRandom } from '../perf/load/schedule.js';
+import { round3 } from '../perf/metrics/summary.js';
 import { sendPrompt } from '../prompt.js';
 
 export const SCHEDULING_MODES = ['none', 'static', 'dynamic', 'inflight'] as const;

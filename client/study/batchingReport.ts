@@ -1,8 +1,8 @@
 /**
  * The batching study's report as text (terminal) and as one self-contained HTML page, drawn the
- * way perf's report is (client/perf/htmlReport.ts: data and chart.js inlined, no CDN).
+ * way perf's report is (client/perf/report/htmlReport.ts: data and chart.js inlined, no CDN).
  */
-import { chartJsSource, escapeHtml, jsonForHtml } from '../perf/htmlPage.js';
+import { chartJsSource, escapeHtml, jsonForHtml } from '../perf/report/htmlPage.js';
 import type { BatchingStudyReport } from './batching.js';
 
 export function formatStudyReport(report: BatchingStudyReport): string {

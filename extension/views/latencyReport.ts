@@ -1,6 +1,6 @@
 /**
  * The latency report panel: one run, or two side by side. The webview shows the latency lab's
- * HTML report (client/perf/htmlReport.ts: the same document `triton-studio perf --html` and
+ * HTML report (client/perf/report/htmlReport.ts: the same document `triton-studio perf --html` and
  * `perf compare --html` write, chart.js inside, nothing remote) under the webview's strict CSP
  * with a nonce, plus out/webview/latencyReport.js for the export buttons. Exports the runs as
  * JSON, CSV, that HTML document, or the charts as one PNG.

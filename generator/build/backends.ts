@@ -8,14 +8,20 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
+import { crossCompileArgs, hostArchitecture, type Architecture } from './architectures.js';
 import { withDirectoryLock } from './lock.js';
 import { BuildError, runOrThrow, type RunOptions } from './run.js';
 
 export interface BuildBackendsOptions {
   /** Triton Studio's package folder (holding backends/); found from this file when omitted. */
   projectRoot?: string;
-  /** Where the CMake build tree goes; default `<projectRoot>/build/backends`. */
+  /**
+   * Where the CMake build tree goes; default `<projectRoot>/build/backends` for this machine's
+   * architecture and `<projectRoot>/build/backends-<arch>` for another (cross-built).
+   */
   buildDir?: string;
+  /** The server CPU to build for; default this machine's (ARCHITECTURES, generator/build/architectures.ts). */
+  arch?: Architecture;
   /** Parallel compile jobs; default min(2, CPU count). */
   jobs?: number;
   /** Folder with the official triton/core/tritonbackend.h to compile against instead of the project's declarations. */
@@ -32,6 +38,10 @@ export interface BackendsBuild {
   buildDir: string;
   /** The backends source folder (TRITON_STUDIO_BACKENDS_DIR). */
   sourceDir: string;
+  /** The architecture the tree is built for. */
+  arch: Architecture;
+  /** CMake arguments every project built against this tree must get too (the cross toolchain). */
+  cmakeArgs: string[];
 }
 
 export const DEFAULT_BACKEND_TARGETS = ['ts_triton_steps', 'triton_sim_llm'];
@@ -56,12 +66,15 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
   if (!existsSync(join(sourceDir, 'CMakeLists.txt'))) {
     throw new BuildError(`${sourceDir}/CMakeLists.txt is missing: projectRoot must be Triton Studio's package folder`);
   }
-  const buildDir = resolve(opts.buildDir ?? join(root, 'build', 'backends'));
+  const arch = opts.arch ?? hostArchitecture();
+  const cmakeArgs = crossCompileArgs(arch, sourceDir);
+  const defaultDir = arch.arch === hostArchitecture().arch ? 'backends' : `backends-${arch.arch}`;
+  const buildDir = resolve(opts.buildDir ?? join(root, 'build', defaultDir));
   mkdirSync(dirname(buildDir), { recursive: true });
   const run = { onOutput: opts.onOutput, signal: opts.signal };
 
   await withDirectoryLock(`${buildDir}.lock`, 15 * 60_000, async () => {
-    const configureArgs = ['-S', sourceDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release'];
+    const configureArgs = ['-S', sourceDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release', ...cmakeArgs];
     if (opts.tritonIncludeDir) configureArgs.push(`-DTRITON_BACKEND_INCLUDE_DIR=${resolve(opts.tritonIncludeDir)}`);
     // Configure once (or when asked for other headers), and again when a CMake file changed since:
     // `cmake --build` re-runs CMake by itself only for targets the tree already knows, so a target
@@ -85,7 +98,7 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
       run,
     );
   });
-  return { buildDir, sourceDir };
+  return { buildDir, sourceDir, arch, cmakeArgs };
 }
 
 /** No CMakeCache.txt yet, or a CMakeLists.txt / *.cmake file under backends/ newer than it. */

@@ -8,3 +8,14 @@ export {
 } from './backends.js';
 export { buildRepository, type BuildRepositoryOptions, type BuiltModel, type RepositoryBuild } from './repository.js';
 export { BuildError } from './run.js';
+export {
+  ARCHITECTURES,
+  ArchitectureError,
+  architecture,
+  architectureOfMachine,
+  emulationPrefix,
+  hostArchitecture,
+  libraryArchitecture,
+  type Architecture,
+  type TargetArch,
+} from './architectures.js';

@@ -20,7 +20,8 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { parsePbtxt } from '../pbtxt/index.js';
 import { stepSourcesDir } from '../repository/layout.js';
-import { buildBackends, defaultJobs, simLlmLibrary, type BuildBackendsOptions } from './backends.js';
+import { hostArchitecture } from './architectures.js';
+import { buildBackends, defaultJobs, simLlmLibrary, type BackendsBuild, type BuildBackendsOptions } from './backends.js';
 import { compatibilityProblems, CONTAINER_GENERATIONS, requiredFloor } from './containers.js';
 import { readElfDynamic } from './elf.js';
 import { withDirectoryLock } from './lock.js';
@@ -44,6 +45,8 @@ export interface BuiltModel {
   library: string;
   /** 'step' when compiled from the model's src/, 'sim_llm' when the prebuilt sim-llm was copied. */
   kind: 'step' | 'sim_llm';
+  /** The CPU architecture it is built for (`x86_64`, `aarch64`). */
+  arch: string;
   /** The newest glibc / libstdc++ symbol versions the library needs (what a server must offer). */
   requires: { glibc?: string; glibcxx?: string; cxxabi?: string };
 }
@@ -69,7 +72,8 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
     const src = join(sourcesRoot, model);
     if (existsSync(join(src, 'CMakeLists.txt'))) {
       const library = await buildStep(model, src, stepsRoot, backends, opts);
-      await checkSymbolsResolve(model, library);
+      // ldd runs the library's own dynamic loader: only for this machine's architecture.
+      if (backends.arch.arch === hostArchitecture().arch) await checkSymbolsResolve(model, library);
       const requires = checkContainers(model, library);
       const produced = basename(library);
       if (backend !== undefined && produced !== `libtriton_${backend}.so`) {
@@ -78,14 +82,20 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
             'regenerate the repository so the config and the step source agree',
         );
       }
-      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'step', requires });
+      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'step', arch: backends.arch.arch, requires });
     } else if (backend === 'sim_llm') {
       const library = simLlmLibrary(backends.buildDir);
       if (!existsSync(library)) {
         throw new BuildError(`${library} is missing after building the backends; rebuild with the triton_sim_llm target`);
       }
       const requires = checkContainers(model, library);
-      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'sim_llm', requires });
+      built.push({
+        model,
+        library: placeInVersionFolders(library, modelDir),
+        kind: 'sim_llm',
+        arch: backends.arch.arch,
+        requires,
+      });
     }
   }
   return { built };
@@ -120,11 +130,11 @@ async function buildStep(
   model: string,
   src: string,
   stepsRoot: string,
-  backends: { buildDir: string; sourceDir: string },
+  backends: BackendsBuild,
   opts: BuildRepositoryOptions,
 ): Promise<string> {
-  // One build tree per step source folder: readable name + hash of the absolute path.
-  const id = createHash('sha256').update(src).digest('hex').slice(0, 12);
+  // One build tree per step source folder and architecture: readable name + hash of both.
+  const id = createHash('sha256').update(`${src}\0${backends.arch.arch}`).digest('hex').slice(0, 12);
   const safeName = model.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
   const workDir = join(stepsRoot, `${safeName}-${id}`);
   const sources = join(workDir, 'src');
@@ -147,6 +157,7 @@ async function buildStep(
         `-DCMAKE_BUILD_TYPE=${opts.buildType ?? 'Release'}`,
         `-DTRITON_STUDIO_BACKENDS_DIR=${backends.sourceDir}`,
         `-DTRITON_STUDIO_BACKENDS_BUILD=${backends.buildDir}`,
+        ...backends.cmakeArgs,
       ],
       `${model}: configuring the native step failed; regenerate ${src} if it was edited by hand`,
       run,

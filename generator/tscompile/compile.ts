@@ -7,7 +7,7 @@ import type { SourceFile, ts as TypeScript } from 'ts-morph';
 import { Node, Project, ts } from './tsMorph.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { cppName } from './cppText.js';
-import { Emitter, Unsupported } from './emit.js';
+import { Emitter, Unsupported } from './emit/emitter.js';
 import { cppType, type StructField, type TsType } from './types.js';
 
 export interface ModuleSource {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployRepository, type DeployResult } from '../../client/deploy.js';
+import { deployRepository, type DeployResult } from '../../client/deploy/index.js';
 import { numericInput, TritonClient, bytesInput } from '../../client/grpc/client.js';
 import { TritonError } from '../../client/grpc/errors.js';
 import { runLatencyTest } from '../../client/perf/latencyTest.js';

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployOutcomeText, deployRepository, type DeployResult } from '../../client/deploy.js';
+import { deployOutcomeText, deployRepository, type DeployResult } from '../../client/deploy/index.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { sendPrompt } from '../../client/prompt.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';

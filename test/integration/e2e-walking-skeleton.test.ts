@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployRepository } from '../../client/deploy.js';
+import { deployRepository } from '../../client/deploy/index.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { sendPrompt } from '../../client/prompt.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unresolvedProblem } from '../../client/libraryCheck.js';
+import { unresolvedProblem } from '../../client/deploy/libraryCheck.js';
 import { compatibilityProblems, CONTAINER_GENERATIONS } from '../../generator/build/containers.js';
 import { readElfDynamic } from '../../generator/build/elf.js';
 

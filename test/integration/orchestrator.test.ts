@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployRepository } from '../../client/deploy.js';
+import { deployRepository } from '../../client/deploy/index.js';
 import { bytesInput, numericInput, TritonClient, type InferInput } from '../../client/grpc/client.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployRepository } from '../../client/deploy.js';
+import { deployRepository } from '../../client/deploy/index.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { runLatencyTest } from '../../client/perf/latencyTest.js';
 import { runSweep } from '../../client/perf/sweep.js';

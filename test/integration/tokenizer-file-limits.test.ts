@@ -182,23 +182,22 @@ describe('ids are u32, as in Hugging Face', () => {
   );
 });
 
-it('a Split on the empty string is refused: HF splits it between every character, which this library does not reproduce', async () => {
-  const f = file('split-empty', (t) => {
-    t.pre_tokenizer = {
-      type: 'Sequence',
-      pretokenizers: [
-        { type: 'Split', pattern: { String: '' }, behavior: 'Isolated', invert: false },
-        t.pre_tokenizer,
-      ],
-    };
-  });
-  const r = native(f);
-  expect(r.status).toBe(1);
-  expect(r.err).toMatch(
-    /pre_tokenizer\.pretokenizers\[0\]\.pattern\.String: unsupported: an empty split pattern/,
+describe("a Split on the empty string gives HF's ids (it splits between every character)", () => {
+  const cases = ['Isolated', 'Removed', 'MergedWithPrevious', 'MergedWithNext', 'Contiguous'].flatMap(
+    (behavior) => [false, true].map((invert) => [behavior, invert] as const),
   );
-  // The behaviour refused: HF gives one id per character.
-  expect(await hf(f, 'Hello')).toBe('39 68 75 75 78');
+  it.each(cases)('behaviour %s, invert %s', async (behavior, invert) => {
+    const f = file(`split-empty-${behavior}-${invert}`, (t) => {
+      t.pre_tokenizer = {
+        type: 'Sequence',
+        pretokenizers: [{ type: 'Split', pattern: { String: '' }, behavior, invert }, t.pre_tokenizer],
+      };
+    });
+    const r = native(f, 'Hello world ab');
+    expect(r.status, r.err).toBe(0);
+    // Today's library gave other ids (GPT-2's words whole).
+    expect(r.out).toBe(await hf(f, 'Hello world ab'));
+  });
 });
 
 it('a file over 256 MiB is refused before it is read', () => {

@@ -152,6 +152,58 @@ describe('pre-tokenizers', () => {
       );
     });
   }
+  // A regex with an empty lookahead match, runs and bounded repeats: every behavior, both ways.
+  for (const behavior of ['Removed', 'Isolated', 'MergedWithPrevious', 'MergedWithNext', 'Contiguous']) {
+    for (const invert of [false, true]) {
+      it(`Split on a regex (Oniguruma), ${behavior}${invert ? ', inverted' : ''}`, async () => {
+        await expectParity(
+          variant('llama-3.1', {
+            pre_tokenizer: {
+              type: 'Sequence',
+              pretokenizers: [
+                {
+                  type: 'Split',
+                  pattern: { Regex: "(?=\\p{Lu})|\\s+|\\p{N}{1,2}|(?i:'s|n't)" },
+                  behavior,
+                  invert,
+                },
+                { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
+              ],
+            },
+          }),
+        );
+      });
+    }
+  }
+  it('Split on a regex that matches the empty string everywhere, and on the empty string', async () => {
+    for (const pattern of [{ Regex: 'x*' }, { String: '' }]) {
+      await expectParity(
+        variant('llama-3.1', {
+          pre_tokenizer: {
+            type: 'Sequence',
+            pretokenizers: [
+              { type: 'Split', pattern, behavior: 'MergedWithNext', invert: false },
+              { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
+            ],
+          },
+        }),
+      );
+    }
+  });
+  it('Digits and Punctuation before a byte-level BPE, with ByteLevel use_regex false', async () => {
+    await expectParity(
+      variant('qwen3', {
+        pre_tokenizer: {
+          type: 'Sequence',
+          pretokenizers: [
+            { type: 'Digits', individual_digits: true },
+            { type: 'Punctuation', behavior: 'Contiguous' },
+            { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: false },
+          ],
+        },
+      }),
+    );
+  });
   it('ByteLevel with add_prefix_space', async () => {
     await expectParity(
       variant('gpt2', {
@@ -175,6 +227,20 @@ describe('pre-tokenizers', () => {
       );
     });
   }
+});
+
+describe('models', () => {
+  it('WordLevel: one id per piece, the unknown token for the rest', async () => {
+    const bert = base['bert-base-uncased'].model as Json;
+    await expectParity(
+      variant('bert-base-uncased', { model: { type: 'WordLevel', vocab: bert.vocab, unk_token: '[UNK]' } }),
+    );
+  });
+  it('BPE with ignore_merges off on a vocabulary built to have it on (Llama-3.1)', async () => {
+    await expectParity(
+      variant('llama-3.1', { model: { ...(base['llama-3.1'].model as Json), ignore_merges: false } }),
+    );
+  });
 });
 
 describe('post-processors, truncation and padding', () => {

@@ -60,16 +60,16 @@ describe('unsupported configurations are rejected at load, naming the field', ()
       /model\.dropout: unsupported/,
     ],
     [
-      'a regex Split',
+      'a Split regex that Oniguruma cannot compile',
       'gpt2',
       (t) =>
         (t.pre_tokenizer = {
           type: 'Split',
-          pattern: { Regex: '\\s+' },
+          pattern: { Regex: '(\\s+' },
           behavior: 'Isolated',
           invert: false,
         }),
-      /pre_tokenizer\.pattern\.Regex: unsupported/,
+      /pre_tokenizer\.pattern\.Regex: invalid regex \(\\s\+: end pattern with unmatched parenthesis/,
     ],
     [
       'a Precompiled normalizer',

@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import fc from 'fast-check';
@@ -248,9 +248,10 @@ export function driverSource(prepared: Prepared[]): string {
 export function buildDriver(source: string, buildDir = path.join(ROOT, 'build/tscompile-harness')): string {
   mkdirSync(buildDir, { recursive: true });
   const header = readFileSync(path.join(ROOT, 'test/tscompile/harness.h'), 'utf8');
-  const runtime = ['ts_runtime.h', 'ts_case_tables.h'].map((f) =>
-    readFileSync(path.join(RUNTIME_INCLUDE, 'triton_studio', f), 'utf8'),
-  );
+  const runtime = readdirSync(path.join(RUNTIME_INCLUDE, 'triton_studio'))
+    .filter((f) => f.startsWith('ts_') && f.endsWith('.h'))
+    .sort()
+    .map((f) => readFileSync(path.join(RUNTIME_INCLUDE, 'triton_studio', f), 'utf8'));
   const hash = createHash('sha256')
     .update(source)
     .update(header)

@@ -189,3 +189,14 @@ describe('TLS failures as user-facing errors', () => {
     );
   });
 });
+
+describe('perf --help', () => {
+  it('shows the options of the default perf measure, not only the subcommands', () => {
+    const perf = createProgram().commands.find((c) => c.name() === 'perf')!;
+    let text = '';
+    perf.configureOutput({ writeOut: (s) => (text += s) });
+    perf.outputHelp();
+    expect(text).toContain('compare [options] <a> <b>');
+    expect(text).toMatch(/The default command, perf measure:[\s\S]*--model <name>[\s\S]*--concurrency <n,…>/);
+  });
+});

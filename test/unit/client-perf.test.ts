@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { runConcurrencyLoad, runLoad } from '../../client/perf/loadGenerator.js';
-import { OutcomeRecorder } from '../../client/perf/outcomeRecorder.js';
-import { sendSchedule } from '../../client/perf/requestRate.js';
-import { Pacer } from '../../client/perf/pacer.js';
-import { gapSampler, seededRandom } from '../../client/perf/schedule.js';
-import { statisticsDelta } from '../../client/perf/serverStats.js';
-import { LatencyRecorder } from '../../client/perf/summary.js';
+import { runConcurrencyLoad, runLoad } from '../../client/perf/load/loadGenerator.js';
+import { OutcomeRecorder } from '../../client/perf/load/outcomeRecorder.js';
+import { sendSchedule } from '../../client/perf/load/requestRate.js';
+import { Pacer } from '../../client/perf/load/pacer.js';
+import { gapSampler, seededRandom } from '../../client/perf/load/schedule.js';
+import { statisticsDelta } from '../../client/perf/metrics/serverStats.js';
+import { LatencyRecorder } from '../../client/perf/metrics/summary.js';
 import type { ModelStatistics } from '../../client/grpc/types.js';
 
 describe('LatencyRecorder (HDR histogram, µs resolution, 3 significant digits)', () => {

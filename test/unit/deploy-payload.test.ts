@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRepository } from '../../client/repository.js';
-import { modelPayload } from '../../client/deployPayload.js';
+import { modelPayload } from '../../client/deploy/payload.js';
 
 function repository(): string {
   const root = mkdtempSync(join(tmpdir(), 'ts-payload-'));

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseEngine } from '../../client/perf/latencyTest.js';
-import { runNativeLoad, type NativeTarget } from '../../client/perf/nativeEngine.js';
-import { sendSchedule } from '../../client/perf/requestRate.js';
+import { runNativeLoad, type NativeTarget } from '../../client/perf/load/nativeEngine.js';
+import { sendSchedule } from '../../client/perf/load/requestRate.js';
 import { createTransport } from '../../client/transports/index.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ts-native-engine-'));

@@ -7,7 +7,7 @@ import {
   parseSlos,
   type MetricContext,
   type RequestRecord,
-} from '../../client/perf/metrics.js';
+} from '../../client/perf/metrics/metricTable.js';
 
 const streamed: MetricContext = { stream: true, openLoop: false, outputTokens: true, inputTokens: false };
 

@@ -2,22 +2,22 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { asComparable, compareReports } from '../../client/perf/compare.js';
-import { profileCsv, profileExport, reportCsv } from '../../client/perf/export.js';
-import { asSweep, renderHtmlReport, REPORT_CSP } from '../../client/perf/htmlReport.js';
+import { asComparable, compareReports } from '../../client/perf/report/compare.js';
+import { profileCsv, profileExport, reportCsv } from '../../client/perf/report/export.js';
+import { asSweep, renderHtmlReport, REPORT_CSP } from '../../client/perf/report/htmlReport.js';
 import {
   REPORT_CHARTS,
   reportCharts,
   reportDocument,
   type ChartSpec,
   type ReportDocument,
-} from '../../client/perf/reportCharts.js';
-import { readInputDataset } from '../../client/perf/inputs.js';
-import { formatPerfReport, outsideServerMs } from '../../client/perf/report.js';
+} from '../../client/perf/report/reportCharts.js';
+import { readInputDataset } from '../../client/perf/inputs/dataset.js';
+import { formatPerfReport, outsideServerMs } from '../../client/perf/report/textReport.js';
 import type { PerfReport } from '../../client/perf/latencyTest.js';
-import { computeMetrics, type RequestRecord } from '../../client/perf/metrics.js';
+import { computeMetrics, type RequestRecord } from '../../client/perf/metrics/metricTable.js';
 import { confidence, interval, type SweepReport } from '../../client/perf/sweep.js';
-import { StabilityMonitor } from '../../client/perf/windows.js';
+import { StabilityMonitor } from '../../client/perf/metrics/windows.js';
 
 /** A sweep of the given runs, one point each. */
 function sweep(runs: PerfReport[]): SweepReport {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkTokens, reconcile } from '../../client/perf/tokenCounts.js';
+import { chunkTokens, reconcile } from '../../client/perf/inputs/tokenCounts.js';
 
 /** A tokenizer that merges character pairs: counted piecewise it over-counts odd-length chunks. */
 const pairs = { count: (text: string) => Promise.resolve(Math.ceil(text.length / 2)) };

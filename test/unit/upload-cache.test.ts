@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recallUpload, rememberUpload } from '../../client/uploadCache.js';
+import { recallUpload, rememberUpload } from '../../client/deploy/uploadCache.js';
 
 let dir: string;
 beforeEach(() => {

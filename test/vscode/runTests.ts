@@ -26,7 +26,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { runTests } from '@vscode/test-electron';
-import { deployRepository } from '../../client/deploy.js';
+import { deployRepository } from '../../client/deploy/index.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { STATE_DIR_ENV, stopSharedServer } from '../../client/server/sharedServer.js';

@@ -29,6 +29,10 @@ int CharToByte(char32_t c) {
   return c < table.size() ? table[c] : -1;
 }
 
+void AppendAsChars(std::string_view bytes, std::string& out) {
+  for (char c : bytes) utf8::Append(ByteToChar()[static_cast<unsigned char>(c)], out);
+}
+
 namespace {
 
 // Character classes of the GPT-2 pattern, with an ASCII fast path.

@@ -16,6 +16,10 @@ const std::array<char32_t, 256>& ByteToChar();
 // Inverse of ByteToChar: code point -> byte, or -1 when the code point is not in the alphabet.
 int CharToByte(char32_t c);
 
+// Appends `bytes` as GPT-2 alphabet characters (UTF-8): what a byte-level pre-tokenizer hands
+// models other than BPE (which maps bytes itself).
+void AppendAsChars(std::string_view bytes, std::string& out);
+
 // Splits valid UTF-8 `text` with GPT-2's pattern
 //   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 // (leftmost alternative wins, as in Oniguruma), appending [begin, end) byte ranges offset by `base`.

@@ -63,8 +63,6 @@ HfTokenizer::HfTokenizer(const TokenizerJson& file) {
   if (model == nullptr) FieldError("model", "missing");
   model_ = MakeModel(*model, "model", file);
   byte_level_ = pre_tokenizer_ && pre_tokenizer_->ByteLevelOutput();
-  if (byte_level_ && TypeOf(*model, "model") != "BPE")
-    FieldError("pre_tokenizer", "ByteLevel pre-tokenization is only supported with a BPE model");
   if (const Json* p = Find(root, "post_processor")) post_processor_ = MakePostProcessor(*p, "post_processor");
   decoder_ = DecoderChain::Make(Find(root, "decoder"), "decoder");
   if (const Json* t = Find(root, "truncation")) truncation_ = ParseTruncation(*t);

@@ -1,10 +1,13 @@
 #include "pre_tokenizers.h"
 
+#include <algorithm>
 #include <array>
 #include <functional>
 
 #include "byte_level.h"
 #include "component_table.h"
+#include "onig_regex.h"
+#include "split_scanner.h"
 #include "unicode.h"
 #include "utf8.h"
 
@@ -43,8 +46,10 @@ void ApplyBehavior(const std::vector<Segment>& segs, Behavior behavior, std::vec
     case Behavior::kContiguous: {
       bool prev_match = false;
       const size_t first = out.size();
+      // HF joins any two neighbours with the same flag: after an inverted regex, those are the
+      // runs of text between adjacent matches.
       for (const auto& s : segs) {
-        if (s.is_match && prev_match && out.size() > first) {
+        if (s.is_match == prev_match && out.size() > first) {
           out.back().second = s.range.second;
         } else {
           out.push_back(s.range);
@@ -82,6 +87,16 @@ void ApplyBehavior(const std::vector<Segment>& segs, Behavior behavior, std::vec
       return;
     }
   }
+}
+
+// ApplyBehavior, then dropping empty pieces as HF does: a regex may match the empty string, and
+// its empty matches still steer the merging behaviors above before they vanish.
+void ApplyBehaviorNonEmpty(const std::vector<Segment>& segs, Behavior behavior, std::vector<Range>& out) {
+  const size_t first = out.size();
+  ApplyBehavior(segs, behavior, out);
+  out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                           [](const Range& r) { return r.first == r.second; }),
+            out.end());
 }
 
 // Splits each piece on single characters matching `pred`.
@@ -263,34 +278,56 @@ class Metaspace final : public PreTokenizer {
   std::string replacement_;
 };
 
-class SplitString final : public PreTokenizer {
+// Split on a literal string (HF runs the escaped string as a regex: the same leftmost,
+// non-overlapping matches) or a regex: a hand-written scanner when one exists for the pattern
+// (split_scanner.h), else Oniguruma.
+class Split final : public PreTokenizer {
  public:
-  SplitString(std::string pattern, Behavior behavior, bool invert)
-      : pattern_(std::move(pattern)), behavior_(behavior), invert_(invert) {}
+  Split(std::string literal, Behavior behavior, bool invert)
+      : literal_(std::move(literal)), behavior_(behavior), invert_(invert) {
+    // The empty string is the empty regex, which matches between every two characters.
+    if (literal_.empty()) regex_ = std::make_unique<OnigRegex>("", "(empty split string)");
+  }
+  Split(const std::string& regex, const std::string& path, Behavior behavior, bool invert)
+      : scanner_(FindSplitScanner(regex)), behavior_(behavior), invert_(invert) {
+    if (scanner_ == nullptr) regex_ = std::make_unique<OnigRegex>(regex, path);
+  }
   void PreTokenize(Pieces& pieces) const override {
     std::vector<Range> out;
+    std::vector<Range> matches;
     std::vector<Segment> segs;
     const std::string_view text = pieces.text;
     for (const Range& r : pieces.ranges) {
-      segs.clear();
       const std::string_view piece = text.substr(r.first, r.second - r.first);
-      uint32_t seg_start = 0;
-      if (!pattern_.empty()) {
-        for (size_t hit; (hit = piece.find(pattern_, seg_start)) != std::string_view::npos;) {
-          if (seg_start < hit) segs.push_back({{r.first + seg_start, r.first + static_cast<uint32_t>(hit)}, invert_});
-          segs.push_back({{r.first + static_cast<uint32_t>(hit), r.first + static_cast<uint32_t>(hit + pattern_.size())},
-                          !invert_});
-          seg_start = static_cast<uint32_t>(hit + pattern_.size());
-        }
+      if (piece.empty()) continue;
+      matches.clear();
+      Find(piece, matches);
+      // HF's find_matches: the matches and the text between them, in order, covering the piece.
+      segs.clear();
+      uint32_t prev = 0;
+      for (const Range& m : matches) {
+        if (prev != m.first) segs.push_back({{r.first + prev, r.first + m.first}, invert_});
+        segs.push_back({{r.first + m.first, r.first + m.second}, !invert_});
+        prev = m.second;
       }
-      if (seg_start < piece.size()) segs.push_back({{r.first + seg_start, r.second}, invert_});
-      ApplyBehavior(segs, behavior_, out);
+      if (prev != piece.size()) segs.push_back({{r.first + prev, r.second}, invert_});
+      ApplyBehaviorNonEmpty(segs, behavior_, out);
     }
     pieces.ranges.swap(out);
   }
 
  private:
-  std::string pattern_;
+  void Find(std::string_view piece, std::vector<Range>& matches) const {
+    if (scanner_ != nullptr) return scanner_(piece, matches);
+    if (regex_) return regex_->FindMatches(piece, matches);
+    for (size_t hit = piece.find(literal_); hit != std::string_view::npos;
+         hit = piece.find(literal_, hit + literal_.size()))
+      matches.emplace_back(static_cast<uint32_t>(hit), static_cast<uint32_t>(hit + literal_.size()));
+  }
+
+  std::string literal_;
+  SplitScanFn scanner_ = nullptr;
+  std::unique_ptr<OnigRegex> regex_;
   Behavior behavior_;
   bool invert_;
 };
@@ -359,22 +396,18 @@ const ComponentEntry<PreTokenizerFactory> kPreTokenizers[] = {
        return std::make_unique<Metaspace>(SingleChar(rep, path + ".replacement"), ParsePrependScheme(node, path),
                                           GetBool(node, "split", path, true));
      }},
-    // Only literal string patterns: a "Regex" pattern is refused at its field below.
     {"Split",
      [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
        AllowOnlyKeys(node, path, {"pattern", "behavior", "invert"});
        const Json* pattern = Find(node, "pattern");
        if (pattern == nullptr || !pattern->is_object()) FieldError(path + ".pattern", "missing pattern object");
-       if (pattern->contains("Regex"))
-         FieldError(path + ".pattern.Regex",
-                    "unsupported: only literal {\"String\": ...} split patterns are implemented");
-       std::string literal = GetString(*pattern, "String", path + ".pattern");
-       // Hugging Face splits on the empty string's zero-width matches between characters, with
-       // results that depend on the behaviour; refused rather than answered differently.
-       if (literal.empty())
-         FieldError(path + ".pattern.String", "unsupported: an empty split pattern (give the text to split on)");
-       return std::make_unique<SplitString>(std::move(literal), ParseBehavior(node, path),
-                                            GetBool(node, "invert", path, false));
+       const Behavior behavior = ParseBehavior(node, path);
+       const bool invert = GetBool(node, "invert", path, false);
+       if (pattern->contains("Regex")) {
+         const std::string where = path + ".pattern.Regex";
+         return std::make_unique<Split>(GetString(*pattern, "Regex", path + ".pattern"), where, behavior, invert);
+       }
+       return std::make_unique<Split>(GetString(*pattern, "String", path + ".pattern"), behavior, invert);
      }},
     {"Sequence",
      [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {

@@ -1,6 +1,7 @@
 // WordPiece exactly as HF's model does it: greedy longest-match-first from the start of the word,
 // continuation pieces carry the "##" prefix, and a word with any unmatched rest (or longer than
 // max_input_chars_per_word characters) becomes the single unknown token.
+#include "byte_level.h"
 #include "models.h"
 #include "utf8.h"
 #include "word_cache.h"
@@ -24,7 +25,14 @@ class WordPiece final : public Model {
   }
 
   void Tokenize(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const override {
-    (void)byte_level;  // rejected at load: WordPiece never sees byte-level pieces
+    if (byte_level) {
+      // HF hands the model the piece in GPT-2's byte alphabet.
+      thread_local std::string mapped;
+      mapped.clear();
+      byte_level::AppendAsChars(word, mapped);
+      const std::string copy = mapped;  // TokenizeUncached reuses thread-local scratch
+      return Tokenize(copy, false, out);
+    }
     // Words repeat: most are answered by the cache without a single vocabulary probe.
     const bool cacheable = word.size() <= WordCache::kMaxWord;
     const uint64_t hash = cacheable ? WordCache::Hash(word) : 0;

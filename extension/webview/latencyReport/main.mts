@@ -1,11 +1,11 @@
 /**
  * The VS Code side of the latency report page. The webview shows the HTML report itself
- * (client/perf/htmlReport.ts, drawn by client/perf/reportPage.mts); this script, loaded after it,
+ * (client/perf/report/htmlReport.ts, drawn by client/perf/report/reportPage.mts); this script, loaded after it,
  * adds the export buttons and answers the extension: which charts were drawn, and the charts as a
  * PNG. Nothing here draws a chart.
  */
 // The type only (it declares `window.tritonStudioReport`): the page script is the <script> before this one.
-import type { ReportPageApi } from '../../../client/perf/reportPage.mjs';
+import type { ReportPageApi } from '../../../client/perf/report/reportPage.mjs';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

@@ -20,7 +20,7 @@ import { expectedAnswer, referenceTokenCount } from './simLlm.js';
 import { testEnv } from './testEnv.js';
 import { OUTPUT_PANEL_TEXT, workbench } from './workbench.js';
 
-/** The charts of the latency lab's report (client/perf/reportCharts.ts), in page order. */
+/** The charts of the latency lab's report (client/perf/report/reportCharts.ts), in page order. */
 const REPORT_CHARTS = [
   'Latency percentiles vs load',
   'Throughput vs load',

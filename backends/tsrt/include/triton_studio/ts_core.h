@@ -1,0 +1,201 @@
+// The core of the runtime for C++ compiled from TypeScript (generator/tscompile): strings as UTF-16,
+// errors as JavaScript names them, UTF-8 <-> UTF-16 as Node converts, and the optional values
+// that `??` and `!` read. Every other ts_*.h header builds on it; ts_runtime.h includes them all.
+
+#pragma once
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "triton_studio/ts_case_tables.h"
+
+namespace tsrt {
+
+using Str = std::u16string;
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+// The element argument of array methods takes the array's type (no deduction from a literal).
+template <class T>
+struct Same {
+  using type = T;
+};
+template <class T>
+using Elem = typename Same<T>::type;
+
+// ---------------------------------------------------------------------------------------------
+// Errors. `throw new Error(m)` in TS becomes Error{"Error", m}; built-ins throw RangeError /
+// TypeError as Node does. The step turns it into a Triton error for that request only.
+
+std::string toUtf8(const Str& s);
+
+struct Error : std::exception {
+  Str name;
+  Str message;
+  std::string text;
+  Error(Str n, Str m) : name(std::move(n)), message(std::move(m)) {
+    text = toUtf8(name) + ": " + toUtf8(message);
+  }
+  const char* what() const noexcept override { return text.c_str(); }
+};
+
+[[noreturn]] inline void throwError(const Str& message) { throw Error(u"Error", message); }
+[[noreturn]] inline void throwRangeError(const Str& message) { throw Error(u"RangeError", message); }
+[[noreturn]] inline void throwTypeError(const Str& message) { throw Error(u"TypeError", message); }
+// Where Node would go on with `undefined`, compiled code stops the request (docs/HOOKS.md).
+[[noreturn]] inline void throwUndefined(const Str& what) {
+  throw Error(u"UndefinedValueError", what + u" (Node would continue with undefined)");
+}
+
+inline Str ascii(const char* s) { return Str(s, s + std::strlen(s)); }
+inline Str ascii(const std::string& s) { return Str(s.begin(), s.end()); }
+
+// ---------------------------------------------------------------------------------------------
+// UTF-8 <-> UTF-16, as Node's Buffer does it: invalid UTF-8 decodes to U+FFFD per maximal
+// subpart (WHATWG), lone surrogates encode as U+FFFD.
+
+inline Str fromUtf8(std::string_view in) {
+  Str out;
+  out.reserve(in.size());
+  size_t i = 0, n = in.size();
+  while (i < n) {
+    unsigned char b = static_cast<unsigned char>(in[i]);
+    if (b < 0x80) {
+      out.push_back(b);
+      ++i;
+      continue;
+    }
+    int need = 0;
+    char32_t cp = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) {
+      need = 1;
+      cp = b & 0x1F;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      need = 2;
+      cp = b & 0x0F;
+      if (b == 0xE0) lo = 0xA0;
+      if (b == 0xED) hi = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      need = 3;
+      cp = b & 0x07;
+      if (b == 0xF0) lo = 0x90;
+      if (b == 0xF4) hi = 0x8F;
+    } else {
+      out.push_back(0xFFFD);
+      ++i;
+      continue;
+    }
+    size_t j = i + 1;
+    bool ok = true;
+    for (int k = 0; k < need; ++k, ++j) {
+      if (j >= n) {
+        ok = false;
+        break;
+      }
+      unsigned char c = static_cast<unsigned char>(in[j]);
+      unsigned char l = k == 0 ? lo : 0x80, h = k == 0 ? hi : 0xBF;
+      if (c < l || c > h) {
+        ok = false;
+        break;
+      }
+      cp = (cp << 6) | (c & 0x3F);
+    }
+    if (!ok) {
+      out.push_back(0xFFFD);
+      i = j;  // the maximal subpart is replaced by one U+FFFD
+      continue;
+    }
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      out.push_back(static_cast<char16_t>(0xD800 + (cp >> 10)));
+      out.push_back(static_cast<char16_t>(0xDC00 + (cp & 0x3FF)));
+    } else {
+      out.push_back(static_cast<char16_t>(cp));
+    }
+    i = j;
+  }
+  return out;
+}
+
+inline void appendUtf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+inline bool isHigh(char16_t c) { return c >= 0xD800 && c <= 0xDBFF; }
+inline bool isLow(char16_t c) { return c >= 0xDC00 && c <= 0xDFFF; }
+
+// The code point at i (a lone surrogate stands for itself) and how many units it takes.
+inline char32_t codePointAt(const Str& s, size_t i, size_t* units) {
+  char16_t c = s[i];
+  if (isHigh(c) && i + 1 < s.size() && isLow(s[i + 1])) {
+    *units = 2;
+    return 0x10000 + ((static_cast<char32_t>(c) - 0xD800) << 10) + (s[i + 1] - 0xDC00);
+  }
+  *units = 1;
+  return c;
+}
+
+inline std::string toUtf8(const Str& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    size_t units;
+    char32_t cp = codePointAt(s, i, &units);
+    if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+    appendUtf8(out, cp);
+    i += units;
+  }
+  return out;
+}
+
+inline void appendCodePoint(Str& out, char32_t cp) {
+  if (cp >= 0x10000) {
+    cp -= 0x10000;
+    out.push_back(static_cast<char16_t>(0xD800 + (cp >> 10)));
+    out.push_back(static_cast<char16_t>(0xDC00 + (cp & 0x3FF)));
+  } else {
+    out.push_back(static_cast<char16_t>(cp));
+  }
+}
+
+// `a ?? b` and `a!` on the values JS methods return `undefined` from (pop, find, Map.get…).
+template <class T, class F>
+inline T coalesce(const std::optional<T>& o, F fallback) {
+  return o ? *o : fallback();
+}
+template <class T>
+inline T unwrap(const std::optional<T>& o, const char16_t* what) {
+  if (!o) throwUndefined(Str(what) + u" is undefined");
+  return *o;
+}
+
+}  // namespace tsrt
