@@ -142,7 +142,10 @@ function outputTensor(p: Port): ModelTensor {
  * (`max_input_bytes`, `max_input_tokens`; backends/triton tokenize_runner.h), and the model step's
  * own `max_input_len` (TensorRT-LLM's name) as the token limit when the step sets none.
  */
-function inputLimits(tokenize: Record<string, string>, model: Record<string, string>): Record<string, string> {
+function inputLimits(
+  tokenize: Record<string, string>,
+  model: Record<string, string>,
+): Record<string, string> {
   const limits: Record<string, string> = {};
   const tokens = tokenize.max_input_tokens ?? model.max_input_len;
   if (tokenize.max_input_bytes !== undefined) limits.max_input_bytes = tokenize.max_input_bytes;
