@@ -269,6 +269,16 @@ describe('text that is not Unicode', () => {
     try {
       await expect(tokenizer.count('ab\ud800cd')).rejects.toThrow(/lone UTF-16 surrogate/);
       expect(await tokenizer.encode('Hello world')).toEqual([15496, 995]);
+      // A process that dies (killed, out of memory) fails what it held and is started again.
+      const child = (
+        tokenizer as unknown as {
+          child: { kill(signal: string): void; once(e: string, f: () => void): void };
+        }
+      ).child;
+      const gone = new Promise<void>((done) => child.once('close', done));
+      child.kill('SIGKILL');
+      await gone;
+      expect(await tokenizer.encode('Hello world')).toEqual([15496, 995]);
     } finally {
       tokenizer.close();
     }
