@@ -69,6 +69,7 @@ export {
   isClassifier,
   promptInputs,
   type PromptOptions,
+  type ChatPromptInputs,
   type PromptResult,
   type ClassifyResult,
 } from './prompt.js';
@@ -90,6 +91,15 @@ export {
   type TransportOptions,
 } from './transports/index.js';
 export { NativeTokenizer } from './tokenizer/nativeTokenizer.js';
+export {
+  renderChat,
+  renderChats,
+  renderChatTool,
+  ChatRenderError,
+  type ChatRenderFailure,
+  type ChatRenderRequest,
+  type ChatTemplateSource,
+} from './chat/renderChat.js';
 export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokenizer/repositoryTokenizer.js';
 export {
   OPENAI_DEFAULT_LIMITS,
@@ -97,6 +107,15 @@ export {
   type OpenAiServer,
   type OpenAiServerOptions,
 } from './openai/server.js';
+export { chatPrompt } from './openai/protocol.js';
+export {
+  previewChat,
+  markSpecialTokens,
+  specialTokens,
+  type ChatPreview,
+  type ChatPreviewRequest,
+  type TextSegment,
+} from './tokenizer/chatPreview.js';
 export {
   runLatencyTest,
   PERF_ENGINES,

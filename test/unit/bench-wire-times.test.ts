@@ -1,5 +1,5 @@
 /**
- * The bench's third clock (bench/perf/wireTimes.ts): unary gRPC calls' latencies read from a
+ * The bench's third clock (bench/perf/wire-times.ts): unary gRPC calls' latencies read from a
  * packet capture. It is the reference the tools are checked against, so it is checked here on a
  * capture built byte by byte: HTTP/2 frames split across segments, a retransmission, a
  * connection the capture joined late, and control calls beside the load's.
@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inferenceCalls, wireLatencies } from '../../bench/perf/wireTimes.js';
+import { inferenceCalls, wireLatencies } from '../../bench/perf/wire-times.js';
 
 const SERVER = 8001;
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');

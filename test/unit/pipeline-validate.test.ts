@@ -518,9 +518,9 @@ describe('names, steps and presets', () => {
   });
 
   it.each(['/etc/hostname', '../../../../../etc/hostname', '../pbtxt/onnx_bert.pbtxt'])(
-    "TS-E057: %s lies outside the pipeline's folder, at the entry's exact range",
+    "TS-E059: %s lies outside the pipeline's folder, at the entry's exact range",
     (entry) => {
-      const { d, at } = only('TS-E057', (p) => (step(p, 'sim_llm').files = ['hostile.ts', entry]));
+      const { d, at } = only('TS-E059', (p) => (step(p, 'sim_llm').files = ['hostile.ts', entry]));
       expect(at).toBe(JSON.stringify(entry));
       expect(d.message).toContain(`"${entry}" is outside the pipeline's folder ${resolve(FILE, '..')}`);
       expect(d.message).toContain(
@@ -529,19 +529,19 @@ describe('names, steps and presets', () => {
     },
   );
 
-  it('TS-E057: a folder in TRITON_STUDIO_FILES_ALLOW is allowed, and only that one', () => {
+  it('TS-E059: a folder in TRITON_STUDIO_FILES_ALLOW is allowed, and only that one', () => {
     process.env.TRITON_STUDIO_FILES_ALLOW = resolve(__dirname, '../fixtures/pbtxt');
     try {
       const p = base();
       step(p, 'sim_llm').files = ['../pbtxt/onnx_bert.pbtxt'];
       expect(run(JSON.stringify(p, null, 2)).filter((d) => d.severity !== 'info')).toEqual([]);
-      only('TS-E057', (q) => (step(q, 'sim_llm').files = ['/etc/hostname']));
+      only('TS-E059', (q) => (step(q, 'sim_llm').files = ['/etc/hostname']));
     } finally {
       delete process.env.TRITON_STUDIO_FILES_ALLOW;
     }
   });
 
-  it('TS-E057: a link inside the folder that leads out of it', () => {
+  it('TS-E059: a link inside the folder that leads out of it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ts-files-link-'));
     symlinkSync('/etc/hostname', join(dir, 'hostname'));
     const p = base();
@@ -550,7 +550,7 @@ describe('names, steps and presets', () => {
     const ds = validatePipeline(text, join(dir, 'x.pipeline.json')).diagnostics.filter(
       (d) => d.severity !== 'info',
     );
-    expect(ds.map((d) => d.code)).toEqual(['TS-E057']);
+    expect(ds.map((d) => d.code)).toEqual(['TS-E059']);
     expect(covered(text, ds[0]!)).toBe('"hostname"');
     expect(ds[0]!.message).toContain('"hostname" leads to /etc/hostname, outside the pipeline\'s folder');
   });

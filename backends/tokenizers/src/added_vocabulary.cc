@@ -34,6 +34,8 @@ void AddedVocabulary::Matcher::Add(std::string_view pattern, size_t token) {
       nodes_.emplace_back();
       if (node == 0) {
         root_children_[byte] = next;
+        const bool first_root_child = nodes_.size() == 2;
+        only_first_byte_ = first_root_child ? byte : -1;
       } else {
         auto& children = nodes_[node].children;
         children.insert(std::lower_bound(children.begin(), children.end(), std::make_pair(byte, 0u)),

@@ -107,11 +107,23 @@ std::optional<std::string> HfTokenizer::IdToToken(uint32_t id) const {
 }
 
 void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids) const {
-  std::string normalized(text);
-  if (normalizer_) normalizer_->Normalize(normalized);
-  std::vector<AddedSplit> splits;
+  // Per-thread scratch: a short encode allocated four buffers (8% of GPT-2's in malloc/free).
+  struct Scratch {
+    std::string normalized;
+    std::vector<AddedSplit> splits;
+    Pieces pieces;
+  };
+  thread_local Scratch scratch;
+  std::string_view normalized = text;
+  if (normalizer_) {
+    scratch.normalized.assign(text);
+    normalizer_->Normalize(scratch.normalized);
+    normalized = scratch.normalized;
+  }
+  std::vector<AddedSplit>& splits = scratch.splits;
+  splits.clear();
   added_.Split(normalized, /*normalized=*/true, splits);
-  Pieces pieces;
+  Pieces& pieces = scratch.pieces;
   for (const AddedSplit& s : splits) {
     if (s.id) {
       ids.push_back(*s.id);
@@ -121,10 +133,11 @@ void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::ve
     pieces.ranges.assign(1, {0, static_cast<uint32_t>(pieces.text.size())});
     pieces.at_input_start = at_input_start && s.begin == 0;
     if (pre_tokenizer_) pre_tokenizer_->PreTokenize(pieces);
-    const std::string_view all = pieces.text;
-    for (const Range& r : pieces.ranges)
-      if (r.second > r.first) model_->Tokenize(all.substr(r.first, r.second - r.first), byte_level_, ids);
+    model_->TokenizePieces(pieces.text, pieces.ranges, byte_level_, ids);
   }
+  // The scratch keeps its buffers between calls, but not a huge input's.
+  constexpr size_t kKeep = 1 << 20;
+  if (pieces.text.capacity() > kKeep || scratch.normalized.capacity() > kKeep) scratch = Scratch();
 }
 
 std::vector<uint32_t> HfTokenizer::Encode(std::string_view input, bool add_special_tokens) const {

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "chat_prompt.h"
 #include "triton_studio/glue.h"
 #include "triton_studio/step_hooks.h"
 #include "triton_studio/steps.h"
@@ -42,19 +43,30 @@ struct InputLimits {
   static InputLimits FromConfig(const glue::ModelConfig& config);
 };
 
+// The step's chat template from its model version folder, parsed once (null when it has none);
+// a template that cannot be parsed fails the model load, naming its line and column.
+std::shared_ptr<const ChatPrompt> LoadChatPrompt(TRITONBACKEND_Model* model, const TokenizeSpec& spec);
+
 class TokenizeRunner {
  public:
   // Throws BackendError when the spec cannot be served with this tokenizer (at model load).
+  // `chat` renders the `messages` input (null: the step has no chat template).
   TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const tok::Tokenizer> tokenizer, bool add_special_tokens,
-                 bool batching, InputLimits limits = {});
+                 bool batching, std::shared_ptr<const ChatPrompt> chat = nullptr, InputLimits limits = {});
 
-  // The outputs named in `requested`, computed from the inputs `inputs` finds.
+  // The outputs named in `requested`, computed from the inputs `inputs` finds. A row whose
+  // `messages` is sent (non-empty) is its conversation rendered with the chat template and encoded
+  // without added special tokens (the template writes them); any other row is the text input's
+  // prompt, through `before_encode`.
   glue::RequestResult Run(const InputLookup& inputs, const std::set<std::string>& requested,
                           const PromptHook& before_encode = nullptr) const;
 
   const tok::Tokenizer& tokenizer() const { return *tokenizer_; }
 
  private:
+  // Each row's prompt ids and the number of rows.
+  std::vector<std::vector<uint32_t>> EncodeRows(const InputLookup& inputs, const PromptHook& before_encode,
+                                                int64_t* rows) const;
   glue::OutputTensor IdOutput(const InputLookup& inputs, const std::optional<TensorSpec>& input,
                               const TensorSpec& output, int64_t fallback, int64_t rows, bool batching) const;
   glue::OutputTensor EmbeddingBiasOutput(const InputLookup& inputs, int64_t rows, bool batching) const;
@@ -67,6 +79,7 @@ class TokenizeRunner {
   bool batching_;
   InputLimits limits_;
   int64_t pad_value_ = 0;
+  std::shared_ptr<const ChatPrompt> chat_;
 };
 
 }  // namespace triton_studio::steps

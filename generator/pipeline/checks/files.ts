@@ -19,7 +19,7 @@ export interface VersionFile {
   name: string;
   /** Why it cannot be copied; undefined when it can. */
   problem?: string;
-  code?: 'TS-E055' | 'TS-E057';
+  code?: 'TS-E055' | 'TS-E059';
 }
 
 /** Folders outside the pipeline's own that `files` may name: the user's allow-list. */
@@ -83,7 +83,7 @@ export function versionFiles(step: ResolvedStep, pipelineFile: string): VersionF
     }
     seen.set(name, index);
     if (!roots.some((root) => isInside(source, root))) {
-      return { ...file, code: 'TS-E057', problem: outsideMessage(entry, 'is', roots) };
+      return { ...file, code: 'TS-E059', problem: outsideMessage(entry, 'is', roots) };
     }
     return file;
   });

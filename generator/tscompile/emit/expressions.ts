@@ -187,7 +187,8 @@ function objectLiteral(em: Emitter, e: ObjectLiteralExpression): Value {
     const v = values.get(f.name)!;
     return em.convert(v.value, f.type, v.node);
   });
-  return { code: `std::make_shared<${type.name}>(${type.name}{${inits.join(', ')}})`, type };
+  const struct = cppName(type.name);
+  return { code: `std::make_shared<${struct}>(${struct}{${inits.join(', ')}})`, type };
 }
 
 export function lvalue(em: Emitter, e: Node): Place {
