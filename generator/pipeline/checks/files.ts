@@ -6,7 +6,8 @@
  * file exists yet, and where a symbolic link really leads, is the environment's question
  * (`../environment.ts`).
  */
-import { basename, delimiter, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { projectRoot } from '../projectRoot.js';
 import type { ResolvedStep } from '../resolve.js';
 import { hasControlChars, isNative, type CheckContext } from './context.js';
 
@@ -25,10 +26,18 @@ export interface VersionFile {
 /** Folders outside the pipeline's own that `files` may name: the user's allow-list. */
 export const FILES_ALLOW_ENV = 'TRITON_STUDIO_FILES_ALLOW';
 
-/** The folders a pipeline's `files` may come from: its own folder, then those in `TRITON_STUDIO_FILES_ALLOW`. */
+/**
+ * The folders a pipeline's `files` may come from: its own folder, Triton Studio's `.cache/` (where
+ * set-up fetches models, e.g. the demo's GGUF), then those in `TRITON_STUDIO_FILES_ALLOW`.
+ */
 export function fileRoots(pipelineFile: string): string[] {
   const allowed = (process.env[FILES_ALLOW_ENV] ?? '').split(delimiter).filter((d) => isAbsolute(d));
-  return [dirname(resolve(pipelineFile)), ...allowed.map((d) => resolve(d))];
+  const root = projectRoot();
+  return [
+    dirname(resolve(pipelineFile)),
+    ...(root ? [join(root, '.cache')] : []),
+    ...allowed.map((d) => resolve(d)),
+  ];
 }
 
 /** Whether `path` lies inside `root` (lexically; links are the environment's to follow). */
@@ -40,8 +49,8 @@ export function isInside(path: string, root: string): boolean {
 /** The message of a `files` entry that leads outside the allowed folders. */
 export function outsideMessage(entry: string, where: string, roots: readonly string[]): string {
   return (
-    `"${entry}" ${where} outside the pipeline's folder ${roots[0]}` +
-    (roots.length > 1 ? ` and the folders in ${FILES_ALLOW_ENV}` : '') +
+    `"${entry}" ${where} outside the pipeline's folder ${roots[0]}, Triton Studio's .cache/` +
+    ` and the folders in ${FILES_ALLOW_ENV}` +
     ": generate would copy it into the repository that deploy uploads. Move the file into the pipeline's " +
     `folder, or allow its folder with ${FILES_ALLOW_ENV}=/its/folder.`
   );
