@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { normalizeUrl, type TritonClientOptions } from '../client/index.js';
+import { architecture, hostArchitecture, type Architecture } from '../generator/index.js';
 
 /** The `tritonStudio.*` settings a prompt needs, checked. */
 export interface PromptSettings {
@@ -27,6 +28,7 @@ export const SETTING = {
   repositoryDir: 'tritonStudio.repositoryDir',
   buildType: 'tritonStudio.build.type',
   buildJobs: 'tritonStudio.build.jobs',
+  buildArch: 'tritonStudio.build.arch',
 } as const;
 
 export type SettingKey = (typeof SETTING)[keyof typeof SETTING];
@@ -162,10 +164,19 @@ export function readLocalServerSettings(scope?: vscode.ConfigurationScope): Loca
 
 export type BuildType = 'Release' | 'RelWithDebInfo' | 'Debug';
 
-export function readBuildSettings(scope?: vscode.ConfigurationScope): { type: BuildType; jobs?: number } {
+export function readBuildSettings(scope?: vscode.ConfigurationScope): {
+  type: BuildType;
+  jobs?: number;
+  arch: Architecture;
+} {
   const config = section(scope);
   const jobs = config.get<number>(SETTING.buildJobs, 0);
-  return { type: config.get<BuildType>(SETTING.buildType, 'Release'), jobs: jobs > 0 ? jobs : undefined };
+  const arch = config.get<string>(SETTING.buildArch, 'auto');
+  return {
+    type: config.get<BuildType>(SETTING.buildType, 'Release'),
+    jobs: jobs > 0 ? jobs : undefined,
+    arch: arch === 'auto' ? hostArchitecture() : architecture(arch),
+  };
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   type Diagnostic,
   type Pipeline,
   type PresetFamily,
+  hostArchitecture,
 } from '../../generator/index.js';
 import type { Ctx } from '../context.js';
 import { toVscodeDiagnostic } from '../diagnostics.js';
@@ -363,19 +364,22 @@ function rangeOf(d: Diagnostic): vscode.Range {
 export async function build(ctx: Ctx, arg?: unknown): Promise<Outcome<{ built: BuiltModel[] }> | undefined> {
   const repository = await pickRepository(ctx, arg);
   if (!repository) return undefined;
-  const { type, jobs } = readBuildSettings();
+  const { type, jobs, arch } = readBuildSettings();
   ctx.buildProblems.clear();
   const lines: string[] = [];
-  ctx.log(`building the native steps of ${repository} (${type})…`);
+  const foreign = arch.arch !== hostArchitecture().arch;
+  ctx.log(`building the native steps of ${repository} (${type}, ${arch.arch})…`);
   try {
     const result = await withProgress('Triton Studio: building backends', (report, signal) => {
       const progress = new BuildProgress(report);
       return buildRepository(repository, {
         jobs,
         buildType: type,
+        arch,
         signal,
-        // The shared native parts in global storage, this workspace's steps in .triton-studio/build.
-        buildDir: ctx.storage.backendsBuildDir,
+        // The shared native parts in global storage (one tree per architecture), this workspace's
+        // steps in .triton-studio/build.
+        buildDir: foreign ? `${ctx.storage.backendsBuildDir}-${arch.arch}` : ctx.storage.backendsBuildDir,
         dependencySourcesDir: ctx.storage.dependencySourcesDir,
         stepsBuildDir: ctx.storage.stepsBuildDir(repository),
         onStage: (stage) => {
@@ -431,6 +435,8 @@ export async function deploy(
       deployRepository(target.client, {
         repository,
         mode: local ? 'local' : 'remote',
+        // A local server runs here; a remote one on the CPU the steps are built for.
+        serverArch: local ? hostArchitecture() : readBuildSettings().arch,
         onModel: (s) => {
           ctx.log(`  ${s.model}: ${s.state}${s.error ? ` — ${s.error}` : ''}${s.hint ? ` (${s.hint})` : ''}`);
           report(`${s.model}: ${s.state}`);
