@@ -52,8 +52,8 @@ function optionalId(meta: Map<string, GgufValue>, key: string): number | undefin
   return typeof v === 'number' || typeof v === 'bigint' ? Number(v) : undefined;
 }
 
-/** The Hugging Face tokenizer files for a GGUF file's metadata; GgufError for what is not covered. */
-export function tokenizerFromGguf(meta: Map<string, GgufValue>, file = 'the GGUF file'): GgufTokenizer {
+/** The pre-tokenizer for `tokenizer.ggml.pre`, or a GgufError for a model or name not covered. */
+function preTokenizerOf(meta: Map<string, GgufValue>, file: string): Json {
   const model = need<string>(meta, 'tokenizer.ggml.model', file);
   if (model !== 'gpt2') {
     throw new GgufError(
@@ -69,15 +69,12 @@ export function tokenizerFromGguf(meta: Map<string, GgufValue>, file = 'the GGUF
         `equivalent here yet (known: ${Object.keys(PRE_TOKENIZERS).join(', ')}); use the model’s own tokenizer.json`,
     );
   }
-  const tokens = need<string[]>(meta, 'tokenizer.ggml.tokens', file);
-  const types = (meta.get('tokenizer.ggml.token_type') as number[] | undefined) ?? [];
-  const merges = need<string[]>(meta, 'tokenizer.ggml.merges', file);
+  return pre;
+}
 
-  const vocab: Record<string, number> = {};
-  tokens.forEach((t, id) => {
-    vocab[t] = id;
-  });
-  const added = tokens.flatMap((content, id) =>
+/** Control tokens become special added tokens, user-defined ones plain added tokens. */
+function addedTokens(tokens: string[], types: number[]) {
+  return tokens.flatMap((content, id) =>
     types[id] === CONTROL || types[id] === USER_DEFINED
       ? [
           {
@@ -92,12 +89,39 @@ export function tokenizerFromGguf(meta: Map<string, GgufValue>, file = 'the GGUF
         ]
       : [],
   );
-  const bos = optionalId(meta, 'tokenizer.ggml.bos_token_id');
-  const eos = optionalId(meta, 'tokenizer.ggml.eos_token_id');
-  const pad = optionalId(meta, 'tokenizer.ggml.padding_token_id');
-  const unk = optionalId(meta, 'tokenizer.ggml.unknown_token_id');
-  const addBos = meta.get('tokenizer.ggml.add_bos_token') === true && bos !== undefined;
-  const name = (id: number | undefined) => (id === undefined ? undefined : tokens[id]);
+}
+
+/** BOS in front when the GGUF asks for it (TemplateProcessing), else GPT-2's ByteLevel (adds nothing). */
+function postProcessor(bos: { id: number; token: string } | undefined): Json {
+  if (!bos) return { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: true };
+  const special = (typeId: number) => ({ SpecialToken: { id: bos.token, type_id: typeId } });
+  return {
+    type: 'TemplateProcessing',
+    single: [special(0), { Sequence: { id: 'A', type_id: 0 } }],
+    pair: [
+      special(0),
+      { Sequence: { id: 'A', type_id: 0 } },
+      special(1),
+      { Sequence: { id: 'B', type_id: 1 } },
+    ],
+    special_tokens: { [bos.token]: { id: bos.token, ids: [bos.id], tokens: [bos.token] } },
+  };
+}
+
+/** The Hugging Face tokenizer files for a GGUF file's metadata; GgufError for what is not covered. */
+export function tokenizerFromGguf(meta: Map<string, GgufValue>, file = 'the GGUF file'): GgufTokenizer {
+  const pre = preTokenizerOf(meta, file);
+  const tokens = need<string[]>(meta, 'tokenizer.ggml.tokens', file);
+  const types = (meta.get('tokenizer.ggml.token_type') as number[] | undefined) ?? [];
+  const merges = need<string[]>(meta, 'tokenizer.ggml.merges', file);
+  const vocab = Object.fromEntries(tokens.map((t, id) => [t, id]));
+  const added = addedTokens(tokens, types);
+  const name = (key: string) => {
+    const id = optionalId(meta, key);
+    return id === undefined ? null : (tokens[id] ?? null);
+  };
+  const bosId = optionalId(meta, 'tokenizer.ggml.bos_token_id');
+  const addBos = meta.get('tokenizer.ggml.add_bos_token') === true && bosId !== undefined;
 
   const tokenizer: Json = {
     version: '1.0',
@@ -106,19 +130,7 @@ export function tokenizerFromGguf(meta: Map<string, GgufValue>, file = 'the GGUF
     added_tokens: added,
     normalizer: null,
     pre_tokenizer: pre,
-    post_processor: addBos
-      ? {
-          type: 'TemplateProcessing',
-          single: [{ SpecialToken: { id: name(bos), type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }],
-          pair: [
-            { SpecialToken: { id: name(bos), type_id: 0 } },
-            { Sequence: { id: 'A', type_id: 0 } },
-            { SpecialToken: { id: name(bos), type_id: 1 } },
-            { Sequence: { id: 'B', type_id: 1 } },
-          ],
-          special_tokens: { [name(bos)!]: { id: name(bos), ids: [bos], tokens: [name(bos)] } },
-        }
-      : { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: true },
+    post_processor: postProcessor(addBos ? { id: bosId, token: tokens[bosId]! } : undefined),
     decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true },
     model: {
       type: 'BPE',
@@ -133,15 +145,14 @@ export function tokenizerFromGguf(meta: Map<string, GgufValue>, file = 'the GGUF
       merges,
     },
   };
-
   const context = [...meta.entries()].find(([k]) => k.endsWith('.context_length'))?.[1];
   const config: Json = {
     add_bos_token: addBos,
     add_prefix_space: false,
-    bos_token: name(bos) ?? null,
-    eos_token: name(eos) ?? null,
-    pad_token: name(pad) ?? null,
-    unk_token: name(unk) ?? null,
+    bos_token: name('tokenizer.ggml.bos_token_id'),
+    eos_token: name('tokenizer.ggml.eos_token_id'),
+    pad_token: name('tokenizer.ggml.padding_token_id'),
+    unk_token: name('tokenizer.ggml.unknown_token_id'),
     clean_up_tokenization_spaces: false,
     model_max_length: context === undefined ? undefined : Number(context),
     tokenizer_class: 'GPT2Tokenizer',

@@ -98,7 +98,11 @@ function orchestratedModels(graph: PipelineGraph, pipelineFile: string): Generat
     // serves any number of requests at once.
     instance_group: [{ count: 1, kind: 'KIND_CPU' }],
     model_transaction_policy: { decoupled: true },
-    parameters: parameters({ ...graph.parameters, [ORCHESTRATES_PARAMETER]: plan.model.name }),
+    parameters: parameters({
+      ...graph.parameters,
+      ...inputLimits(plan.tokenize.parameters, plan.model.parameters),
+      [ORCHESTRATES_PARAMETER]: plan.model.name,
+    }),
   };
   const orchestrator: OrchestratorModel = {
     kind: 'orchestrator',
@@ -136,6 +140,22 @@ function outputTensor(p: Port): ModelTensor {
   const t = tensor(p);
   if (p.reshape) t.reshape = { shape: [...p.reshape] };
   return t;
+}
+
+/**
+ * The orchestrator tokenizes as its tokenize step would: that step's prompt limits
+ * (`max_input_bytes`, `max_input_tokens`; backends/triton tokenize_runner.h), and the model step's
+ * own `max_input_len` (TensorRT-LLM's name) as the token limit when the step sets none.
+ */
+function inputLimits(
+  tokenize: Record<string, string>,
+  model: Record<string, string>,
+): Record<string, string> {
+  const limits: Record<string, string> = {};
+  const tokens = tokenize.max_input_tokens ?? model.max_input_len;
+  if (tokenize.max_input_bytes !== undefined) limits.max_input_bytes = tokenize.max_input_bytes;
+  if (tokens !== undefined) limits.max_input_tokens = tokens;
+  return limits;
 }
 
 function parameters(params: Record<string, string>): ModelConfig['parameters'] {

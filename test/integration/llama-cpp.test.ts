@@ -126,6 +126,20 @@ describe('the SmolLM2 pipeline behind the orchestrator', () => {
     expect(streamed.join('')).toBe(whole[0]);
     expect(whole[0]).toMatch(/^ Paris\b/);
   });
+  it('answers a conversation rendered with the model’s own ChatML template from the imported tokenizer_config.json', async () => {
+    // A 135M model: asked "What is the capital of France?" in chat form it rambles in French, and
+    // llama.cpp alone on the same rendered text says the same; this phrasing it answers right.
+    const messages = JSON.stringify([{ role: 'user', content: 'Name the capital of France.' }]);
+    const chunks: string[] = [];
+    for await (const r of client.streamInfer('smollm2', [
+      bytesInput('messages', [1, 1], [messages]),
+      numericInput('max_tokens', 'INT32', [1, 1], [10]),
+      numericInput('stream', 'BOOL', [1, 1], [true]),
+    ])) {
+      chunks.push(r.strings('text_output').join(''));
+    }
+    expect(chunks.join('')).toMatch(/\bParis\b/);
+  });
 });
 
 describe('the llama.cpp step (TensorRT-LLM tensors)', () => {
