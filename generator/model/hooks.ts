@@ -91,3 +91,14 @@ export function hookSignature(h: HookDescriptor): string {
   const params = h.params.map((p) => `${p.name}${'optional' in p ? '?' : ''}: ${p.type}`).join(', ');
   return `${h.name}(${params}): ${h.returns}`;
 }
+
+/**
+ * What one call of a compiled module may take (issue 25): its time, and the size of one value
+ * (a string or an array) in bytes. Going over fails that request with an error that names the
+ * budget; the runtime (backends/tsrt, ts_core.h) checks it at every call, loop iteration and
+ * growing value. A recursion deeper than the stack allows is a RangeError, as in Node.
+ */
+export const MODULE_BUDGET = { timeMs: 10_000, maxValueBytes: 256 * 1024 * 1024 } as const;
+
+/** The C++ statement that opens a call's budget in generated code. */
+export const BUDGET_SCOPE = `const tsrt::BudgetScope tsrt_budget(tsrt::Limits{${MODULE_BUDGET.timeMs}, ${MODULE_BUDGET.maxValueBytes}});`;

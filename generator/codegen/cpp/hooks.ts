@@ -4,7 +4,12 @@
  * lambdas that convert UTF-8 to JavaScript strings and call the module's functions. Only the hooks
  * the step's kind calls are wired (model/hooks.ts); the module itself is `module.h`.
  */
-import { HOOK_INPUTS_INTERFACE, STREAM_STATE_INTERFACE, type HookName } from '../../model/hooks.js';
+import {
+  BUDGET_SCOPE,
+  HOOK_INPUTS_INTERFACE,
+  STREAM_STATE_INTERFACE,
+  type HookName,
+} from '../../model/hooks.js';
 import { cppName, type CompiledModule } from '../../tscompile/index.js';
 import { cppStringLiteral } from './escape.js';
 
@@ -29,6 +34,7 @@ export function renderHooksFunction(model: StepHooksModel): string {
     lines.push(
       '  h.before_encode = [](const std::string& prompt, const std::vector<std::string>& in) {',
       '    (void)in;',
+      `    ${BUDGET_SCOPE}`,
     );
     if (takesInputs) {
       lines.push(`    auto inputs = std::make_shared<mod::${HOOK_INPUTS_INTERFACE}>();`);
@@ -43,7 +49,7 @@ export function renderHooksFunction(model: StepHooksModel): string {
   }
   if (hooks.includes('afterDecode')) {
     lines.push(
-      `  h.after_decode = [](const std::string& text) { return tsrt::toUtf8(${fn('afterDecode')}(tsrt::fromUtf8(text))); };`,
+      `  h.after_decode = [](const std::string& text) { ${BUDGET_SCOPE} return tsrt::toUtf8(${fn('afterDecode')}(tsrt::fromUtf8(text))); };`,
     );
   }
   if (hooks.includes('onChunk')) {
@@ -51,9 +57,9 @@ export function renderHooksFunction(model: StepHooksModel): string {
     const holder = `std::shared_ptr<mod::${STREAM_STATE_INTERFACE}>`;
     const state = `*static_cast<${holder}*>(state)`;
     lines.push(
-      `  h.start_stream = []() -> std::shared_ptr<void> { return std::make_shared<${holder}>(${fn('startStream')}()); };`,
-      `  h.on_chunk = [](void* state, const std::string& chunk) { return tsrt::toUtf8(${fn('onChunk')}(${state}, tsrt::fromUtf8(chunk))); };`,
-      `  h.end_stream = [](void* state) { return tsrt::toUtf8(${fn('endStream')}(${state})); };`,
+      `  h.start_stream = []() -> std::shared_ptr<void> { ${BUDGET_SCOPE} return std::make_shared<${holder}>(${fn('startStream')}()); };`,
+      `  h.on_chunk = [](void* state, const std::string& chunk) { ${BUDGET_SCOPE} return tsrt::toUtf8(${fn('onChunk')}(${state}, tsrt::fromUtf8(chunk))); };`,
+      `  h.end_stream = [](void* state) { ${BUDGET_SCOPE} return tsrt::toUtf8(${fn('endStream')}(${state})); };`,
     );
   }
   lines.push('  return h;');
