@@ -1,3 +1,9 @@
+/**
+ * Prompts to an ensemble with Triton's LLM interface (text_input, max_tokens → text_output):
+ * `sendPrompt` for one answer (always ModelStreamInfer, so decoupled and ordinary ensembles alike),
+ * and for the latency lab `PromptEncoder` (each distinct prompt encoded once) and `PromptSender`
+ * (requests over the pooled streams, timed at the wire).
+ */
 import { performance } from 'node:perf_hooks';
 import {
   bytesInput,
