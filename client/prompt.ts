@@ -17,7 +17,7 @@ import type { InferStreamPool } from './grpc/streamPool.js';
 import { protocolDataType } from './grpc/tensors.js';
 import type { ModelConfig, ModelTensorConfig } from './grpc/types.js';
 
-/** Ensemble tensor names every Triton Studio LLM ensemble keeps (see docs/ARCHITECTURE.md). */
+/** Ensemble tensor names every Triton Studio LLM ensemble keeps (see docs/decisions/contracts.md, "Ensemble tensor names"). */
 export const TEXT_INPUT = 'text_input';
 export const MAX_TOKENS = 'max_tokens';
 export const STREAM = 'stream';

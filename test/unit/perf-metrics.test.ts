@@ -35,8 +35,8 @@ describe('the metric table', () => {
     }
   });
 
-  it('is the table docs/ARCHITECTURE.md shows (tag, unit, formula)', () => {
-    const doc = readFileSync(join(__dirname, '../../docs/ARCHITECTURE.md'), 'utf8');
+  it('is the table docs/decisions/contracts.md shows (tag, unit, formula)', () => {
+    const doc = readFileSync(join(__dirname, '../../docs/decisions/contracts.md'), 'utf8');
     const rows = [...doc.matchAll(/^\| `([a-z_]+)` +\| ([^|]+)\| ([^|]+)\|$/gm)].map((m) => [
       m[1],
       m[2]!.trim(),
