@@ -16,7 +16,7 @@ import {
   type PortPlan,
   type TsType,
 } from '../../tscompile/index.js';
-import { BUDGET_SCOPE } from '../../model/hooks.js';
+import { budgetScope, type ModuleBudget } from '../../model/hooks.js';
 import { cppStringLiteral } from './escape.js';
 
 export type CustomStepPort = ModulePort;
@@ -109,7 +109,7 @@ function loadTemplates(): NonNullable<typeof templates> {
 }
 
 /** The backend for `module` (compiled without errors) as model `model`. Throws CustomStepError. */
-export function renderCustomStep(module: CompiledModule, model: string): CustomStep {
+export function renderCustomStep(module: CompiledModule, model: string, budget?: ModuleBudget): CustomStep {
   if (!/^[A-Za-z0-9_]+$/.test(model))
     throw new CustomStepError(
       `a custom step's name must be letters, digits and _ (it names libtriton_${model}.so)`,
@@ -135,7 +135,7 @@ export function renderCustomStep(module: CompiledModule, model: string): CustomS
     source,
     model,
     namespace: module.namespace,
-    budgetScope: BUDGET_SCOPE,
+    budgetScope: budgetScope(budget),
     rowType: cppName(rowType ?? ''),
     outType: cppName(outType ?? ''),
     paramType: paramType ? cppName(paramType) : '',

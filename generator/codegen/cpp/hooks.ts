@@ -5,10 +5,11 @@
  * the step's kind calls are wired (model/hooks.ts); the module itself is `module.h`.
  */
 import {
-  BUDGET_SCOPE,
+  budgetScope,
   HOOK_INPUTS_INTERFACE,
   STREAM_STATE_INTERFACE,
   type HookName,
+  type ModuleBudget,
 } from '../../model/hooks.js';
 import { cppName, type CompiledModule } from '../../tscompile/index.js';
 import { cppStringLiteral } from './escape.js';
@@ -21,11 +22,14 @@ export interface StepHooksModel {
   hooks: HookName[];
   /** The HookInputs fields the step reads as optional inputs (tokenize). */
   inputs: string[];
+  /** What one call of the module may take (the step's `budget`). */
+  budget?: ModuleBudget;
 }
 
 /** The body of the generated `Hooks()` function. */
 export function renderHooksFunction(model: StepHooksModel): string {
   const { module, hooks } = model;
+  const BUDGET_SCOPE = budgetScope(model.budget);
   const fn = (name: HookName): string => `mod::${module.functions.get(name)!.cppName}`;
   const lines: string[] = ['  triton_studio::steps::StepHooks h;'];
   if (hooks.includes('beforeEncode')) {
