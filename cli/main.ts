@@ -3,9 +3,11 @@ import { buildCommand } from './commands/build.js';
 import { deployCommand } from './commands/deploy.js';
 import { generateCommand } from './commands/generate.js';
 import { importCommand } from './commands/import.js';
+import { importGgufCommand } from './commands/importGguf.js';
 import { k8sCommand } from './commands/k8s.js';
 import { perfCommand } from './commands/perf.js';
 import { promptCommand } from './commands/prompt.js';
+import { renderChatCommand } from './commands/renderChat.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { openaiServeCommand } from './commands/openaiServe.js';
@@ -26,9 +28,11 @@ export function createProgram(): Command {
     .exitOverride();
   for (const command of [
     tokenizeCommand(),
+    renderChatCommand(),
     validateCommand(),
     generateCommand(),
     importCommand(),
+    importGgufCommand(),
     buildCommand(),
     serveCommand(),
     serverCommand(),

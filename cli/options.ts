@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { CliError } from './io.js';
+import { architecture, type Architecture } from '../generator/index.js';
 
 /** commander argument parser for whole numbers ≥ min. */
 export function wholeNumber(min: number) {
@@ -50,6 +51,7 @@ export interface LocalServerOptions {
   metricsPort?: number;
   logVerbose?: number;
   tritonserver?: string;
+  arch?: Architecture;
 }
 
 export function withLocalServerOptions(command: Command): Command {
@@ -61,5 +63,19 @@ export function withLocalServerOptions(command: Command): Command {
     .option(
       '--tritonserver <path>',
       'tritonserver binary (default: $TRITON_STUDIO_TRITONSERVER or the project .venv)',
+    )
+    .option(
+      '--arch <arch>',
+      "serve with the server built for this CPU (x86_64, aarch64; another than this machine's runs under qemu-user)",
+      targetArch,
     );
+}
+
+/** commander argument parser for a target CPU architecture (`x86_64`, `aarch64`). */
+export function targetArch(value: string): Architecture {
+  try {
+    return architecture(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }

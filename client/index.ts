@@ -54,6 +54,12 @@ export {
   type ModelDeployStatus,
 } from './deploy/index.js';
 export { serverStatus, type ServerStatus, type ModelStatus } from './serverStatus.js';
+export {
+  containerTagWarning,
+  FIRST_FIXED_SERVER,
+  serverVersionNotes,
+  serverVersionWarning,
+} from './serverVersion.js';
 export { undeployEnsemble, type UndeployResult } from './deploy/undeploy.js';
 export { probeModel, type ProbeResult } from './deploy/readinessProbe.js';
 export { readRepository, RepositoryError, type RepositoryModelEntry } from './repository.js';
@@ -63,6 +69,7 @@ export {
   isClassifier,
   promptInputs,
   type PromptOptions,
+  type ChatPromptInputs,
   type PromptResult,
   type ClassifyResult,
 } from './prompt.js';
@@ -84,8 +91,31 @@ export {
   type TransportOptions,
 } from './transports/index.js';
 export { NativeTokenizer } from './tokenizer/nativeTokenizer.js';
+export {
+  renderChat,
+  renderChats,
+  renderChatTool,
+  ChatRenderError,
+  type ChatRenderFailure,
+  type ChatRenderRequest,
+  type ChatTemplateSource,
+} from './chat/renderChat.js';
 export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokenizer/repositoryTokenizer.js';
-export { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from './openai/server.js';
+export {
+  OPENAI_DEFAULT_LIMITS,
+  startOpenAiServer,
+  type OpenAiServer,
+  type OpenAiServerOptions,
+} from './openai/server.js';
+export { chatPrompt } from './openai/protocol.js';
+export {
+  previewChat,
+  markSpecialTokens,
+  specialTokens,
+  type ChatPreview,
+  type ChatPreviewRequest,
+  type TextSegment,
+} from './tokenizer/chatPreview.js';
 export {
   runLatencyTest,
   PERF_ENGINES,

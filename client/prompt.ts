@@ -22,10 +22,29 @@ export const TEXT_INPUT = 'text_input';
 export const MAX_TOKENS = 'max_tokens';
 export const STREAM = 'stream';
 export const TEXT_OUTPUT = 'text_output';
+/** A pipeline whose tokenize step renders the model's chat template takes these (docs/PIPELINE.md). */
+export const MESSAGES = 'messages';
+export const TOOLS = 'tools';
+export const CHAT_TEMPLATE_KWARGS = 'chat_template_kwargs';
+
+/** A conversation for a pipeline's `messages` / `tools` / `chat_template_kwargs` inputs. */
+export interface ChatPromptInputs {
+  messages: unknown[];
+  tools?: unknown[];
+  chatTemplateKwargs?: Record<string, unknown>;
+}
+
+/** Model inputs by name (TensorRT-LLM's: temperature, top_p, stop_words…): numbers or word lists. */
+export type NamedInputs = Readonly<Record<string, number | readonly string[] | undefined>>;
 
 export interface PromptOptions {
   model: string;
+  /** The prompt; with `chat`, what a model without a `messages` input gets instead. */
   text: string;
+  /** A conversation, sent to the model's `messages` input when it has one. */
+  chat?: ChatPromptInputs;
+  /** Further inputs by name, each sent only when the model has an input of that name. */
+  extra?: NamedInputs;
   /** Sent as `max_tokens` when the model has that input. */
   maxTokens?: number;
   /** Ask for incremental responses (`stream` input = true) and report each through `onText`. */
@@ -162,7 +181,7 @@ export class PromptEncoder {
 /** Builds the request tensors from the model's own config: names it has, dtypes and shapes it declares. */
 export function promptInputs(
   config: ModelConfig,
-  options: Pick<PromptOptions, 'text' | 'maxTokens' | 'stream'>,
+  options: Pick<PromptOptions, 'text' | 'maxTokens' | 'stream' | 'chat' | 'extra'>,
 ): InferInput[] {
   const byName = new Map(config.input.map((i) => [i.name, i]));
   const textInput = byName.get(TEXT_INPUT);
@@ -176,9 +195,10 @@ export function promptInputs(
   if (!config.output.some((o) => o.name === TEXT_OUTPUT)) {
     throw new Error(`model '${config.name}' has no '${TEXT_OUTPUT}' output to read the answer from`);
   }
-  const unknownRequired = config.input.filter(
-    (i) => !i.optional && i.name !== TEXT_INPUT && i.name !== MAX_TOKENS && i.name !== STREAM,
-  );
+  const conversation = options.chat && byName.has(MESSAGES) ? options.chat : undefined;
+  const sent = new Set([TEXT_INPUT, MAX_TOKENS, STREAM, ...Object.keys(options.extra ?? {})]);
+  if (conversation) sent.add(MESSAGES).add(TOOLS).add(CHAT_TEMPLATE_KWARGS);
+  const unknownRequired = config.input.filter((i) => !i.optional && !sent.has(i.name));
   if (unknownRequired.length > 0) {
     throw new Error(
       `model '${config.name}' also requires ${unknownRequired.map((i) => `'${i.name}'`).join(', ')}, which a prompt ` +
@@ -190,7 +210,25 @@ export function promptInputs(
     ...(batched ? [1] : []),
     ...tensor.dims.map((d) => (d < 0 ? 1 : d)),
   ];
-  const inputs: InferInput[] = [bytesInput(TEXT_INPUT, shapeOf(textInput), [options.text])];
+  const inputs: InferInput[] = [];
+  // A conversation goes to the pipeline's chat template; the prompt only where the model needs it.
+  if (!conversation || !textInput.optional)
+    inputs.push(bytesInput(TEXT_INPUT, shapeOf(textInput), [options.text]));
+  if (conversation) {
+    const json = (name: string, value: unknown) => {
+      const tensor = byName.get(name);
+      if (tensor && value !== undefined)
+        inputs.push(bytesInput(name, shapeOf(tensor), [JSON.stringify(value)]));
+    };
+    json(MESSAGES, conversation.messages);
+    json(TOOLS, conversation.tools);
+    json(CHAT_TEMPLATE_KWARGS, conversation.chatTemplateKwargs);
+  }
+  for (const [name, value] of Object.entries(options.extra ?? {})) {
+    const tensor = byName.get(name);
+    if (!tensor || value === undefined) continue;
+    inputs.push(namedInput(config.name, tensor, value, batched));
+  }
 
   const maxTokens = byName.get(MAX_TOKENS);
   if (maxTokens && options.maxTokens !== undefined) {
@@ -203,6 +241,38 @@ export function promptInputs(
   const stream = byName.get(STREAM);
   if (stream) inputs.push(numericInput(STREAM, 'BOOL', shapeOf(stream), [options.stream ?? false]));
   return inputs;
+}
+
+/** A number in the input's own data type, or a word list ([1, n] when the model batches). */
+function namedInput(
+  model: string,
+  tensor: ModelTensorConfig,
+  value: number | readonly string[],
+  batched: boolean,
+): InferInput {
+  const type = protocolDataType(tensor.data_type);
+  const shape = (n: number) => [
+    ...(batched ? [1] : []),
+    ...(tensor.dims.length > 0 ? tensor.dims.map((d) => (d < 0 ? n : d)) : []),
+  ];
+  if (typeof value !== 'number') {
+    if (type !== 'BYTES')
+      throw new Error(
+        `model '${model}' declares '${tensor.name}' as ${tensor.data_type}; expected TYPE_STRING`,
+      );
+    return bytesInput(tensor.name, shape(value.length), value);
+  }
+  if (type === 'BYTES' || type === 'FP16' || type === 'BF16')
+    throw new Error(
+      `model '${model}' declares '${tensor.name}' as ${tensor.data_type}; expected a number type`,
+    );
+  if (type === 'BOOL') return numericInput(tensor.name, type, shape(1), [value !== 0]);
+  const whole = type.startsWith('INT') || type.startsWith('UINT');
+  if (whole && !Number.isInteger(value))
+    throw new Error(
+      `'${tensor.name}' takes whole numbers (model '${model}' declares ${tensor.data_type}), got ${value}`,
+    );
+  return numericInput(tensor.name, type, shape(1), [type.endsWith('64') && whole ? BigInt(value) : value]);
 }
 
 function integerType(model: string, tensor: ModelTensorConfig): 'INT32' | 'INT64' | 'UINT32' | 'UINT64' {

@@ -8,6 +8,7 @@ import type { TritonClient } from '../client/index.js';
 import { ServerConnections } from './connection.js';
 import { ServerSecrets } from './secrets.js';
 import { LocalServerHost } from './server/localServerHost.js';
+import { StoragePaths } from './setup/storage.js';
 import { readConnectionSettings, readServerUrl } from './settings.js';
 import { AnswerPanel } from './views/answerPanel.js';
 import { OUTPUT_CHANNEL_NAME, PromptOutput } from './views/promptOutput.js';
@@ -31,18 +32,23 @@ export class Ctx implements vscode.Disposable {
   readonly answers = new AnswerPanel();
   readonly secrets: ServerSecrets;
   readonly localServer: LocalServerHost;
+  /** Where builds and installs go (global storage, the workspace; never the install folder). */
+  readonly storage: StoragePaths;
   /** Compiler errors of the last Build Backends run. */
   readonly buildProblems = vscode.languages.createDiagnosticCollection('triton-studio-build');
   private readonly serverChanged = new vscode.EventEmitter<void>();
   /** Fires when the target server may have changed: settings, secrets, local start/stop, deploy. */
   readonly onDidChangeServer = this.serverChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
+  /** A prompt the user typed whose sending failed: offered again, never lost. */
+  draftPrompt?: string;
 
   constructor(readonly extension: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME);
     this.prompts = new PromptOutput(this.output);
     this.secrets = new ServerSecrets(extension.secrets);
-    this.localServer = new LocalServerHost();
+    this.storage = new StoragePaths(extension);
+    this.localServer = new LocalServerHost(this.storage);
     this.disposables.push(
       this.output,
       this.connections,

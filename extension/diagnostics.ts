@@ -33,17 +33,22 @@ export function toVscodeDiagnostic(d: Diagnostic): vscode.Diagnostic {
 }
 
 /** The diagnostics to show for one document: semantic ones only (see the file comment). */
-export function pipelineProblems(text: string, file: string): vscode.Diagnostic[] {
-  const result = validatePipeline(text, file);
+export function pipelineProblems(
+  text: string,
+  file: string,
+  tokenizerSearchDirs: string[] = [],
+): vscode.Diagnostic[] {
+  const result = validatePipeline(text, file, { tokenizerSearchDirs });
   if (!result.pipeline) return []; // syntax or schema errors: the JSON language service shows them
   return result.diagnostics.filter((d) => d.file === file).map(toVscodeDiagnostic);
 }
 
-export function registerPipelineDiagnostics(): vscode.Disposable {
+/** `tokenizerSearchDirs`: where tokenizers named by name are looked for (setup/storage.ts). */
+export function registerPipelineDiagnostics(tokenizerSearchDirs: string[]): vscode.Disposable {
   return registerDocumentProblems({
     name: 'triton-studio',
     matches: (file) => PIPELINE_FILE.test(file),
-    problems: pipelineProblems,
+    problems: (text, file) => pipelineProblems(text, file, tokenizerSearchDirs),
     debounceMs: DEBOUNCE_MS,
     what: 'validate this file',
     // Tokenizers, `files` and TypeScript modules are looked up on disk: saving any file (a hooks

@@ -8,8 +8,9 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands/index.js';
 import { Ctx } from './context.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
-import { registerGraphEditor } from './graphEditor/provider.js';
+import { registerGraphEditor } from './graphEditor/host/provider.js';
 import { registerPromptFiles } from './prompts/codeLens.js';
+import { ChooseTokenizerFix } from './setup/chooseTokenizer.js';
 import { ServerView } from './views/serverView.js';
 import { registerTsStepDiagnostics } from './tsStepDiagnostics.js';
 
@@ -26,10 +27,17 @@ export function activate(context: vscode.ExtensionContext): TritonStudioApi {
     ctx,
     ...registerCommands(ctx),
     serverView,
-    registerPipelineDiagnostics(),
+    registerPipelineDiagnostics(ctx.storage.tokenizerSearchDirs),
+    vscode.languages.registerCodeActionsProvider(
+      { pattern: '**/*.pipeline.json' },
+      new ChooseTokenizerFix(),
+      {
+        providedCodeActionKinds: ChooseTokenizerFix.kinds,
+      },
+    ),
     registerPromptFiles(),
     registerTsStepDiagnostics(),
-    registerGraphEditor(context),
+    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs),
   );
   return { ctx, serverView };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { normalizeUrl, type TritonClientOptions } from '../client/index.js';
+import { architecture, hostArchitecture, type Architecture } from '../generator/index.js';
 
 /** The `tritonStudio.*` settings a prompt needs, checked. */
 export interface PromptSettings {
@@ -27,6 +28,7 @@ export const SETTING = {
   repositoryDir: 'tritonStudio.repositoryDir',
   buildType: 'tritonStudio.build.type',
   buildJobs: 'tritonStudio.build.jobs',
+  buildArch: 'tritonStudio.build.arch',
 } as const;
 
 export type SettingKey = (typeof SETTING)[keyof typeof SETTING];
@@ -59,17 +61,25 @@ export function readServerUrl(scope?: vscode.ConfigurationScope): string {
   }
 }
 
-/** Reads the prompt settings for `scope` (a document, so folder settings apply) and checks them. */
-export function readPromptSettings(scope?: vscode.ConfigurationScope, serverUrl?: string): PromptSettings {
+/**
+ * Reads the prompt settings for `scope` (a document, so folder settings apply) and checks them.
+ * What the caller knows already (a lens knows its pipeline's model) is taken over the settings,
+ * and a setting it replaces is not required.
+ */
+export function readPromptSettings(
+  scope?: vscode.ConfigurationScope,
+  serverUrl?: string,
+  given: { model?: string; maxTokens?: number } = {},
+): PromptSettings {
   const config = section(scope);
-  const model = config.get<string>(SETTING.model, '').trim();
+  const model = given.model?.trim() || config.get<string>(SETTING.model, '').trim();
   if (model === '') {
     throw new SettingError(
       SETTING.model,
       `Setting ${SETTING.model} is empty: set it to the name of the ensemble that takes prompts (e.g. gpt2_sim).`,
     );
   }
-  const maxTokens = config.get<number>(SETTING.maxTokens, 16);
+  const maxTokens = given.maxTokens ?? config.get<number>(SETTING.maxTokens, 16);
   if (!Number.isInteger(maxTokens) || maxTokens < 1) {
     throw new SettingError(
       SETTING.maxTokens,
@@ -154,10 +164,19 @@ export function readLocalServerSettings(scope?: vscode.ConfigurationScope): Loca
 
 export type BuildType = 'Release' | 'RelWithDebInfo' | 'Debug';
 
-export function readBuildSettings(scope?: vscode.ConfigurationScope): { type: BuildType; jobs?: number } {
+export function readBuildSettings(scope?: vscode.ConfigurationScope): {
+  type: BuildType;
+  jobs?: number;
+  arch: Architecture;
+} {
   const config = section(scope);
   const jobs = config.get<number>(SETTING.buildJobs, 0);
-  return { type: config.get<BuildType>(SETTING.buildType, 'Release'), jobs: jobs > 0 ? jobs : undefined };
+  const arch = config.get<string>(SETTING.buildArch, 'auto');
+  return {
+    type: config.get<BuildType>(SETTING.buildType, 'Release'),
+    jobs: jobs > 0 ? jobs : undefined,
+    arch: arch === 'auto' ? hostArchitecture() : architecture(arch),
+  };
 }
 
 /**

@@ -78,10 +78,21 @@ export { stepSourcesDir } from './repository/layout.js';
 export { DETOKENIZER_FILE, ORCHESTRATES_PARAMETER, TOKENIZER_FILE } from './repository/models.js';
 export { RepositoryWriteError } from './repository/writeTree.js';
 export { importRepository, type ImportOptions, type ImportResult } from './import/importRepository.js';
+export { importGgufTokenizer, tokenizerFromGguf, type GgufTokenizer } from './import/ggufTokenizer.js';
+export { readGgufMetadata, GgufError, type GgufValue } from './import/gguf.js';
 export {
   buildBackends,
   buildRepository,
   BuildError,
+  ARCHITECTURES,
+  ArchitectureError,
+  architecture,
+  architectureOfMachine,
+  emulationPrefix,
+  hostArchitecture,
+  libraryArchitecture,
+  type Architecture,
+  type TargetArch,
   type BuildRepositoryOptions,
   type BuiltModel,
   type RepositoryBuild,

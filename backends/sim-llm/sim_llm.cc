@@ -10,12 +10,18 @@
 // `bad_words_list` word (docs/PIPELINE.md, "sim-llm", has the table). With
 // `model_transaction_policy { decoupled: true }` it streams one response per generated token when
 // the request's `streaming` input is true, and otherwise answers once, as TensorRT-LLM does.
+// A test instrument: with the parameter `record_requests` (a file path) every request's inputs are
+// appended to that file as one JSON line, so a test can see exactly what the model step received.
 // The same library also presents vLLM's text interface and an encoder classifier's (sim_models.h):
 // the model's config says which.
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <mutex>
 #include <optional>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "sim_models.h"
 #include "triton_studio/glue.h"
@@ -46,7 +52,8 @@ struct LatencyModel {
   }
 };
 
-using Words = std::vector<std::vector<int64_t>>;
+using glue::ReadWordLists;
+using glue::Words;
 
 // One prompt (a batch row of a request) being "generated". Its tokens are decided up front (they
 // depend on nothing but the request); the latency model then paces their delivery.
@@ -92,34 +99,6 @@ struct Sequence {
   }
 };
 
-// TensorRT-LLM's word-list layout, per batch row [2, L]: the words' ids back to back, then each
-// word's end offset (padded with -1; ids padded with 0).
-std::vector<Words> ReadWordLists(const std::optional<glue::InputTensor>& input, int64_t rows, bool batching) {
-  std::vector<Words> out(static_cast<size_t>(rows));
-  if (!input) return out;
-  const size_t rank = batching ? 3 : 2;
-  if (!glue::IsIntegerType(input->dtype) || input->shape.size() != rank || input->shape[rank - 2] != 2 ||
-      (batching && input->shape[0] != rows)) {
-    throw BackendError("input '" + input->name + "' must be integers shaped " + (batching ? "[batch, 2, L]" : "[2, L]") +
-                       " (ids, then end offsets), got " + glue::ShapeToString(input->shape));
-  }
-  const int64_t width = input->shape[rank - 1];
-  const std::vector<int64_t> values = input->Integers();
-  for (int64_t r = 0; r < rows; ++r) {
-    const int64_t* ids = values.data() + r * 2 * width;
-    const int64_t* offsets = ids + width;
-    int64_t begin = 0;
-    for (int64_t i = 0; i < width && offsets[i] >= 0; ++i) {
-      if (offsets[i] < begin || offsets[i] > width) {
-        throw BackendError("input '" + input->name + "' has an offset out of order or past its ids");
-      }
-      if (offsets[i] > begin) out[static_cast<size_t>(r)].emplace_back(ids + begin, ids + offsets[i]);
-      begin = offsets[i];
-    }
-  }
-  return out;
-}
-
 struct PendingRequest {
   TRITONBACKEND_Request* request = nullptr;
   std::vector<Sequence> rows;
@@ -152,6 +131,7 @@ class SimLlmModel : public glue::BackendModel {
     include_input_ = config_.BoolParameter("include_input_in_output", false);
     pad_id_ = static_cast<int64_t>(config_.NumberParameter("pad_id", 0));
     max_output_len_ = static_cast<int64_t>(config_.NumberParameter("max_output_len", 4096));
+    record_path_ = config_.Parameter("record_requests").value_or("");
   }
 
   void Execute(TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t count) override {
@@ -161,6 +141,7 @@ class SimLlmModel : public glue::BackendModel {
       PendingRequest pending;
       pending.request = requests[i];
       try {
+        if (!record_path_.empty()) Record(pending.request);
         Parse(&pending);
         if (config_.decoupled) {
           glue::Check(TRITONBACKEND_ResponseFactoryNew(&pending.factory, pending.request), "creating a response factory");
@@ -456,6 +437,36 @@ class SimLlmModel : public glue::BackendModel {
                                                            compute_end ? compute_end : now, now));
   }
 
+  // Appends {"inputs": {name: {"datatype", "shape", "data"}}} for the request to record_path_.
+  void Record(TRITONBACKEND_Request* request) const {
+    uint32_t count = 0;
+    glue::Check(TRITONBACKEND_RequestInputCount(request, &count), "counting request inputs");
+    nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
+    for (uint32_t i = 0; i < count; ++i) {
+      const char* name = nullptr;
+      glue::Check(TRITONBACKEND_RequestInputName(request, i, &name), "reading an input name");
+      const glue::InputTensor t = glue::ReadRequiredInput(request, name);
+      nlohmann::ordered_json data;
+      if (t.dtype == TRITONSERVER_TYPE_BYTES) {
+        data = t.Strings();
+      } else if (t.dtype == TRITONSERVER_TYPE_BOOL) {
+        data = nlohmann::ordered_json::array();
+        for (const char b : t.data) data.push_back(b != 0);
+      } else if (glue::IsIntegerType(t.dtype)) {
+        data = t.Integers();
+      } else if (t.dtype == TRITONSERVER_TYPE_FP32 || t.dtype == TRITONSERVER_TYPE_FP64) {
+        data = t.Floats();
+      } else {
+        data = std::to_string(t.data.size()) + " bytes";
+      }
+      inputs[name] = {{"datatype", glue::DataTypeName(t.dtype)}, {"shape", t.shape}, {"data", std::move(data)}};
+    }
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    std::ofstream out(record_path_, std::ios::app);
+    out << nlohmann::ordered_json{{"model", config_.name}, {"inputs", std::move(inputs)}}.dump() << "\n";
+  }
+
   static void LogIfError(TRITONSERVER_Error* err) {
     if (err == nullptr) return;
     TS_LOG(TRITONSERVER_LOG_ERROR, std::string("sim_llm: ") + TRITONSERVER_ErrorMessage(err));
@@ -467,6 +478,7 @@ class SimLlmModel : public glue::BackendModel {
   bool include_input_ = false;
   int64_t pad_id_ = 0;
   int64_t max_output_len_ = 4096;
+  std::string record_path_;  // "record_requests": where each request's inputs are appended ("" = nowhere)
   TRITONSERVER_DataType output_ids_dtype_ = TRITONSERVER_TYPE_UINT32;
   TRITONSERVER_DataType sequence_length_dtype_ = TRITONSERVER_TYPE_UINT32;
 };

@@ -9,11 +9,14 @@
 # property tables (\p{L}, \p{N}, ...), so a split matches HF's to the character.
 #
 # Offline: put libonig_6.9.10.orig.tar.gz into .cache/deps/ (or pass -DTS_ONIGURUMA_TARBALL=path).
+# TS_DEPS_DIR moves that folder: the installed VS Code extension passes its global storage, so
+# nothing is written into its install folder.
 set(TS_ONIGURUMA_VERSION 6.9.10)
 set(TS_ONIGURUMA_SHA256 ad92309d0d13eebc27f6592e875f3efbfa3dda2bf6da5952e00f0a2120c921a8)
 set(TS_ONIGURUMA_URL "https://deb.debian.org/debian/pool/main/libo/libonig/libonig_${TS_ONIGURUMA_VERSION}.orig.tar.gz")
 get_filename_component(_ts_repo_root "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
-set(TS_ONIGURUMA_TARBALL "${_ts_repo_root}/.cache/deps/libonig_${TS_ONIGURUMA_VERSION}.orig.tar.gz"
+set(TS_DEPS_DIR "${_ts_repo_root}/.cache/deps" CACHE PATH "Where third-party sources are downloaded to")
+set(TS_ONIGURUMA_TARBALL "${TS_DEPS_DIR}/libonig_${TS_ONIGURUMA_VERSION}.orig.tar.gz"
     CACHE FILEPATH "Oniguruma source tarball (downloaded from Debian's archive when missing)")
 
 if(NOT EXISTS "${TS_ONIGURUMA_TARBALL}")

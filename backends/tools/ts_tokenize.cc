@@ -3,7 +3,11 @@
 //   ts-tokenize --tokenizer FILE [--json] [--no-special-tokens] TEXT
 //   ts-tokenize --tokenizer FILE --decode [--json] [--skip-special-tokens] IDS   (comma/space separated or JSON array)
 //   ts-tokenize --tokenizer FILE --batch [--no-special-tokens] [--skip-special-tokens] < lines.jsonl
+//   ts-tokenize --tokenizer FILE --jsonl [--decode] [--no-special-tokens] [--skip-special-tokens] < data.jsonl
 //
+// JSONL mode is for whole data sets: one JSON string per line in, one JSON array of ids per line
+// out (with --decode: arrays in, strings out), nothing else computed. Blank lines are skipped;
+// the first line that is not what it should be stops the run with its line number (exit 1).
 // Batch mode reads one JSON object per line: {"text": "..."} or {"hex": "<bytes as hex>"} to
 // encode, {"ids": [...]} to decode. It prints one JSON line per input with "ids", "text" (the
 // full decode of those ids) and "stream" (the concatenated IncrementalDecoder output), or
@@ -32,11 +36,13 @@ constexpr const char* kUsage =
     "  TEXT is encoded to ids; with --decode, IDS (\"1,2,3\", \"1 2 3\" or \"[1,2,3]\") are decoded to text.\n"
     "  --no-special-tokens    encode without the template's special tokens (e.g. BOS)\n"
     "  --skip-special-tokens  leave special tokens out of decoded text\n"
-    "  --batch                JSON lines on stdin: {\"text\"}|{\"hex\"}|{\"ids\"} -> {\"ids\",\"text\",\"stream\"}\n";
+    "  --batch                JSON lines on stdin: {\"text\"}|{\"hex\"}|{\"ids\"} -> {\"ids\",\"text\",\"stream\"}\n"
+    "  --jsonl                JSON lines on stdin: a string per line -> an id array per line\n"
+    "                         (with --decode: an id array per line -> a string per line)\n";
 
 struct Options {
   std::string tokenizer_path;
-  bool decode = false, as_json = false, batch = false;
+  bool decode = false, as_json = false, batch = false, jsonl = false;
   bool add_special_tokens = true, skip_special_tokens = false;
   std::vector<std::string> positional;
 };
@@ -66,6 +72,8 @@ Options ParseArgs(int argc, char** argv) {
       o.as_json = true;
     } else if (a == "--batch") {
       o.batch = true;
+    } else if (a == "--jsonl") {
+      o.jsonl = true;
     } else if (a == "--no-special-tokens") {
       o.add_special_tokens = false;
     } else if (a == "--skip-special-tokens") {
@@ -80,6 +88,9 @@ Options ParseArgs(int argc, char** argv) {
     }
   }
   if (o.tokenizer_path.empty()) UsageError("--tokenizer FILE is required");
+  if (o.batch && o.jsonl) UsageError("give --batch or --jsonl, not both");
+  if (o.jsonl && !o.positional.empty()) UsageError("--jsonl reads stdin and takes no TEXT argument");
+  if (o.jsonl) return o;
   if (!o.batch && o.positional.size() != 1)
     UsageError(o.positional.empty() ? "missing TEXT (or IDS with --decode)"
                                     : "expected one TEXT|IDS argument (quote text containing spaces)");
@@ -168,6 +179,52 @@ int RunBatch(const Tokenizer& tok, const Options& o) {
   return 0;
 }
 
+int RunJsonl(const Tokenizer& tok, const Options& o) {
+  std::ios::sync_with_stdio(false);
+  std::string line, answer;
+  for (size_t number = 1; std::getline(std::cin, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      json in;
+      try {
+        in = json::parse(line);
+      } catch (const json::parse_error& e) {
+        throw TokenizerError(std::string("not JSON: ") + e.what());
+      }
+      answer.clear();
+      if (o.decode) {
+        if (!in.is_array()) throw TokenizerError("expected a JSON array of token ids, e.g. [15496, 995]");
+        std::vector<uint32_t> ids;
+        ids.reserve(in.size());
+        for (const json& id : in) {
+          if (!id.is_number_unsigned() || id.get<uint64_t>() > UINT32_MAX)
+            throw TokenizerError("expected non-negative integer ids, found " + Dump(id));
+          ids.push_back(id.get<uint32_t>());
+        }
+        answer = Dump(json(tok.Decode(ids, o.skip_special_tokens)));
+      } else {
+        if (!in.is_string()) throw TokenizerError("expected a JSON string (one text per line), e.g. \"Hello world\"");
+        const std::vector<uint32_t> ids = tok.Encode(in.get_ref<const std::string&>(), o.add_special_tokens);
+        answer.push_back('[');
+        for (size_t i = 0; i < ids.size(); ++i) {
+          if (i) answer.push_back(',');
+          answer += std::to_string(ids[i]);
+        }
+        answer.push_back(']');
+      }
+    } catch (const std::exception& e) {
+      std::cout.flush();
+      std::cerr << "ts-tokenize: line " << number << ": " << e.what() << '\n';
+      return 1;
+    }
+    answer.push_back('\n');
+    std::cout.write(answer.data(), static_cast<std::streamsize>(answer.size()));
+    if (std::cin.rdbuf()->in_avail() <= 0) std::cout.flush();
+  }
+  std::cout.flush();
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -175,6 +232,7 @@ int main(int argc, char** argv) {
   try {
     const auto tok = Tokenizer::FromFile(o.tokenizer_path);
     if (o.batch) return RunBatch(*tok, o);
+    if (o.jsonl) return RunJsonl(*tok, o);
     if (o.decode) {
       const std::string text = tok->Decode(ParseIds(o.positional[0]), o.skip_special_tokens);
       if (o.as_json) {

@@ -57,10 +57,19 @@ export interface BatchOutput {
   error?: string;
 }
 
-/** Runs `ts-tokenize --batch` on all inputs in one process and returns one output per input. */
-export function runBatch(binary: string, tokenizerFile: string, inputs: BatchInput[]): BatchOutput[] {
+/**
+ * Runs `ts-tokenize --batch` on all inputs in one process and returns one output per input.
+ * `launcher` runs a binary built for another CPU (qemu-user and its loader: emulationPrefix).
+ */
+export function runBatch(
+  binary: string,
+  tokenizerFile: string,
+  inputs: BatchInput[],
+  launcher: string[] = [],
+): BatchOutput[] {
   const input = inputs.map((i) => JSON.stringify(i)).join('\n') + '\n';
-  const r = spawnSync(binary, ['--tokenizer', tokenizerFile, '--batch'], {
+  const [command, ...prefix] = [...launcher, binary];
+  const r = spawnSync(command!, [...prefix, '--tokenizer', tokenizerFile, '--batch'], {
     input,
     encoding: 'utf8',
     maxBuffer: 1 << 30,

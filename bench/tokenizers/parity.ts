@@ -18,6 +18,8 @@ export interface Mismatch {
 export interface ParityOptions {
   addSpecialTokens: boolean;
   skipSpecialTokens: boolean;
+  /** Runs a `binary` built for another CPU (qemu-user: emulationPrefix). */
+  launcher?: string[];
 }
 
 /** The string HF sees for an input: bytes are read as UTF-8 with U+FFFD for invalid sequences. */
@@ -37,7 +39,7 @@ export async function checkParity(
     add_special_tokens: opts.addSpecialTokens,
     skip_special_tokens: opts.skipSpecialTokens,
   }));
-  const native = runBatch(binary, tokenizerFile, batch);
+  const native = runBatch(binary, tokenizerFile, batch, opts.launcher);
   const mismatches: Mismatch[] = [];
   for (let index = 0; index < inputs.length; index++) {
     const text = inputText(inputs[index]!);

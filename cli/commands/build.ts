@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { action } from '../action.js';
-import { wholeNumber } from '../options.js';
-import { buildRepository } from '../../generator/index.js';
+import { targetArch, wholeNumber } from '../options.js';
+import { buildRepository, hostArchitecture, type Architecture } from '../../generator/index.js';
 
 export function buildCommand(): Command {
   return new Command('build')
@@ -10,19 +10,27 @@ export function buildCommand(): Command {
     )
     .argument('<repo>', 'a generated model repository')
     .option('--jobs <n>', 'parallel compile jobs (default: up to 2)', wholeNumber(1))
+    .option(
+      '--arch <arch>',
+      "the server's CPU: x86_64, or aarch64 for NVIDIA Grace (GH200, GB200, DGX Spark); default: this machine's",
+      targetArch,
+    )
     .option('--verbose', 'show compiler output')
     .option('--json', 'print the result as JSON')
     .action(
-      action(async (out, repo: string, opts: { jobs?: number; verbose?: boolean }) => {
+      action(async (out, repo: string, opts: { jobs?: number; verbose?: boolean; arch?: Architecture }) => {
         const started = Date.now();
-        out.progress(`building native steps of ${repo}…`);
+        const arch = opts.arch ?? hostArchitecture();
+        out.progress(`building native steps of ${repo} for ${arch.arch}…`);
         const result = await buildRepository(repo, {
           jobs: opts.jobs,
+          arch,
           onOutput: opts.verbose ? (chunk: string) => process.stderr.write(chunk) : undefined,
         });
         const seconds = (Date.now() - started) / 1000;
         out.result({ ok: true, seconds, ...result });
-        for (const model of result.built) out.info(`  ${model.model}: ${model.library} (${model.kind})`);
+        for (const model of result.built)
+          out.info(`  ${model.model}: ${model.library} (${model.kind}, ${model.arch})`);
         out.info(`built ${result.built.length} backend libraries in ${seconds.toFixed(1)} s`);
       }),
     );

@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { action } from '../action.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
 import type { Output } from '../io.js';
+import { targetArch } from '../options.js';
+import type { Architecture } from '../../generator/index.js';
 import {
   deployOutcomeText,
   deployRepository,
@@ -18,22 +20,30 @@ export function deployCommand(): Command {
       .argument('<repo>', 'a generated and built model repository'),
   )
     .option('--local', 'the server was started on REPO itself: load models by name instead of uploading them')
+    .option(
+      '--arch <arch>',
+      "the server's CPU (x86_64, aarch64 for Grace: GH200, GB200); every library must be built for it (default: this machine's)",
+      targetArch,
+    )
     .option('--json', 'print the result as JSON')
     .action(
-      action(async (out, repo: string, opts: ConnectionOptions & { local?: boolean }) => {
-        const client = connect(opts);
-        try {
-          const result = await deployRepository(client, {
-            repository: repo,
-            mode: opts.local ? 'local' : 'remote',
-            onModel: (status) => out.progress(describeModel(status)),
-          });
-          reportDeploy(out, result);
-          return result.ok ? 0 : 1;
-        } finally {
-          client.close();
-        }
-      }),
+      action(
+        async (out, repo: string, opts: ConnectionOptions & { local?: boolean; arch?: Architecture }) => {
+          const client = connect(opts);
+          try {
+            const result = await deployRepository(client, {
+              repository: repo,
+              mode: opts.local ? 'local' : 'remote',
+              serverArch: opts.arch,
+              onModel: (status) => out.progress(describeModel(status)),
+            });
+            reportDeploy(out, result);
+            return result.ok ? 0 : 1;
+          } finally {
+            client.close();
+          }
+        },
+      ),
     );
 }
 
@@ -54,6 +64,7 @@ export function describeModel(s: ModelDeployStatus): string {
 
 export function reportDeploy(out: Output, result: DeployResult): void {
   out.result(result);
+  for (const warning of result.warnings ?? []) out.progress(`warning: ${warning}`);
   if (result.ok)
     out.info(
       `deployed ${result.models.length} models to ${result.server}; ready: ${result.ensembles.join(', ')}`,

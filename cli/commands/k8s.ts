@@ -5,12 +5,15 @@ import {
   KubernetesOptionError,
   writeKubernetesManifests,
 } from '../../generator/index.js';
+import { containerTagWarning } from '../../client/index.js';
 import { action } from '../action.js';
 import { CliError } from '../io.js';
-import { header, positiveNumber, wholeNumber } from '../options.js';
+import { header, positiveNumber, targetArch, wholeNumber } from '../options.js';
+import type { Architecture } from '../../generator/index.js';
 
 interface K8sCliOptions {
   out: string;
+  arch?: Architecture;
   repositoryPvc?: string;
   repositoryUrl?: string;
   storageSecret?: string;
@@ -59,6 +62,11 @@ export function k8sCommand(): Command {
       header,
     )
     .option('--prometheus-url <url>', 'the Prometheus the adapter queries')
+    .option(
+      '--arch <arch>',
+      "the CPU the repository is built for (`build --arch`): pods run on nodes of that kubernetes.io/arch (default: this machine's)",
+      targetArch,
+    )
     .option('--kserve', 'also write a KServe InferenceService on the Triton runtime')
     .option('--json', 'print the result as JSON')
     .action(
@@ -86,6 +94,7 @@ export function k8sCommand(): Command {
             tritonTag: opts.tritonTag,
             image: opts.image,
             gpus: opts.gpus,
+            arch: opts.arch,
             minReplicas: opts.minReplicas,
             maxReplicas: opts.maxReplicas,
             queueTimeTargetUs: opts.queueTimeUs,
@@ -95,6 +104,8 @@ export function k8sCommand(): Command {
             kserve: opts.kserve,
           });
           out.diagnostics(result.diagnostics);
+          const tagWarning = opts.image === undefined ? containerTagWarning(opts.tritonTag) : undefined;
+          if (tagWarning) out.progress(`warning: ${tagWarning}`);
           const ok = !hasErrors(result.diagnostics);
           out.result({ ok, ...result });
           if (!ok) return 1;

@@ -28,6 +28,7 @@ export function serveCommand(): Command {
           metricsPort: opts.metricsPort,
           logVerbose: opts.logVerbose,
           tritonserver: opts.tritonserver,
+          arch: opts.arch,
         });
         const addresses = {
           grpcUrl: server.grpcUrl,
@@ -49,6 +50,7 @@ export function serveCommand(): Command {
             deploy = await deployRepository(client, {
               repository: repo,
               mode: 'local',
+              serverArch: server.arch,
               onModel: (s) => out.progress(describeModel(s)),
             });
           } catch (error) {

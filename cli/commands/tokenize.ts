@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { action } from '../action.js';
 import { CliError } from '../io.js';
@@ -12,6 +12,8 @@ interface TokenizeOptions {
   specialTokens: boolean;
   skipSpecialTokens?: boolean;
   file?: string;
+  jsonl?: boolean;
+  json?: boolean;
 }
 
 export function tokenizeCommand(): Command {
@@ -30,8 +32,13 @@ export function tokenizeCommand(): Command {
     .option('--no-special-tokens', "encode without the template's special tokens (e.g. BOS)")
     .option('--skip-special-tokens', 'leave special tokens out of decoded text')
     .option('--json', 'print the result as JSON')
+    .option(
+      '--jsonl',
+      'a data set: one JSON string per line on stdin (or --file) -> one JSON id array per line on stdout, the tokenizer loaded once (--decode: id arrays in, strings out)',
+    )
     .action(
       action(async (out, input: string | undefined, opts: TokenizeOptions) => {
+        if (opts.jsonl) return jsonl(out.progress.bind(out), input, opts);
         if ((input === undefined) === (opts.file === undefined)) {
           throw new CliError('give the text (or "-" for stdin) or --file <path>, one of them', 2);
         }
@@ -56,6 +63,55 @@ export function tokenizeCommand(): Command {
         out.info(parsed.ids ? parsed.ids.join(' ') : (parsed.text ?? ''));
       }),
     );
+}
+
+/**
+ * `--jsonl`: ts-tokenize reads the lines straight from stdin (or the file) and writes its answers
+ * straight to stdout, so a data set streams through one native process without passing through
+ * JavaScript.
+ */
+async function jsonl(
+  progress: (line: string) => void,
+  input: string | undefined,
+  opts: TokenizeOptions,
+): Promise<number> {
+  if (input !== undefined && input !== '-') {
+    throw new CliError('--jsonl reads JSON lines from stdin (or --file), not from the command line', 2);
+  }
+  if (input !== undefined && opts.file !== undefined)
+    throw new CliError('give "-" or --file <path>, not both', 2);
+  if (opts.json) throw new CliError('--jsonl writes JSON lines itself: leave out --json', 2);
+  const tokenizer = tokenizerFile(opts.tokenizer);
+  const binary = await tokenizeTool(progress);
+  const args = ['--tokenizer', tokenizer, '--jsonl'];
+  if (opts.decode) args.push('--decode');
+  if (!opts.specialTokens) args.push('--no-special-tokens');
+  if (opts.skipSpecialTokens) args.push('--skip-special-tokens');
+  let fd: number | undefined;
+  if (opts.file !== undefined) {
+    try {
+      fd = openSync(opts.file, 'r');
+    } catch (e) {
+      throw new CliError(`cannot read --file ${opts.file}: ${(e as Error).message}`);
+    }
+  }
+  try {
+    return await new Promise<number>((resolveRun, reject) => {
+      const child = spawn(binary, args, { stdio: [fd ?? 'inherit', 'inherit', 'pipe'] });
+      let stderr = '';
+      child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code === 0) resolveRun(0);
+        else
+          reject(
+            new CliError(stderr.trim().replace(/^ts-tokenize: /, '') || `ts-tokenize exited with ${code}`),
+          );
+      });
+    });
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 function readText(file: string): string {
@@ -89,7 +145,7 @@ function runBatch(
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) {

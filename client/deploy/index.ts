@@ -4,6 +4,7 @@
  * (load.ts), and a roll-back when replacing fails (rollback.ts). Libraries travel under
  * content-derived names (payload.ts); the outcome is one of DeployOutcome (types.ts).
  */
+import { hostArchitecture } from '../../generator/index.js';
 import type { TritonClient } from '../grpc/client.js';
 import { readRepository } from '../repository.js';
 import { loadAll, probeFailure, reassertOverrides } from './load.js';
@@ -17,6 +18,7 @@ import {
 } from './preflight.js';
 import { probeModel } from './readinessProbe.js';
 import { rollBack } from './rollback.js';
+import { serverVersionNotes } from '../serverVersion.js';
 import {
   candidateName,
   SERVER_STOPPED,
@@ -50,7 +52,7 @@ export {
  */
 export async function deployRepository(client: TritonClient, options: DeployOptions): Promise<DeployResult> {
   const entries = readRepository(options.repository);
-  const broken = brokenLibraries(entries);
+  const broken = brokenLibraries(entries, options.serverArch ?? hostArchitecture());
   if (broken.size > 0) return refuseBrokenLibraries(client, options, entries, broken);
   if (options.mode === 'local') await checkServerServes(client, options.repository, entries);
   // Reach the repository endpoint before loading anything: a refused TLS handshake or a
@@ -68,6 +70,8 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
     probes: [],
     actions: [],
   };
+  const { warnings } = await serverVersionNotes(client);
+  if (warnings.length > 0) result.warnings = warnings;
   const previous = await previousStates(client, entries);
   const changed = changedModels(entries, previous);
 

@@ -6,19 +6,22 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { readElfDynamic, type ElfDynamicInfo } from '../../generator/index.js';
+import {
+  architectureOfMachine,
+  hostArchitecture,
+  readElfDynamic,
+  type Architecture,
+  type ElfDynamicInfo,
+} from '../../generator/index.js';
 
-/** e_machine of the architectures Node runs on that Triton ships for. */
-const MACHINES: Record<string, { code: number; name: string }> = {
-  x64: { code: 62, name: 'x86-64' },
-  arm64: { code: 183, name: 'AArch64' },
-};
-
-/** Why `bytes` (the file `path`) cannot be loaded as a backend library here, or undefined when it can. */
+/**
+ * Why `bytes` (the file `path`) cannot be loaded as a backend library by a server running on
+ * `server` (default: this machine), or undefined when it can.
+ */
 export function libraryProblem(
   path: string,
   bytes: Uint8Array,
-  arch: string = process.arch,
+  server: Architecture = hostArchitecture(),
 ): string | undefined {
   const name = basename(path);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -31,10 +34,15 @@ export function libraryProblem(
   const type = buffer.readUInt16LE(16);
   if (type !== 3) return `${name} is not a shared library (ELF type ${type}, expected ET_DYN)`;
   const machine = buffer.readUInt16LE(18);
-  const expected = MACHINES[arch];
-  if (expected && machine !== expected.code) {
-    const found = Object.values(MACHINES).find((m) => m.code === machine)?.name ?? `machine ${machine}`;
-    return `${name} is built for ${found}, not ${expected.name}: rebuild it on (or for) the server's architecture`;
+  if (machine !== server.elfMachine) {
+    const built = architectureOfMachine(machine);
+    const found = built
+      ? `${built.arch} (${built.elfName})`
+      : `ELF machine ${machine}, which Triton does not run on`;
+    return (
+      `${name} is built for ${found}, but the server runs ${server.arch} (${server.elfName}): ` +
+      `rebuild it with \`triton-studio build REPO --arch ${server.arch}\``
+    );
   }
   const programHeaders = Number(buffer.readBigUInt64LE(32));
   const sectionHeaders = Number(buffer.readBigUInt64LE(40));
@@ -61,8 +69,8 @@ export function libraryProblem(
 }
 
 /** Where the dynamic linker looks when a library names no path (Debian/Ubuntu multiarch first). */
-function systemLibraryDirs(arch: string): string[] {
-  const triple = arch === 'arm64' ? 'aarch64-linux-gnu' : 'x86_64-linux-gnu';
+function systemLibraryDirs(arch: Architecture): string[] {
+  const triple = arch.gnuTriple;
   return [`/lib/${triple}`, `/usr/lib/${triple}`, '/lib64', '/usr/lib64', '/lib', '/usr/lib'];
 }
 
@@ -76,7 +84,7 @@ function systemLibraryDirs(arch: string): string[] {
 export function unresolvedProblem(
   path: string,
   bytes: Uint8Array,
-  arch: string = process.arch,
+  arch: Architecture = hostArchitecture(),
 ): string | undefined {
   const name = basename(path);
   let info: ElfDynamicInfo;

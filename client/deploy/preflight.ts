@@ -4,6 +4,7 @@
  * and what the server serves now (to skip unchanged models and to roll back to).
  */
 import { join } from 'node:path';
+import { hostArchitecture, type Architecture } from '../../generator/index.js';
 import type { TritonClient } from '../grpc/client.js';
 import { TritonError } from '../grpc/errors.js';
 import { versionFiles, type RepositoryModelEntry } from '../repository.js';
@@ -45,13 +46,20 @@ export async function previousStates(
 }
 
 /** Each model whose version folders hold a library the server could not load (or would crash on). */
-export function brokenLibraries(entries: RepositoryModelEntry[]): Map<string, string> {
+export function brokenLibraries(
+  entries: RepositoryModelEntry[],
+  serverArch: Architecture,
+): Map<string, string> {
   const broken = new Map<string, string>();
+  // Symbols resolve against this machine's libraries: a check that means something only when the
+  // server runs on this architecture; for another, the server's load is the check.
+  const resolveHere = serverArch.arch === hostArchitecture().arch;
   for (const entry of entries) {
     for (const [path, bytes] of Object.entries(versionFiles(entry))) {
       if (!/\.so(\.\d+)*$/.test(path)) continue;
+      const file = join(entry.dir, path);
       const problem =
-        libraryProblem(join(entry.dir, path), bytes) ?? unresolvedProblem(join(entry.dir, path), bytes);
+        libraryProblem(file, bytes, serverArch) ?? (resolveHere ? unresolvedProblem(file, bytes) : undefined);
       if (problem) broken.set(entry.name, problem);
     }
   }

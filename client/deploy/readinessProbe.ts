@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { bytesInput, numericInput, type InferInput, type TritonClient } from '../grpc/client.js';
 import { TritonError } from '../grpc/errors.js';
 import type { ModelConfig, ModelTensorConfig } from '../grpc/types.js';
+import { TEXT_INPUT } from '../prompt.js';
 
 export const PROBE_TEXT = 'Triton Studio readiness check';
 
@@ -20,13 +21,15 @@ export interface ProbeResult {
 
 /**
  * One value per required input: text for STRING, 1 for numbers (a length, a token count), false
- * for BOOL. Optional inputs are left out, so the request is the smallest the model accepts.
+ * for BOOL. Optional inputs are left out, so the request is the smallest the model accepts, but
+ * for the prompt (`text_input`) of a pipeline that takes a prompt or a conversation: a request
+ * must carry one of them.
  */
 export function probeInputs(config: ModelConfig): InferInput[] {
   const batched = config.max_batch_size > 0;
   const shape = (t: ModelTensorConfig) => [...(batched ? [1] : []), ...t.dims.map((d) => (d < 0 ? 1 : d))];
   return config.input
-    .filter((t) => !t.optional)
+    .filter((t) => !t.optional || t.name === TEXT_INPUT)
     .map((t) => {
       const dims = shape(t);
       const count = dims.reduce((n, d) => n * d, 1);

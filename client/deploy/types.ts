@@ -1,4 +1,5 @@
 /** What a deploy is asked (DeployOptions) and what it answers (DeployResult, per model and as one outcome). */
+import type { Architecture } from '../../generator/index.js';
 import type { ModelConfig } from '../grpc/types.js';
 import type { ProbeResult } from './readinessProbe.js';
 
@@ -28,6 +29,11 @@ export interface DeployOptions {
    * Default: `uploads/` in the shared server's state folder.
    */
   uploadCacheDir?: string;
+  /**
+   * The CPU the server runs on, which every library must be built for. Default: this machine's
+   * (a local server runs here); a remote Grace (GH200, GB200) server needs `aarch64`.
+   */
+  serverArch?: Architecture;
 }
 
 export interface ModelDeployStatus {
@@ -76,6 +82,8 @@ export interface DeployResult {
   probes: ProbeResult[];
   /** What deploy did to the server, in order, in words (loads, unloads, restores). */
   actions: string[];
+  /** Known faults of the server's version (see `serverVersionWarning`), said whatever the outcome. */
+  warnings?: string[];
 }
 
 export interface PreviousState {

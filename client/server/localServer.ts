@@ -13,12 +13,19 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
+  readSync,
   statSync,
 } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import {
+  emulationPrefix,
+  hostArchitecture,
+  libraryArchitecture,
+  type Architecture,
+} from '../../generator/index.js';
 import { packageRoot } from '../paths.js';
 import { readLogTail } from './logTail.js';
 
@@ -32,6 +39,10 @@ export interface TritonInstallation {
   cacheDirectory: string;
   /** Folders prepended to LD_LIBRARY_PATH (nvidia-pytriton keeps the server's libraries apart). */
   libraryDirectories: string[];
+  /** The CPU the binary is built for: libraries deployed to it must be built for the same. */
+  arch: Architecture;
+  /** What runs the binary: nothing for this machine's architecture, qemu-user for another. */
+  launcher: string[];
 }
 
 export interface LocalServerOptions {
@@ -39,6 +50,12 @@ export interface LocalServerOptions {
   modelRepository: string;
   /** tritonserver binary; default: env TRITON_STUDIO_TRITONSERVER, then the project's `.venv`. */
   tritonserver?: string;
+  /**
+   * Without `tritonserver`: serve with the server built for this CPU (default: this machine's).
+   * Another architecture's server is the one `npm run setup -- --cross ARCH` installs, run under
+   * qemu-user: slow, but the real server loading cross-built libraries.
+   */
+  arch?: Architecture;
   /** Fixed ports; each one left out is chosen free at run time. */
   httpPort?: number;
   grpcPort?: number;
@@ -76,6 +93,8 @@ export interface LocalServer {
   metricsUrl: string;
   ports: { http: number; grpc: number; metrics: number };
   pid: number;
+  /** The CPU the server runs as (its binary's architecture). */
+  arch: Architecture;
   logFile: string;
   modelRepository: string;
   /** Resolves with the exit code (or signal name) once the server process is gone. */
@@ -106,9 +125,18 @@ const SETUP_HINT = 'run `npm run setup` (installs nvidia-pytriton into .venv/)';
  * A binary given by option or env may come from any installation: its sibling `backends/` and
  * `caches/` folders are used, and the pytriton libraries folder only when it exists.
  */
-export function locateTritonServer(binary?: string): TritonInstallation {
-  const given = binary ?? process.env[TRITONSERVER_ENV];
-  const path = given ? resolve(given) : defaultBinary();
+export function locateTritonServer(
+  binary?: string,
+  arch: Architecture = hostArchitecture(),
+): TritonInstallation {
+  const foreign = arch.arch !== hostArchitecture().arch;
+  const given = binary ?? (foreign ? undefined : process.env[TRITONSERVER_ENV]);
+  const path = given ? resolve(given) : foreign ? crossBinary(arch) : defaultBinary();
+  if (!given && foreign && !existsSync(path)) {
+    throw new LocalServerError(
+      `no ${arch.arch} tritonserver at ${path}: run \`npm run setup -- --cross ${arch.arch}\` (installs it from PyPI)`,
+    );
+  }
   const source = binary ? 'the tritonserver option' : given ? `$${TRITONSERVER_ENV}` : 'the project .venv';
   if (!existsSync(path)) {
     throw new LocalServerError(`tritonserver not found at ${path} (from ${source}): ${SETUP_HINT}`);
@@ -136,12 +164,44 @@ export function locateTritonServer(binary?: string): TritonInstallation {
       `tritonserver's libraries not found at ${resolve(pytritonLibs)} (nvidia-pytriton ships them there): ${SETUP_HINT}`,
     );
   }
+  const built = binaryArchitecture(path);
+  let launcher: string[];
+  try {
+    launcher = emulationPrefix(built);
+  } catch (error) {
+    throw new LocalServerError(
+      `tritonserver at ${path} is built for ${built.arch}: ${(error as Error).message}`,
+    );
+  }
   return {
     binary: path,
     backendDirectory,
     cacheDirectory,
     libraryDirectories: isDirectory(pytritonLibs) ? [resolve(pytritonLibs)] : [],
+    arch: built,
+    launcher,
   };
+}
+
+/** The architecture of an ELF executable, from its header; this machine's when it cannot tell. */
+function binaryArchitecture(path: string): Architecture {
+  const header = Buffer.alloc(20);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, header, 0, 20, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return libraryArchitecture(header) ?? hostArchitecture();
+}
+
+/** Where `npm run setup -- --cross ARCH` unpacks that architecture's nvidia-pytriton server. */
+export function crossServerDir(arch: Architecture): string {
+  return join(packageRoot(), '.cache', `tritonserver-${arch.arch}`);
+}
+
+function crossBinary(arch: Architecture): string {
+  return join(crossServerDir(arch), 'pytriton', 'tritonserver', 'bin', 'tritonserver');
 }
 
 function defaultBinary(): string {
@@ -245,7 +305,7 @@ const START_ATTEMPTS = 3;
  * start is retried with new ports.
  */
 export async function startLocalServer(opts: LocalServerOptions): Promise<LocalServer> {
-  const installation = locateTritonServer(opts.tritonserver);
+  const installation = locateTritonServer(opts.tritonserver, opts.arch);
   const modelRepository = resolve(opts.modelRepository);
   if (!isDirectory(modelRepository)) {
     throw new LocalServerError(
@@ -319,7 +379,8 @@ async function startOnce(
   let child: ChildProcess;
   try {
     // A process group of its own, so stop() reaches the Python-backend stubs too.
-    child = spawn(installation.binary, args, { env, stdio: ['ignore', logFd, logFd], detached: true });
+    const [command, ...prefix] = [...installation.launcher, installation.binary];
+    child = spawn(command!, [...prefix, ...args], { env, stdio: ['ignore', logFd, logFd], detached: true });
   } finally {
     closeSync(logFd); // the child holds its own copy
   }
@@ -357,6 +418,7 @@ async function startOnce(
     metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics`,
     ports,
     pid: child.pid ?? -1,
+    arch: installation.arch,
     logFile,
     modelRepository,
     exited,

@@ -48,12 +48,27 @@ export function repositoryTokenizer(repository: string, model: string): string |
   return undefined;
 }
 
-/** `build/backends/tools/ts-tokenize`, built (incrementally, by CMake) before use. */
-export async function tokenizeTool(progress: (line: string) => void = () => undefined): Promise<string> {
-  const buildDir = join(packageRoot(), 'build', 'backends');
+/** Where the backends are built (an installed extension passes folders in its own storage). */
+export interface BackendsLocation {
+  /** The backends build tree; default the package's `build/backends`. */
+  buildDir?: string;
+  /** Where third-party sources are downloaded; default the package's `.cache/deps`. */
+  dependencySourcesDir?: string;
+}
+
+/** `tools/ts-tokenize` of the backends build tree, built (incrementally, by CMake) before use. */
+export async function tokenizeTool(
+  progress: (line: string) => void = () => undefined,
+  location: BackendsLocation = {},
+): Promise<string> {
+  const buildDir = location.buildDir ?? join(packageRoot(), 'build', 'backends');
   const binary = join(buildDir, 'tools', 'ts-tokenize');
   if (!existsSync(binary)) progress('building the native tokenizer (ts-tokenize), once…');
-  await buildBackends({ buildDir, targets: ['ts-tokenize'] });
+  await buildBackends({
+    buildDir,
+    dependencySourcesDir: location.dependencySourcesDir,
+    targets: ['ts-tokenize'],
+  });
   return binary;
 }
 
@@ -61,6 +76,7 @@ export async function tokenizeTool(progress: (line: string) => void = () => unde
 export async function openNativeTokenizer(
   tokenizerFile: string,
   progress?: (line: string) => void,
+  location?: BackendsLocation,
 ): Promise<NativeTokenizer> {
-  return new NativeTokenizer(await tokenizeTool(progress), tokenizerFile);
+  return new NativeTokenizer(await tokenizeTool(progress, location), tokenizerFile);
 }

@@ -11,8 +11,12 @@ import {
   openLatencyReport,
   runLatencyTestCommand,
 } from './latency.js';
+import { previewChatTemplate } from './chatTemplate.js';
 import { build, deploy, generate, importModelRepository, newPipeline } from './pipeline.js';
 import { sendPromptCommand } from './sendPrompt.js';
+import { CHOOSE_TOKENIZER_COMMAND, chooseTokenizerFile } from '../setup/chooseTokenizer.js';
+import { INSTALL_LOCAL_SERVER_COMMAND, installLocalServer } from '../setup/installLocalServer.js';
+import { CHECK_PREREQUISITES_COMMAND, checkPrerequisites } from '../setup/prerequisites.js';
 import {
   clearSecrets,
   loadModel,
@@ -45,6 +49,24 @@ export const COMMANDS: readonly CommandSpec[] = [
     needsTrust: false,
     run: importModelRepository,
   },
+  {
+    id: CHECK_PREREQUISITES_COMMAND,
+    title: 'Check Prerequisites',
+    needsTrust: false,
+    run: checkPrerequisites,
+  },
+  {
+    id: INSTALL_LOCAL_SERVER_COMMAND,
+    title: 'Install Local Server',
+    needsTrust: false,
+    run: installLocalServer,
+  },
+  {
+    id: CHOOSE_TOKENIZER_COMMAND,
+    title: 'Choose Tokenizer File',
+    needsTrust: false,
+    run: (_ctx, ...args) => chooseTokenizerFile(...args),
+  },
   { id: 'tritonStudio.generate', title: 'Generate', needsTrust: true, run: generate },
   { id: 'tritonStudio.build', title: 'Build Backends', needsTrust: true, run: build },
   {
@@ -63,6 +85,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: 'tritonStudio.showServerLog', title: 'Show Server Log', needsTrust: false, run: showServerLog },
   { id: 'tritonStudio.deploy', title: 'Deploy', needsTrust: true, run: deploy },
   { id: 'tritonStudio.sendPrompt', title: 'Send Prompt', needsTrust: true, run: sendPromptCommand },
+  {
+    id: 'tritonStudio.previewChatTemplate',
+    title: 'Preview Chat Template',
+    needsTrust: true,
+    run: previewChatTemplate,
+  },
   {
     id: 'tritonStudio.runLatencyTest',
     title: 'Run Latency Test',

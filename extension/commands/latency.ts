@@ -79,9 +79,7 @@ export async function runLatencyTestCommand(
   let settings;
   try {
     const target = await ctx.server(request.uri, request.serverUrl);
-    settings = readPromptSettings(request.uri, target.url);
-    if (request.model) settings.model = request.model;
-    if (request.maxTokens) settings.maxTokens = request.maxTokens;
+    settings = readPromptSettings(request.uri, target.url, request);
     const { model, maxTokens } = settings;
     const loads: LoadSpec[] = plan.concurrency.map((concurrency) => ({
       mode: 'concurrency',
@@ -155,7 +153,10 @@ async function nativeTokenizerOf(
     if (!file) continue;
     ctx.log(`counting tokens with ${model}'s native tokenizer ${file}`);
     try {
-      return await openNativeTokenizer(file, report);
+      return await openNativeTokenizer(file, report, {
+        buildDir: ctx.storage.backendsBuildDir,
+        dependencySourcesDir: ctx.storage.dependencySourcesDir,
+      });
     } catch (error) {
       ctx.log(`the native tokenizer cannot run (${errorMessage(error)}): output tokens are streamed chunks`);
       return undefined;

@@ -25,11 +25,14 @@ import {
   type Diagnostic,
   type Pipeline,
   type PresetFamily,
+  hostArchitecture,
 } from '../../generator/index.js';
 import type { Ctx } from '../context.js';
 import { toVscodeDiagnostic } from '../diagnostics.js';
 import { readBuildSettings, repositoryDirFor } from '../settings.js';
+import { CHOOSE_TOKENIZER_COMMAND, TOKENIZER_NOT_FOUND } from '../setup/chooseTokenizer.js';
 import { compilerProblems } from './compilerProblems.js';
+import { BuildProgress } from './buildProgress.js';
 import {
   actionsFor,
   errorMessage,
@@ -312,14 +315,22 @@ export async function generate(
   if (document?.isDirty) await document.save();
   const outDir = repositoryDirFor(pipeline);
   try {
-    const result = generateRepository({ pipelinePath: pipeline.fsPath, outDir });
+    const result = generateRepository({
+      pipelinePath: pipeline.fsPath,
+      outDir,
+      tokenizerSearchDirs: ctx.storage.tokenizerSearchDirs,
+    });
     for (const d of result.diagnostics) ctx.log(formatDiagnostic(d));
     if (hasErrors(result.diagnostics) || !result.ensembleName) {
       const first = result.diagnostics.find((d) => d.severity === 'error');
       const message = `${basename(pipeline.fsPath)} has errors: nothing was generated. ${first ? formatDiagnostic(first) : ''}`;
+      const tokenizerMissing = first?.code === TOKENIZER_NOT_FOUND;
       void showError(
         ctx,
         message,
+        ...(tokenizerMissing
+          ? [chooseTokenizerAction(vscode.Uri.file(first.file), rangeOf(first).start)]
+          : []),
         showProblem(first ? vscode.Uri.file(first.file) : pipeline, first ? rangeOf(first) : undefined),
         openOutput(ctx),
       );
@@ -337,6 +348,11 @@ export async function generate(
   }
 }
 
+const chooseTokenizerAction = (uri: vscode.Uri, at: vscode.Position) => ({
+  title: 'Choose Tokenizer File',
+  run: () => vscode.commands.executeCommand(CHOOSE_TOKENIZER_COMMAND, uri, at),
+});
+
 function rangeOf(d: Diagnostic): vscode.Range {
   return toVscodeDiagnostic(d).range;
 }
@@ -348,24 +364,36 @@ function rangeOf(d: Diagnostic): vscode.Range {
 export async function build(ctx: Ctx, arg?: unknown): Promise<Outcome<{ built: BuiltModel[] }> | undefined> {
   const repository = await pickRepository(ctx, arg);
   if (!repository) return undefined;
-  const { type, jobs } = readBuildSettings();
+  const { type, jobs, arch } = readBuildSettings();
   ctx.buildProblems.clear();
   const lines: string[] = [];
-  ctx.log(`building the native steps of ${repository} (${type})…`);
+  const foreign = arch.arch !== hostArchitecture().arch;
+  ctx.log(`building the native steps of ${repository} (${type}, ${arch.arch})…`);
   try {
-    const result = await withProgress('Triton Studio: building backends', (report, signal) =>
-      buildRepository(repository, {
+    const result = await withProgress('Triton Studio: building backends', (report, signal) => {
+      const progress = new BuildProgress(report);
+      return buildRepository(repository, {
         jobs,
         buildType: type,
+        arch,
         signal,
+        // The shared native parts in global storage (one tree per architecture), this workspace's
+        // steps in .triton-studio/build.
+        buildDir: foreign ? `${ctx.storage.backendsBuildDir}-${arch.arch}` : ctx.storage.backendsBuildDir,
+        dependencySourcesDir: ctx.storage.dependencySourcesDir,
+        stepsBuildDir: ctx.storage.stepsBuildDir(repository),
+        onStage: (stage) => {
+          ctx.log(`── ${stage.index + 1}/${stage.total}: ${stage.name}`);
+          progress.enter(stage);
+        },
         onOutput: (line: string) => {
           lines.push(line);
+          // CMake's own lines, as they come: the output channel is the build log.
           ctx.output.append(line.endsWith('\n') ? line : `${line}\n`);
-          const progress = /\[\s*(\d+)%\]\s*(.*)/.exec(line);
-          if (progress) report(`${progress[1]}% ${progress[2]!.slice(0, 80)}`);
+          progress.line(line);
         },
-      }),
-    );
+      });
+    });
     for (const model of result.built) ctx.log(`  ${model.model}: ${model.library}`);
     void vscode.window.showInformationMessage(`Built ${result.built.length} backend libraries.`);
     return { ok: true, built: result.built };
@@ -407,6 +435,8 @@ export async function deploy(
       deployRepository(target.client, {
         repository,
         mode: local ? 'local' : 'remote',
+        // A local server runs here; a remote one on the CPU the steps are built for.
+        serverArch: local ? hostArchitecture() : readBuildSettings().arch,
         onModel: (s) => {
           ctx.log(`  ${s.model}: ${s.state}${s.error ? ` — ${s.error}` : ''}${s.hint ? ` (${s.hint})` : ''}`);
           report(`${s.model}: ${s.state}`);
@@ -414,6 +444,7 @@ export async function deploy(
       }),
     );
     ctx.serverContentsChanged();
+    for (const warning of result.warnings ?? []) ctx.log(`warning: ${warning}`);
     if (!result.ok) {
       const failed = result.models.find((m) => m.state === 'failed');
       const message = `Deploy failed: ${failed ? `${failed.model}: ${failed.error ?? 'failed'}` : 'see the log'}; ${deployOutcomeText(result)}`;

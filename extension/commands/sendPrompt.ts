@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { sendPrompt, type PromptResult } from '../../client/index.js';
+import { sendPrompt, type ChatPromptInputs, type PromptResult } from '../../client/index.js';
 import type { Ctx } from '../context.js';
 import { readPromptSettings, type PromptSettings } from '../settings.js';
 import type { AnswerSession } from '../views/answerPanel.js';
@@ -13,6 +13,8 @@ export const SEND_PROMPT_COMMAND = 'tritonStudio.sendPrompt';
 /** A prompt with its own settings (a `.prompt` file block); each one left out comes from the settings. */
 export interface PromptRequest {
   text: string;
+  /** A conversation (a `.prompt` file's `@role` block), sent to the pipeline's chat template. */
+  chat?: ChatPromptInputs;
   serverUrl?: string;
   model?: string;
   maxTokens?: number;
@@ -41,7 +43,7 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
   // A string is the prompt; an object may carry its own settings (a CodeLens) with or without the text.
   const partial: Partial<PromptRequest> =
     typeof given === 'string' ? { text: given } : isPromptRequest(given) ? given : {};
-  const text = partial.text ?? selectedText(editor) ?? (await askForPrompt());
+  const text = partial.text ?? selectedText(editor) ?? (await askForPrompt(ctx.draftPrompt));
   const request: PromptRequest | undefined = text === undefined ? undefined : { ...partial, text };
   if (request === undefined) return undefined;
   const prompt = request.text;
@@ -55,9 +57,7 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
   try {
     const scope = request.uri ?? editor?.document.uri;
     const target = await ctx.server(scope, request.serverUrl);
-    settings = readPromptSettings(scope, target.url);
-    if (request.model) settings.model = request.model;
-    if (request.maxTokens) settings.maxTokens = request.maxTokens;
+    settings = readPromptSettings(scope, target.url, request);
     record = { ...settings, prompt };
     const { model, maxTokens } = settings;
     session = ctx.answers.begin({ prompt, model, serverUrl: target.url, maxTokens }, () => abort.abort());
@@ -76,6 +76,7 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
           return await sendPrompt(target.client, {
             model,
             text: prompt,
+            chat: request.chat,
             maxTokens,
             stream: true,
             signal: abort.signal,
@@ -114,6 +115,7 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
             latencyMs: now - started,
           };
     session.done(final);
+    ctx.draftPrompt = undefined;
     ctx.prompts.showAnswer(record, final);
     const { text, latencyMs, ttftMs, responses } = final;
     return {
@@ -130,12 +132,21 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
     if (failure.unreachable && settings) ctx.connections.forget(settings.serverUrl);
     ctx.prompts.showError(failure.message, record);
     session?.fail(failure.message, failure.cancelled);
+    // A prompt the user typed is kept: the input box offers it again, and so does Send Again.
+    const typed = partial.text === undefined && selectedText(editor) === undefined;
+    if (typed) ctx.draftPrompt = prompt;
     if (!failure.cancelled) {
+      // The button that fixes the failure first.
       const actions: ErrorAction[] = [];
       if (failure.setting) actions.push(openSetting(failure.setting));
       // Offered only when there is a generated repository for a local server to serve.
       if (failure.unreachable && !ctx.localServer.running && ctx.lastRepository)
         actions.push(startLocalServerAction);
+      if (typed)
+        actions.push({
+          title: 'Send Again',
+          run: () => vscode.commands.executeCommand(SEND_PROMPT_COMMAND, request),
+        });
       void showError(ctx, failure.message, ...actions);
     }
     return { ok: false, error: failure.message, setting: failure.setting, cancelled: failure.cancelled };
@@ -167,9 +178,10 @@ function selectedText(editor: vscode.TextEditor | undefined): string | undefined
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
-async function askForPrompt(): Promise<string | undefined> {
+async function askForPrompt(draft: string | undefined): Promise<string | undefined> {
   return vscode.window.showInputBox({
     title: 'Triton Studio: Send Prompt',
+    value: draft,
     prompt: 'Text to send to the configured model (select text in an editor to send that instead)',
     ignoreFocusOut: true,
     validateInput: (value) =>

@@ -5,12 +5,61 @@
  */
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { LocalServerError, statisticsDelta, type ServerModelBreakdown } from '../../client/index.js';
+import {
+  LocalServerError,
+  locateTritonServer,
+  statisticsDelta,
+  type ServerModelBreakdown,
+} from '../../client/index.js';
 import type { Ctx } from '../context.js';
-import { readServerUrl } from '../settings.js';
+import { readServerUrl, SETTING } from '../settings.js';
+import { INSTALL_LOCAL_SERVER_COMMAND } from '../setup/installLocalServer.js';
+import { chooseTritonserver } from '../setup/tritonserverBinary.js';
 import { escapeHtml, webviewHtml } from '../webview/html.js';
 import { pickRepository } from './pipeline.js';
-import { actionsFor, errorMessage, openOutput, showError, withProgress, type Outcome } from './ui.js';
+import {
+  actionsFor,
+  errorMessage,
+  openOutput,
+  openSetting,
+  showError,
+  withProgress,
+  type ErrorAction,
+  type Outcome,
+} from './ui.js';
+
+const installLocalServerAction: ErrorAction = {
+  title: 'Install Local Server',
+  run: () => vscode.commands.executeCommand(INSTALL_LOCAL_SERVER_COMMAND),
+};
+
+/**
+ * Why no tritonserver can run, in the user's terms, with the buttons that fix it; undefined when
+ * one is there. (client/ would say "run npm run setup", which only a checkout can follow.)
+ */
+function missingTritonserver(ctx: Ctx): { message: string; actions: ErrorAction[] } | undefined {
+  const choice = chooseTritonserver(ctx.storage);
+  try {
+    locateTritonServer(choice.binary);
+    return undefined;
+  } catch (error) {
+    const fix = [installLocalServerAction, openSetting(SETTING.tritonserver)];
+    if (choice.source === 'none')
+      return {
+        message:
+          'No Triton server is installed for the local server: Install Local Server (Triton 2.51 from PyPI, ~150 MB, ' +
+          `into the extension's storage), or set ${SETTING.tritonserver} to a tritonserver binary you have.`,
+        actions: fix,
+      };
+    const from =
+      choice.source === 'setting' ? `setting ${SETTING.tritonserver}` : `$TRITON_STUDIO_TRITONSERVER`;
+    return {
+      message: `The tritonserver named by ${from} cannot run: ${errorMessage(error).replace(/: run `npm run setup`.*$/, '')}. Fix the ${choice.source === 'setting' ? 'setting' : 'variable'}, or Install Local Server.`,
+      actions:
+        choice.source === 'setting' ? [openSetting(SETTING.tritonserver), installLocalServerAction] : fix,
+    };
+  }
+}
 
 export interface LocalServerInfo {
   grpcUrl: string;
@@ -27,6 +76,11 @@ export async function startLocalServer(
 ): Promise<Outcome<LocalServerInfo> | undefined> {
   const running = ctx.localServer.running ?? (await ctx.localServer.refresh());
   if (running) return alreadyRunning(running);
+  const missing = missingTritonserver(ctx);
+  if (missing) {
+    void showError(ctx, missing.message, ...missing.actions);
+    return { ok: false, error: missing.message, setting: SETTING.tritonserver };
+  }
   const repository = await pickRepository(ctx, arg);
   if (!repository) return undefined;
   try {

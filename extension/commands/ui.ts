@@ -52,11 +52,11 @@ export function errorMessage(error: unknown): string {
 
 /**
  * Long work in a cancellable progress notification. The signal aborts when the user presses
- * Cancel; `report` sets the line under the title.
+ * Cancel; `report` sets the line under the title (and, with `increment`, moves the bar by that many percent).
  */
 export function withProgress<T>(
   title: string,
-  work: (report: (message: string) => void, signal: AbortSignal) => Promise<T>,
+  work: (report: (message: string, increment?: number) => void, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   return Promise.resolve(
     vscode.window.withProgress(
@@ -64,7 +64,7 @@ export function withProgress<T>(
       (progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
-        return work((message) => progress.report({ message }), abort.signal);
+        return work((message, increment) => progress.report({ message, increment }), abort.signal);
       },
     ),
   );

@@ -3,8 +3,8 @@
  * (and no VS Code), so the webview bundle shares them without pulling in host code.
  */
 import type { NodePosition, Step } from '../../generator/index.js';
-import type { GraphModel, ProblemView } from './graphModel.js';
-import type { GraphEdit } from './textEdits.js';
+import type { GraphModel, ProblemView } from './host/graphModel.js';
+import type { GraphEdit } from './host/textEdits.js';
 
 /** A step the palette offers: a preset, or a step of a sample pipeline. */
 export interface PaletteItem {

@@ -43,10 +43,18 @@ function pipelineRequests(
 
 function requestsOf(document: vscode.TextDocument): { request: PromptRequest; line: number }[] {
   const file = parsePromptFile(document.getText());
-  const { server, model, maxTokens, stop } = file.settings;
+  const { server, model, maxTokens, stop, chatTemplateKwargs } = file.settings;
   return file.blocks.map((block) => ({
     line: block.line,
-    request: { text: block.text, serverUrl: server, model, maxTokens, stop, uri: document.uri },
+    request: {
+      text: block.text,
+      ...(block.messages && { chat: { messages: block.messages, chatTemplateKwargs } }),
+      serverUrl: server,
+      model,
+      maxTokens,
+      stop,
+      uri: document.uri,
+    },
   }));
 }
 

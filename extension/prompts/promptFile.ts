@@ -1,8 +1,12 @@
 /**
  * The `.prompt` file format (documented in docs/PROMPT-FILES.md): optional front matter between
- * `---` lines with `server`, `model`, `max_tokens` and `stop`, then prompts separated by lines
- * holding only `===`. Pure text processing, no VS Code: the CodeLens provider and the tests use it.
+ * `---` lines with `server`, `model`, `max_tokens`, `stop` and `chat_template_kwargs`, then prompts
+ * separated by lines holding only `===`. A prompt whose first line is a role marker (`@system`,
+ * `@user`, `@assistant`, `@tool`) is a conversation, sent as a chat. Pure text processing, no VS
+ * Code: the CodeLens provider and the tests use it.
  */
+
+import { chatPrompt } from '../../client/index.js';
 
 export interface PromptFileSettings {
   /** `host:port` of a gRPC endpoint. */
@@ -11,6 +15,14 @@ export interface PromptFileSettings {
   maxTokens?: number;
   /** The answer is cut before the first of these. */
   stop?: string[];
+  /** Template variables for conversations (e.g. `{"enable_thinking": false}`). */
+  chatTemplateKwargs?: Record<string, unknown>;
+}
+
+/** One message of a conversation block. */
+export interface ChatMessage {
+  role: string;
+  content: string;
 }
 
 export interface PromptBlock {
@@ -19,6 +31,8 @@ export interface PromptBlock {
   line: number;
   /** 0-based last line of the block's text. */
   endLine: number;
+  /** A conversation block's messages (its text is then the conversation as `role: content` lines). */
+  messages?: ChatMessage[];
 }
 
 export interface PromptFileError {
@@ -53,7 +67,7 @@ function readSettings(lines: string[], first: number, errors: PromptFileError[])
     if (!match) {
       errors.push({
         line,
-        message: `expected 'key: value' (server, model, max_tokens or stop), found '${text.trim()}'`,
+        message: `expected 'key: value' (server, model, max_tokens, stop or chat_template_kwargs), found '${text.trim()}'`,
       });
       return;
     }
@@ -71,6 +85,15 @@ function readSettings(lines: string[], first: number, errors: PromptFileError[])
           errors.push({ line, message: 'max_tokens must be a whole number, 1 or more' });
         else settings.maxTokens = v;
         break;
+      case 'chat_template_kwargs':
+        if (typeof v === 'object' && v !== null && !Array.isArray(v))
+          settings.chatTemplateKwargs = v as Record<string, unknown>;
+        else
+          errors.push({
+            line,
+            message: 'chat_template_kwargs must be a JSON object, e.g. {"enable_thinking": false}',
+          });
+        break;
       case 'stop':
         if (typeof v === 'string' && v !== '') settings.stop = [v];
         else if (Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && s !== ''))
@@ -82,7 +105,10 @@ function readSettings(lines: string[], first: number, errors: PromptFileError[])
           });
         break;
       default:
-        errors.push({ line, message: `unknown key '${key}': use server, model, max_tokens or stop` });
+        errors.push({
+          line,
+          message: `unknown key '${key}': use server, model, max_tokens, stop or chat_template_kwargs`,
+        });
     }
   });
   return settings;
@@ -113,7 +139,17 @@ export function parsePromptFile(text: string): PromptFile {
     if (kept.length > 0) {
       const first = kept[0]!;
       const last = kept[kept.length - 1]!;
-      blocks.push({ text: lines.slice(first, last + 1).join('\n'), line: first, endLine: last });
+      const block: PromptBlock = {
+        text: lines.slice(first, last + 1).join('\n'),
+        line: first,
+        endLine: last,
+      };
+      if (ROLE_MARKER.test(lines[first]!)) {
+        block.messages = conversation(lines, first, last);
+        // What a pipeline without a `messages` input gets: openai-serve's flattening.
+        block.text = chatPrompt(block.messages);
+      }
+      blocks.push(block);
     }
     current = [];
   };
@@ -123,4 +159,22 @@ export function parsePromptFile(text: string): PromptFile {
   }
   flush();
   return { settings, blocks, errors };
+}
+
+/** `@role` at the start of a line (optionally followed by the message's first line) opens a message. */
+const ROLE_MARKER = /^@(system|developer|user|assistant|tool)\b[ \t]?(.*)$/;
+
+/** The messages of a block whose first line is a role marker; blank lines around each content are layout. */
+function conversation(lines: string[], first: number, last: number): ChatMessage[] {
+  const messages: { role: string; lines: string[] }[] = [];
+  for (let i = first; i <= last; i++) {
+    const marker = ROLE_MARKER.exec(lines[i]!);
+    if (marker) messages.push({ role: marker[1]!, lines: marker[2] ? [marker[2]] : [] });
+    else messages[messages.length - 1]!.lines.push(lines[i]!);
+  }
+  return messages.map(({ role, lines: content }) => {
+    while (content.length > 0 && content[0]!.trim() === '') content.shift();
+    while (content.length > 0 && content[content.length - 1]!.trim() === '') content.pop();
+    return { role, content: content.join('\n') };
+  });
 }

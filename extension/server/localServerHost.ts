@@ -7,6 +7,8 @@ import {
   type SharedServerState,
 } from '../../client/index.js';
 import { readLocalServerSettings } from '../settings.js';
+import type { StoragePaths } from '../setup/storage.js';
+import { chooseTritonserver } from '../setup/tritonserverBinary.js';
 
 /** How often the state file is read again: a server the CLI started or stopped shows within this. */
 const POLL_MS = 2_000;
@@ -26,7 +28,7 @@ export class LocalServerHost implements vscode.Disposable {
   /** The log of the last server seen, kept after it stopped so Show Server Log still finds it. */
   lastLogFile: string | undefined;
 
-  constructor() {
+  constructor(private readonly storage: StoragePaths) {
     this.timer = setInterval(() => void this.refresh(), POLL_MS);
     void this.refresh();
   }
@@ -58,10 +60,16 @@ export class LocalServerHost implements vscode.Disposable {
 
   /** Starts the shared server on `modelRepository`, or finds the one already running (`started: false`). */
   async start(modelRepository: string): Promise<SharedServerStart> {
-    const { tritonserver, grpcPort, httpPort, metricsPort } = readLocalServerSettings();
+    const { grpcPort, httpPort, metricsPort } = readLocalServerSettings();
+    const { binary: tritonserver } = chooseTritonserver(this.storage);
     const start = await startSharedServer({ modelRepository, tritonserver, grpcPort, httpPort, metricsPort });
     this.set(start.server);
     return start;
+  }
+
+  /** Install Local Server put a tritonserver into global storage: views that offer it refresh. */
+  changedInstall(): void {
+    this.changed.fire();
   }
 
   async stop(): Promise<boolean> {

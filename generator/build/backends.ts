@@ -8,16 +8,27 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
+import { crossCompileArgs, hostArchitecture, type Architecture } from './architectures.js';
 import { withDirectoryLock } from './lock.js';
 import { BuildError, runOrThrow, type RunOptions } from './run.js';
 
 export interface BuildBackendsOptions {
   /** Triton Studio's package folder (holding backends/); found from this file when omitted. */
   projectRoot?: string;
-  /** Where the CMake build tree goes; default `<projectRoot>/build/backends`. */
+  /**
+   * Where the CMake build tree goes; default `<projectRoot>/build/backends` for this machine's
+   * architecture and `<projectRoot>/build/backends-<arch>` for another (cross-built).
+   */
   buildDir?: string;
+  /** The server CPU to build for; default this machine's (ARCHITECTURES, generator/build/architectures.ts). */
+  arch?: Architecture;
   /** Parallel compile jobs; default min(2, CPU count). */
   jobs?: number;
+  /**
+   * Where third-party sources (Oniguruma's tarball) are downloaded to and looked for; default
+   * `<projectRoot>/.cache/deps` (an installed extension passes its own storage).
+   */
+  dependencySourcesDir?: string;
   /** Folder with the official triton/core/tritonbackend.h to compile against instead of the project's declarations. */
   tritonIncludeDir?: string;
   /** CMake targets to build; default what native steps and the CPU sample need. */
@@ -32,6 +43,10 @@ export interface BackendsBuild {
   buildDir: string;
   /** The backends source folder (TRITON_STUDIO_BACKENDS_DIR). */
   sourceDir: string;
+  /** The architecture the tree is built for. */
+  arch: Architecture;
+  /** CMake arguments every project built against this tree must get too (the cross toolchain). */
+  cmakeArgs: string[];
 }
 
 export const DEFAULT_BACKEND_TARGETS = ['ts_triton_steps', 'triton_sim_llm'];
@@ -56,13 +71,17 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
   if (!existsSync(join(sourceDir, 'CMakeLists.txt'))) {
     throw new BuildError(`${sourceDir}/CMakeLists.txt is missing: projectRoot must be Triton Studio's package folder`);
   }
-  const buildDir = resolve(opts.buildDir ?? join(root, 'build', 'backends'));
+  const arch = opts.arch ?? hostArchitecture();
+  const cmakeArgs = crossCompileArgs(arch, sourceDir);
+  const defaultDir = arch.arch === hostArchitecture().arch ? 'backends' : `backends-${arch.arch}`;
+  const buildDir = resolve(opts.buildDir ?? join(root, 'build', defaultDir));
   mkdirSync(dirname(buildDir), { recursive: true });
   const run = { onOutput: opts.onOutput, signal: opts.signal };
 
   await withDirectoryLock(`${buildDir}.lock`, 15 * 60_000, async () => {
-    const configureArgs = ['-S', sourceDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release'];
+    const configureArgs = ['-S', sourceDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release', ...cmakeArgs];
     if (opts.tritonIncludeDir) configureArgs.push(`-DTRITON_BACKEND_INCLUDE_DIR=${resolve(opts.tritonIncludeDir)}`);
+    if (opts.dependencySourcesDir) configureArgs.push(`-DTS_DEPS_DIR=${resolve(opts.dependencySourcesDir)}`);
     // Configure once (or when asked for other headers), and again when a CMake file changed since:
     // `cmake --build` re-runs CMake by itself only for targets the tree already knows, so a target
     // added later (ts-perf-driver) would be "No rule to make target" in an older tree.
@@ -85,7 +104,7 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
       run,
     );
   });
-  return { buildDir, sourceDir };
+  return { buildDir, sourceDir, arch, cmakeArgs };
 }
 
 /** No CMakeCache.txt yet, or a CMakeLists.txt / *.cmake file under backends/ newer than it. */
@@ -101,5 +120,8 @@ function configureNeeded(sourceDir: string, buildDir: string): boolean {
         (entry.name === 'CMakeLists.txt' || entry.name.endsWith('.cmake')) && statSync(path).mtimeMs > configuredAt
       );
     });
+  // llama.cpp fetched since (backends/llama-cpp defines its target only when it is there).
+  const llamaHeader = join(dirname(sourceDir), '.cache', 'llama', 'include', 'llama.h');
+  if (existsSync(llamaHeader) && statSync(llamaHeader).mtimeMs > configuredAt) return true;
   return newer(sourceDir);
 }

@@ -7,4 +7,23 @@ export {
   type BackendsBuild,
 } from './backends.js';
 export { buildRepository, type BuildRepositoryOptions, type BuiltModel, type RepositoryBuild } from './repository.js';
+export {
+  checkLlamaCppFetched,
+  llamaCacheDir,
+  llamaCppLibrary,
+  smolLm2Gguf,
+  LLAMA_CPP_BACKEND,
+  LLAMA_CPP_TARGET,
+} from './llamaCpp.js';
 export { BuildError } from './run.js';
+export {
+  ARCHITECTURES,
+  ArchitectureError,
+  architecture,
+  architectureOfMachine,
+  emulationPrefix,
+  hostArchitecture,
+  libraryArchitecture,
+  type Architecture,
+  type TargetArch,
+} from './architectures.js';

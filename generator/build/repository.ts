@@ -20,9 +20,25 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { parsePbtxt } from '../pbtxt/index.js';
 import { stepSourcesDir } from '../repository/layout.js';
-import { buildBackends, defaultJobs, simLlmLibrary, type BuildBackendsOptions } from './backends.js';
+import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
+import { hostArchitecture } from './architectures.js';
+import {
+  buildBackends,
+  DEFAULT_BACKEND_TARGETS,
+  defaultJobs,
+  simLlmLibrary,
+  type BackendsBuild,
+  type BuildBackendsOptions,
+} from './backends.js';
 import { compatibilityProblems, CONTAINER_GENERATIONS, requiredFloor } from './containers.js';
 import { readElfDynamic } from './elf.js';
+import {
+  checkLlamaCppFetched,
+  LLAMA_CPP_BACKEND,
+  LLAMA_CPP_TARGET,
+  llamaCppLibrary,
+  llamaRuntimeLibraries,
+} from './llamaCpp.js';
 import { withDirectoryLock } from './lock.js';
 import { BuildError, runOrThrow, runTool } from './run.js';
 
@@ -35,6 +51,8 @@ export interface BuildRepositoryOptions extends BuildBackendsOptions {
   sourcesDir?: string;
   /** CMAKE_BUILD_TYPE of the native steps (the shared backends stay Release); default Release. */
   buildType?: 'Release' | 'RelWithDebInfo' | 'Debug';
+  /** Called as each stage starts: the shared backends (index 0), then each model built or placed. */
+  onStage?: (stage: { name: string; index: number; total: number }) => void;
 }
 
 export interface BuiltModel {
@@ -42,8 +60,13 @@ export interface BuiltModel {
   model: string;
   /** Absolute path of the backend library placed in the model's version folder(s). */
   library: string;
-  /** 'step' when compiled from the model's src/, 'sim_llm' when the prebuilt sim-llm was copied. */
-  kind: 'step' | 'sim_llm';
+  /**
+   * 'step' when compiled from the model's src/, 'sim_llm' / 'llama_cpp' when that prebuilt backend
+   * was copied (llama_cpp with llama.cpp's libraries beside it).
+   */
+  kind: 'step' | 'sim_llm' | 'llama_cpp';
+  /** The CPU architecture it is built for (`x86_64`, `aarch64`). */
+  arch: string;
   /** The newest glibc / libstdc++ symbol versions the library needs (what a server must offer). */
   requires: { glibc?: string; glibcxx?: string; cxxabi?: string };
 }
@@ -58,18 +81,33 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
     throw new BuildError(`model repository ${repo} does not exist; generate it first (triton-studio generate)`);
   }
   const models = listModels(repo, opts.models);
-  const backends = await buildBackends(opts);
+  const root = opts.projectRoot ?? findProjectRoot();
+  const usesLlama = models.some((m) => configuredBackend(join(repo, m)) === LLAMA_CPP_BACKEND);
+  if (usesLlama && (opts.arch ?? hostArchitecture()).arch !== 'x86_64') {
+    throw new BuildError(
+      `the llama.cpp step (backend "${LLAMA_CPP_BACKEND}") uses llama.cpp's prebuilt x86_64 libraries ` +
+        '(npm @node-llama-cpp/linux-x64): build this repository for x86_64',
+    );
+  }
+  if (usesLlama && root) checkLlamaCppFetched(root);
+  const total = 1 + models.length;
+  opts.onStage?.({ name: 'the shared native backends', index: 0, total });
+  const backends = await buildBackends(
+    usesLlama && !opts.targets ? { ...opts, targets: [...DEFAULT_BACKEND_TARGETS, LLAMA_CPP_TARGET] } : opts,
+  );
   const stepsRoot = resolve(opts.stepsBuildDir ?? join(dirname(backends.buildDir), 'steps'));
   const sourcesRoot = resolve(opts.sourcesDir ?? stepSourcesDir(repo));
   const built: BuiltModel[] = [];
 
-  for (const model of models) {
+  for (const [i, model] of models.entries()) {
+    opts.onStage?.({ name: model, index: i + 1, total });
     const modelDir = join(repo, model);
     const backend = configuredBackend(modelDir);
     const src = join(sourcesRoot, model);
     if (existsSync(join(src, 'CMakeLists.txt'))) {
       const library = await buildStep(model, src, stepsRoot, backends, opts);
-      await checkSymbolsResolve(model, library);
+      // ldd runs the library's own dynamic loader: only for this machine's architecture.
+      if (backends.arch.arch === hostArchitecture().arch) await checkSymbolsResolve(model, library);
       const requires = checkContainers(model, library);
       const produced = basename(library);
       if (backend !== undefined && produced !== `libtriton_${backend}.so`) {
@@ -78,14 +116,34 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
             'regenerate the repository so the config and the step source agree',
         );
       }
-      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'step', requires });
+      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'step', arch: backends.arch.arch, requires });
     } else if (backend === 'sim_llm') {
       const library = simLlmLibrary(backends.buildDir);
       if (!existsSync(library)) {
         throw new BuildError(`${library} is missing after building the backends; rebuild with the triton_sim_llm target`);
       }
       const requires = checkContainers(model, library);
-      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'sim_llm', requires });
+      built.push({
+        model,
+        library: placeInVersionFolders(library, modelDir),
+        kind: 'sim_llm',
+        arch: backends.arch.arch,
+        requires,
+      });
+    } else if (backend === LLAMA_CPP_BACKEND && root) {
+      const library = llamaCppLibrary(backends.buildDir);
+      if (!existsSync(library)) {
+        throw new BuildError(`${library} is missing after building the backends; rebuild with the ${LLAMA_CPP_TARGET} target`);
+      }
+      const requires = checkContainers(model, library);
+      for (const runtime of llamaRuntimeLibraries(root)) placeInVersionFolders(runtime, modelDir);
+      built.push({
+        model,
+        library: placeInVersionFolders(library, modelDir),
+        kind: 'llama_cpp',
+        arch: backends.arch.arch,
+        requires,
+      });
     }
   }
   return { built };
@@ -120,11 +178,11 @@ async function buildStep(
   model: string,
   src: string,
   stepsRoot: string,
-  backends: { buildDir: string; sourceDir: string },
+  backends: BackendsBuild,
   opts: BuildRepositoryOptions,
 ): Promise<string> {
-  // One build tree per step source folder: readable name + hash of the absolute path.
-  const id = createHash('sha256').update(src).digest('hex').slice(0, 12);
+  // One build tree per step source folder and architecture: readable name + hash of both.
+  const id = createHash('sha256').update(`${src}\0${backends.arch.arch}`).digest('hex').slice(0, 12);
   const safeName = model.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
   const workDir = join(stepsRoot, `${safeName}-${id}`);
   const sources = join(workDir, 'src');
@@ -147,6 +205,7 @@ async function buildStep(
         `-DCMAKE_BUILD_TYPE=${opts.buildType ?? 'Release'}`,
         `-DTRITON_STUDIO_BACKENDS_DIR=${backends.sourceDir}`,
         `-DTRITON_STUDIO_BACKENDS_BUILD=${backends.buildDir}`,
+        ...backends.cmakeArgs,
       ],
       `${model}: configuring the native step failed; regenerate ${src} if it was edited by hand`,
       run,

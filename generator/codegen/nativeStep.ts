@@ -28,6 +28,10 @@ export interface TokenizeStepModel {
   /** File name of the tokenizer inside the model version folder, normally "tokenizer.json". */
   tokenizerFile: string;
   addSpecialTokens: boolean;
+  /** The chat template file in the version folder that renders `inputs.messages`. */
+  chatTemplateFile?: string;
+  /** Every end token id of the model: added to each row's stop words. */
+  endIds?: number[];
   /** Compiled TypeScript hooks the step calls (docs/HOOKS.md). */
   hooks?: StepHooksModel;
   /** Bindings by role: `generator/model/portRoles.ts` says what each role means. */

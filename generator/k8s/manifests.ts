@@ -6,11 +6,13 @@
  * only, typed by the models packages; writing them out is `write.ts`. The packages' classes (with
  * their schema validators, ~1.2 MB in the CLI bundle) are used by the tests, not at run time.
  */
+import type { Architecture } from '../build/architectures.js';
 import type { IPodMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor' with {
   'resolution-mode': 'import',
 };
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { IAffinity } from 'kubernetes-models/v1/Affinity';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
@@ -32,6 +34,11 @@ export interface KubernetesOptions {
   image: string;
   /** GPUs per pod (`nvidia.com/gpu`); 0 for a CPU-only pod. */
   gpus: number;
+  /**
+   * The CPU the repository's libraries are built for (`build --arch`): pods are pinned to nodes of
+   * that `kubernetes.io/arch`, where NGC's multi-platform Triton image runs its matching variant.
+   */
+  arch: Architecture;
   repository: RepositorySource;
   minReplicas: number;
   maxReplicas: number;
@@ -144,6 +151,7 @@ export function kubernetesObjects(options: KubernetesOptions): KubernetesObjects
             options.repository.kind === 'object-storage' ? [copier(options.repository)] : undefined,
           containers: [triton],
           volumes,
+          affinity: archAffinity(options.arch),
           // GPU nodes are commonly tainted so that only GPU work lands there.
           tolerations:
             options.gpus > 0
@@ -279,6 +287,7 @@ function inferenceService(options: KubernetesOptions, resources: IContainer['res
     metadata: { name: options.name, namespace: options.namespace },
     spec: {
       predictor: {
+        affinity: archAffinity(options.arch),
         minReplicas: options.minReplicas,
         maxReplicas: options.maxReplicas,
         model: {
@@ -289,6 +298,21 @@ function inferenceService(options: KubernetesOptions, resources: IContainer['res
           args: ['--model-control-mode=explicit', ...options.models.map((m) => `--load-model=${m}`)],
           ...(resources && { resources }),
         },
+      },
+    },
+  };
+}
+
+/** The step libraries load only on the CPU they were built for (Grace nodes are arm64). */
+function archAffinity(arch: Architecture): IAffinity {
+  return {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [
+          {
+            matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: [arch.kubernetesArch] }],
+          },
+        ],
       },
     },
   };

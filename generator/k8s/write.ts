@@ -1,3 +1,4 @@
+import { hostArchitecture, type Architecture } from '../build/architectures.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
@@ -23,6 +24,8 @@ export interface KubernetesManifestOptions {
   /** A whole image reference instead of the NGC one with `tritonTag`. */
   image?: string;
   gpus?: number;
+  /** The CPU the repository is built for (`build --arch`); default this machine's. */
+  arch?: Architecture;
   minReplicas?: number;
   maxReplicas?: number;
   queueTimeTargetUs?: number;
@@ -65,6 +68,7 @@ export function writeKubernetesManifests(options: KubernetesManifestOptions): Ku
     models,
     image: options.image ?? `${NGC_TRITON_IMAGE}:${options.tritonTag ?? DEFAULT_TRITON_TAG}`,
     gpus: options.gpus ?? 1,
+    arch: options.arch ?? hostArchitecture(),
     repository: options.repository,
     minReplicas: options.minReplicas ?? 1,
     maxReplicas: options.maxReplicas ?? 3,

@@ -80,6 +80,24 @@ export const PORT_ROLES = [
     presetNames: { [TRT]: 'EMBEDDING_BIAS_WEIGHTS' },
     doc: 'FP32/FP64, one weight per word',
   },
+  {
+    ...at('tokenize', 'inputs', 'messages', 'string', 'messages'),
+    presetNames: {},
+    importAliases: ['messages'],
+    doc: "STRING [1] per row: an OpenAI-style conversation (JSON array of messages), rendered with the step's chat template instead of the text",
+  },
+  {
+    ...at('tokenize', 'inputs', 'tools', 'string', 'tools'),
+    presetNames: {},
+    importAliases: ['tools'],
+    doc: 'STRING [1] per row: the tools the chat template offers (JSON array, OpenAI shape)',
+  },
+  {
+    ...at('tokenize', 'inputs', 'chatTemplateKwargs', 'string', 'chat_template_kwargs'),
+    presetNames: {},
+    importAliases: ['chat_template_kwargs'],
+    doc: 'STRING [1] per row: extra template variables (JSON object, e.g. {"enable_thinking": false})',
+  },
   // --- tokenize outputs
   {
     ...at('tokenize', 'outputs', 'inputIds', 'integer', 'input_ids'),

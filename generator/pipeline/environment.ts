@@ -5,10 +5,11 @@
  * and these on save, and a test can hand in its own file system.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckContext, isNative } from './checks/context.js';
-import { versionFiles } from './checks/files.js';
+import { fileRoots, isInside, outsideMessage, versionFiles } from './checks/files.js';
 import {
   defaultTokenizerSearchDirs,
   isTokenizerPath,
@@ -16,14 +17,19 @@ import {
   type TokenizerResolution,
 } from './tokenizers.js';
 import { projectRoot } from './projectRoot.js';
+import { findChatTemplate, type ChatTemplateFiles } from './chatTemplates.js';
 
 export interface PipelineEnvironment {
   /** Folders searched for tokenizers by name after the pipeline's own `tokenizerSearchPaths`. */
   readonly tokenizerSearchDirs: readonly string[];
   resolveTokenizer(ref: string, pipelineFile: string, searchDirs: readonly string[]): TokenizerResolution;
   exists(path: string): boolean;
+  /** Where a path really leads (links followed); the path itself when it does not exist. */
+  realPath?(path: string): string;
   /** Why `file` is no tokenizer.json the native steps can load; undefined when it is one. */
   tokenizerProblem(file: string): string | undefined;
+  /** Why a step's chat template cannot be loaded (a syntax error at its line and column); undefined when it can. */
+  chatTemplateProblem?(files: ChatTemplateFiles): string | undefined;
 }
 
 export interface EnvironmentOptions {
@@ -37,8 +43,72 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     tokenizerSearchDirs: [...(options.tokenizerSearchDirs ?? []), ...defaultTokenizerSearchDirs()],
     resolveTokenizer,
     exists: existsSync,
+    realPath,
     tokenizerProblem,
+    chatTemplateProblem,
   };
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+const templateVerdicts = new Map<string, string | undefined>(); // files + mtimes → verdict
+
+/**
+ * What the native chat-template engine says when it parses the template (`ts-render-chat`, the
+ * code the steps run, when a build has made it): a template that cannot be parsed would otherwise
+ * fail only at model load. Render errors (a raise_exception, a conversation it refuses) are the
+ * request's business, not the template's.
+ */
+function chatTemplateProblem(files: ChatTemplateFiles): string | undefined {
+  const root = projectRoot();
+  const tool = root ? join(root, 'build/backends/tools/ts-render-chat') : undefined;
+  if (!tool || !existsSync(tool)) return undefined;
+  const paths = [files.template, files.tokenizerConfig ?? ''];
+  let key: string;
+  try {
+    key = paths.map((p) => (p ? `${p}\0${statSync(p).mtimeMs}\0${statSync(p).size}` : '')).join('\0');
+  } catch (e) {
+    return (e as Error).message;
+  }
+  if (!templateVerdicts.has(key)) templateVerdicts.set(key, runTemplateParse(tool, files));
+  return templateVerdicts.get(key);
+}
+
+function runTemplateParse(tool: string, files: ChatTemplateFiles): string | undefined {
+  const args = ['--tokenizer-config', files.tokenizerConfig ?? files.template, '--json'];
+  if (files.template !== files.tokenizerConfig) {
+    // A Jinja file without a config beside it still needs one for the tool: an empty one.
+    if (!files.tokenizerConfig) args[1] = emptyConfig();
+    args.push('--chat-template', files.template);
+  }
+  const r = spawnSync(tool, args, {
+    input: '[{"role": "user", "content": "x"}]',
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (r.error) return undefined; // a tool that cannot run says nothing about the template
+  try {
+    const out = JSON.parse(r.stdout) as { error?: { kind?: string; message?: string } };
+    const kind = out.error?.kind;
+    return kind === 'syntax' || kind === 'unsupported' ? out.error?.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let emptyConfigFile: string | undefined;
+function emptyConfig(): string {
+  if (!emptyConfigFile) {
+    emptyConfigFile = join(mkdtempSync(join(tmpdir(), 'ts-chat-config-')), 'tokenizer_config.json');
+    writeFileSync(emptyConfigFile, '{}');
+  }
+  return emptyConfigFile;
 }
 
 const verdicts = new Map<string, string | undefined>(); // file + mtime + size → verdict
@@ -127,8 +197,20 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
     }
     // One that does not exist yet is allowed (with a warning): model weights are often put into
     // the generated repository by hand, and a later generation keeps them there.
+    const roots = fileRoots(ctx.source.file).map((r) => env.realPath?.(r) ?? r);
     for (const f of versionFiles(step, ctx.source.file)) {
-      if (f.problem || env.exists(f.source)) continue;
+      if (f.problem) continue;
+      const real = env.realPath?.(f.source) ?? f.source;
+      if (!roots.some((root) => isInside(real, root))) {
+        // A link inside the folder that leads out of it.
+        ctx.report(
+          [...step.path, 'files', f.index],
+          'TS-E059',
+          outsideMessage(f.entry, `leads to ${real},`, roots),
+        );
+        continue;
+      }
+      if (env.exists(f.source)) continue;
       ctx.report(
         [...step.path, 'files', f.index],
         'TS-W003',
@@ -139,4 +221,34 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
     }
   }
   return tokenizerFiles;
+}
+
+/**
+ * The chat template of every tokenize step that takes conversations (a port with role
+ * `messages`), for the steps whose tokenizer was found; reports TS-E057 where there is none.
+ */
+export function checkChatTemplates(
+  ctx: CheckContext,
+  env: PipelineEnvironment,
+  tokenizerFiles: ReadonlyMap<string, string>,
+): Map<string, ChatTemplateFiles> {
+  const templates = new Map<string, ChatTemplateFiles>();
+  for (const step of ctx.steps) {
+    const tokenizer = tokenizerFiles.get(step.name);
+    if (step.kind !== 'tokenize' || !tokenizer || !step.inputs.some((p) => p.role === 'messages')) continue;
+    const found = findChatTemplate(step, tokenizer, ctx.source.file, (p) => env.exists(p));
+    if (!found.ok) {
+      ctx.report([...step.path, found.field], 'TS-E057', found.message);
+      continue;
+    }
+    const problem = env.chatTemplateProblem?.(found.files);
+    if (problem) {
+      ctx.report(
+        [...step.path, step.chatTemplate !== undefined ? 'chatTemplate' : 'tokenizer'],
+        'TS-E058',
+        `The chat template ${found.files.template} cannot be parsed: ${problem}. Fix it there, or name another with "chatTemplate".`,
+      );
+    } else templates.set(step.name, found.files);
+  }
+  return templates;
 }

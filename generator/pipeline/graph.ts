@@ -6,6 +6,7 @@
  * tensor name taken twice) are reported through the context; what is left is what Triton's
  * `ensemble_scheduling` says.
  */
+import type { ChatTemplateFiles } from './chatTemplates.js';
 import type { CheckContext } from './checks/context.js';
 import { hasControlChars } from './checks/context.js';
 import type { ResolvedEnsemblePort, ResolvedPort, ResolvedStep } from './resolve.js';
@@ -34,6 +35,8 @@ export interface EnsembleGraph {
 export interface PipelineGraph extends EnsembleGraph {
   /** step → absolute tokenizer.json path (tokenize/detokenize steps). */
   tokenizerFiles: Map<string, string>;
+  /** tokenize step → its chat template files (steps with a `messages` port). */
+  chatTemplates: Map<string, ChatTemplateFiles>;
 }
 
 export type Endpoint =

@@ -57,6 +57,8 @@ export interface ResolvedStep {
   tokenizer?: string;
   addSpecialTokens: boolean;
   skipSpecialTokens: boolean;
+  chatTemplate?: string;
+  generationConfig?: string;
   files: string[];
   config?: Record<string, unknown>;
   module?: ResolvedModule;
@@ -142,6 +144,8 @@ function resolveStep(step: Step, index: number, pipeline: Pipeline, lookup?: Mod
     tokenizer: pick('tokenizer'),
     addSpecialTokens: pick('addSpecialTokens') ?? true,
     skipSpecialTokens: pick('skipSpecialTokens') ?? true,
+    ...(step.chatTemplate !== undefined && { chatTemplate: step.chatTemplate }),
+    ...(step.generationConfig !== undefined && { generationConfig: step.generationConfig }),
     files: step.files ?? [],
     config: step.config,
     budget: step.budget,

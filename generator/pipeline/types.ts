@@ -58,6 +58,16 @@ export interface Step {
   tokenizer?: string;
   /** Tokenize: add the tokenizer's special tokens (BOS…). Default true. */
   addSpecialTokens?: boolean;
+  /**
+   * Tokenize: the chat template that renders the `messages` port (path relative to the file): a
+   * tokenizer_config.json or a Jinja file. Default: the tokenizer_config.json beside the tokenizer.
+   */
+  chatTemplate?: string;
+  /**
+   * Tokenize with a chat template: the model's generation_config.json (path relative to the file),
+   * whose `eos_token_id` list joins the end tokens. Default: the one beside the tokenizer config.
+   */
+  generationConfig?: string;
   /** Detokenize: drop special tokens from the text. Default true. */
   skipSpecialTokens?: boolean;
   /**

@@ -24,6 +24,7 @@ import { checkServing } from './checks/serving.js';
 import { checkStepConfigs } from './checks/stepConfig.js';
 import { checkWiring } from './checks/wiring.js';
 import {
+  checkChatTemplates,
   checkEnvironment,
   nodeEnvironment,
   type EnvironmentOptions,
@@ -75,11 +76,13 @@ export function analyzePipeline(
 ): AnalyzeResult {
   const ctx = createContext(pipeline, source, options.modules ?? nodeStepModules());
   const checked = runChecks(ctx);
-  const tokenizerFiles = checkEnvironment(ctx, options.environment ?? nodeEnvironment(options));
+  const environment = options.environment ?? nodeEnvironment(options);
+  const tokenizerFiles = checkEnvironment(ctx, environment);
+  const chatTemplates = checkChatTemplates(ctx, environment, tokenizerFiles);
   const errors = ctx.diagnostics.some((d) => d.severity === 'error');
   return {
     diagnostics: ctx.diagnostics,
-    graph: checked.graph && !errors ? { ...checked.graph, tokenizerFiles } : undefined,
+    graph: checked.graph && !errors ? { ...checked.graph, tokenizerFiles, chatTemplates } : undefined,
     steps: ctx.steps,
   };
 }

@@ -5,6 +5,7 @@
  */
 import { distilbertPresets } from './distilbert.js';
 import { fasterTransformerPresets } from './fasterTransformer.js';
+import { llamaCppPresets } from './llamaCpp.js';
 import { simLlmPresets } from './simLlm.js';
 import { tensorrtLlmPresets } from './tensorrtLlm.js';
 import { vllmPresets } from './vllm.js';
@@ -18,6 +19,7 @@ const ALL: Preset[] = [
   ...vllmPresets,
   ...distilbertPresets,
   ...simLlmPresets,
+  ...llamaCppPresets,
 ];
 
 const BY_ID = new Map(ALL.map((p) => [p.id, p]));

@@ -19,11 +19,15 @@ import type { PipelineGraph } from '../pipeline/graph.js';
 import type { CompiledModule } from '../tscompile/index.js';
 import type { ModuleBudget } from '../model/hooks.js';
 import { planOrchestrator } from '../pipeline/orchestration.js';
+import { endTokenIds, type ChatTemplateFiles } from '../pipeline/chatTemplates.js';
 import type { Port, StepKind } from '../pipeline/types.js';
 
 export const TOKENIZER_FILE = 'tokenizer.json';
 /** The orchestrator's detokenize tokenizer when it differs from its tokenize one. */
 export const DETOKENIZER_FILE = 'detokenizer.json';
+/** A tokenize step's chat template in its version folder: the tokenizer config, or a Jinja file beside it. */
+export const TOKENIZER_CONFIG_FILE = 'tokenizer_config.json';
+export const CHAT_TEMPLATE_FILE = 'chat_template.jinja';
 /** Orchestrator config parameter naming the model it calls (deploy loads that one first). */
 export const ORCHESTRATES_PARAMETER = 'orchestrates';
 
@@ -85,18 +89,23 @@ function orchestratedModels(graph: PipelineGraph, pipelineFile: string): Generat
   const separate = detokenizerFile !== tokenizerFile;
   const versionFiles = [{ source: tokenizerFile, name: TOKENIZER_FILE }];
   if (separate) versionFiles.push({ source: detokenizerFile, name: DETOKENIZER_FILE });
+  versionFiles.push(...chatTemplateVersionFiles(graph.chatTemplates.get(plan.tokenize.name)));
   const config: ModelConfig = {
     name: graph.name,
     // Its own backend, like a native step: Triton finds libtriton_<name>.so in its version folder.
     backend: graph.name,
     max_batch_size: graph.maxBatchSize,
-    input: graph.inputs.map(inputTensor),
+    input: graph.inputs.map((p) => inputTensor(optionalBesideConversation(p, graph))),
     output: graph.outputs.map(outputTensor),
     // Execute only starts each request (the model step's callbacks do the rest), so one instance
     // serves any number of requests at once.
     instance_group: [{ count: 1, kind: 'KIND_CPU' }],
     model_transaction_policy: { decoupled: true },
-    parameters: parameters({ ...graph.parameters, [ORCHESTRATES_PARAMETER]: plan.model.name }),
+    parameters: parameters({
+      ...graph.parameters,
+      ...inputLimits(plan.tokenize.parameters, plan.model.parameters),
+      [ORCHESTRATES_PARAMETER]: plan.model.name,
+    }),
   };
   const orchestrator: OrchestratorModel = {
     kind: 'orchestrator',
@@ -136,6 +145,22 @@ function outputTensor(p: Port): ModelTensor {
   return t;
 }
 
+/**
+ * The orchestrator tokenizes as its tokenize step would: that step's prompt limits
+ * (`max_input_bytes`, `max_input_tokens`; backends/triton tokenize_runner.h), and the model step's
+ * own `max_input_len` (TensorRT-LLM's name) as the token limit when the step sets none.
+ */
+function inputLimits(
+  tokenize: Record<string, string>,
+  model: Record<string, string>,
+): Record<string, string> {
+  const limits: Record<string, string> = {};
+  const tokens = tokenize.max_input_tokens ?? model.max_input_len;
+  if (tokenize.max_input_bytes !== undefined) limits.max_input_bytes = tokenize.max_input_bytes;
+  if (tokens !== undefined) limits.max_input_tokens = tokens;
+  return limits;
+}
+
 function parameters(params: Record<string, string>): ModelConfig['parameters'] {
   const entries = Object.entries(params);
   if (entries.length === 0) return undefined;
@@ -147,7 +172,7 @@ function ensembleModel(graph: PipelineGraph): GeneratedModel {
     name: graph.name,
     platform: 'ensemble',
     max_batch_size: graph.maxBatchSize,
-    input: graph.inputs.map(inputTensor),
+    input: graph.inputs.map((p) => inputTensor(optionalBesideConversation(p, graph))),
     output: graph.outputs.map(outputTensor),
     ensemble_scheduling: {
       step: graph.steps.map((s) => ({
@@ -179,7 +204,11 @@ function stepModel(
   else if (step.platform) config.platform = step.platform;
   else config.backend = step.backend;
   config.max_batch_size = step.maxBatchSize;
-  config.input = step.inputs.map(inputTensor);
+  const conversational = step.kind === 'tokenize' && step.inputs.some((p) => p.role === 'messages');
+  // A request carries a prompt or a conversation: with a messages port the prompt is optional too.
+  config.input = step.inputs.map((p) =>
+    inputTensor(conversational && p.role === 'text' ? { ...p, optional: true } : p),
+  );
   config.output = step.outputs.map(outputTensor);
   if (step.dynamicBatching) {
     const db: PbMessage = {};
@@ -224,8 +253,11 @@ function stepModel(
   const versionFiles = copiedFiles(step, pipelineFile).map(({ source, name }) => ({ source, name }));
   let nativeStep: NativeStepModel | undefined;
   if (native) {
-    versionFiles.unshift({ source: graph.tokenizerFiles.get(step.name)!, name: TOKENIZER_FILE });
-    nativeStep = nativeStepModel(step, merged);
+    versionFiles.unshift(
+      { source: graph.tokenizerFiles.get(step.name)!, name: TOKENIZER_FILE },
+      ...chatTemplateVersionFiles(graph.chatTemplates.get(step.name)),
+    );
+    nativeStep = nativeStepModel(step, merged, graph);
   }
   return {
     name: step.name,
@@ -265,7 +297,35 @@ function bindings(step: ResolvedStep, side: PortSide): Record<string, TensorBind
   return out;
 }
 
-function nativeStepModel(step: ResolvedStep, config: ModelConfig): NativeStepModel {
+/** The chat template's files in a version folder (the tokenizer config keeps its special tokens). */
+function chatTemplateVersionFiles(files: ChatTemplateFiles | undefined): { source: string; name: string }[] {
+  if (!files) return [];
+  const out: { source: string; name: string }[] = [];
+  if (files.tokenizerConfig) out.push({ source: files.tokenizerConfig, name: TOKENIZER_CONFIG_FILE });
+  if (files.template !== files.tokenizerConfig)
+    out.push({ source: files.template, name: CHAT_TEMPLATE_FILE });
+  return out;
+}
+
+function chatTemplateFileName(files: ChatTemplateFiles): string {
+  return files.template === files.tokenizerConfig ? TOKENIZER_CONFIG_FILE : CHAT_TEMPLATE_FILE;
+}
+
+/**
+ * An ensemble input that feeds the prompt of a tokenize step taking conversations is optional:
+ * a request sends the prompt or the conversation.
+ */
+function optionalBesideConversation(p: Port, graph: PipelineGraph): Port {
+  if (p.optional) return p;
+  for (const step of graph.steps) {
+    if (step.kind !== 'tokenize' || !step.inputs.some((q) => q.role === 'messages')) continue;
+    const text = step.inputs.find((q) => q.role === 'text');
+    if (text && graph.inputMap.get(step.name)?.get(text.name) === p.name) return { ...p, optional: true };
+  }
+  return p;
+}
+
+function nativeStepModel(step: ResolvedStep, config: ModelConfig, graph: PipelineGraph): NativeStepModel {
   const hooks = step.module?.hooks;
   const compiled = step.module?.loaded?.compiled;
   // Validation guarantees every required role is bound, so the casts only restate it.
@@ -290,6 +350,7 @@ function nativeStepModel(step: ResolvedStep, config: ModelConfig): NativeStepMod
       kind: 'tokenize',
       ...common,
       addSpecialTokens: step.addSpecialTokens,
+      ...chatFields(graph.chatTemplates.get(step.name), graph.tokenizerFiles.get(step.name)!),
       inputs: bindings(step, 'inputs') as TokenizeStepModel['inputs'],
       outputs: bindings(step, 'outputs') as TokenizeStepModel['outputs'],
     };
@@ -301,4 +362,12 @@ function nativeStepModel(step: ResolvedStep, config: ModelConfig): NativeStepMod
     inputs: bindings(step, 'inputs') as DetokenizeStepModel['inputs'],
     outputs: bindings(step, 'outputs') as DetokenizeStepModel['outputs'],
   };
+}
+
+function chatFields(
+  files: ChatTemplateFiles | undefined,
+  tokenizerFile: string,
+): Pick<TokenizeStepModel, 'chatTemplateFile' | 'endIds'> {
+  if (!files) return {};
+  return { chatTemplateFile: chatTemplateFileName(files), endIds: endTokenIds(tokenizerFile, files) };
 }

@@ -43,7 +43,7 @@ describe('libraryProblem', () => {
     const other = Buffer.from(libc);
     other.writeUInt16LE(process.arch === 'arm64' ? 62 : 183, 18);
     expect(libraryProblem('x.so', other)).toMatch(
-      /^x\.so is built for (AArch64|x86-64), not (x86-64|AArch64)/,
+      /^x\.so is built for (aarch64 \(AArch64\)|x86_64 \(x86-64\)), but the server runs (x86_64|aarch64) .*: rebuild it with `triton-studio build REPO --arch (x86_64|aarch64)`$/,
     );
   });
 

@@ -44,6 +44,9 @@ describe('generated configs match the golden files', () => {
       'gpt2-tensorrt-llm',
       'gpt2-vllm',
       'llama2-tensorrt-llm',
+      'llama3.1-tensorrt-llm',
+      'qwen3-tensorrt-llm',
+      'smollm2-llama-cpp',
     ]);
   });
 

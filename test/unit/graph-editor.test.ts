@@ -8,14 +8,14 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { applyEdits } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { buildGraphModel, elementAt, type GraphModel } from '../../extension/graphEditor/graphModel.js';
-import { freeStepName, paletteItems } from '../../extension/graphEditor/palette.js';
+import { buildGraphModel, elementAt, type GraphModel } from '../../extension/graphEditor/host/graphModel.js';
+import { freeStepName, paletteItems } from '../../extension/graphEditor/host/palette.js';
 import {
   graphEditToTextEdits,
   minimalEdits,
   type GraphEdit,
   type TextEdit,
-} from '../../extension/graphEditor/textEdits.js';
+} from '../../extension/graphEditor/host/textEdits.js';
 import { listPresets, newWireErrors, validatePipeline, type Pipeline } from '../../generator/index.js';
 
 const SAMPLES = resolve(__dirname, '../../samples');

@@ -33,6 +33,7 @@ import {
   QUEUE_TIME_METRIC,
   writeKubernetesManifests,
   type KubernetesManifestOptions,
+  architecture,
 } from '../../generator/index.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -50,7 +51,10 @@ beforeAll(async () => {
 
 const sample = (name: string) => join(ROOT, 'samples', name, `${name}.pipeline.json`);
 
-/** The two ways to get the repository, on a GPU image with KServe and on CPU from a volume. */
+/**
+ * The two ways to get the repository: on GPU nodes of a Grace (GB200, aarch64) cluster with
+ * KServe, and on x86_64 CPU nodes from a volume.
+ */
 const CASES: Record<string, Omit<KubernetesManifestOptions, 'outDir'>> = {
   'gpt2-tensorrt-llm': {
     pipelinePath: sample('gpt2-tensorrt-llm'),
@@ -60,6 +64,7 @@ const CASES: Record<string, Omit<KubernetesManifestOptions, 'outDir'>> = {
       credentialsSecret: 's3-credentials',
     },
     tritonTag: '24.12-trtllm-python-py3',
+    arch: architecture('aarch64'),
     namespace: 'inference',
     maxReplicas: 4,
     monitorLabels: { release: 'prometheus' },
@@ -69,6 +74,7 @@ const CASES: Record<string, Omit<KubernetesManifestOptions, 'outDir'>> = {
     pipelinePath: sample('gpt2-sim'),
     repository: { kind: 'volume', claimName: 'triton-models' },
     gpus: 0,
+    arch: architecture('x86_64'),
   },
 };
 
@@ -288,6 +294,8 @@ describe('triton-studio k8s (the command)', () => {
       'triton-models',
       '--gpus',
       '0',
+      '--arch',
+      'x86_64',
       '--json',
     ];
     expect(await runCli(args)).toBe(0);

@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildGraphModel } from '../../extension/graphEditor/graphModel.js';
+import { buildGraphModel } from '../../extension/graphEditor/host/graphModel.js';
 import {
   checkPipeline,
   formatDiagnostic,

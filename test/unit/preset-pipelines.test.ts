@@ -46,6 +46,7 @@ describe('pipelines from preset families', () => {
       'vllm',
       'distilbert-onnx',
       'sim-llm',
+      'llama-cpp',
     ]);
   });
 

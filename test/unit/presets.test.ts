@@ -203,6 +203,17 @@ const CASES: Case[] = [
     subject: 'tensorrt-llm/model',
     expected: TRTLLM.model,
   },
+  // The llama.cpp step speaks TensorRT-LLM's model interface, so its pre/post presets wire to it.
+  {
+    subject: 'llama-cpp/model',
+    expected: TRTLLM.model,
+    deviations: {
+      'missing input repetition_penalty':
+        'not applied by the llama.cpp step yet (a config declaring it is still served)',
+      'missing output cum_log_probs': 'the llama.cpp step returns ids and lengths, no log probabilities',
+      'missing output output_log_probs': 'the llama.cpp step returns ids and lengths, no log probabilities',
+    },
+  },
   { subject: 'sample:gpt2-tensorrt-llm', expected: TRTLLM.ensemble },
   {
     subject: 'sample:llama2-tensorrt-llm',

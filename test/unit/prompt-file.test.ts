@@ -59,4 +59,45 @@ describe('.prompt files', () => {
     expect(file.blocks).toEqual([]);
     expect(file.errors[0]).toMatchObject({ line: 0, message: expect.stringMatching(/never closed/) });
   });
+
+  it('reads a block opening with a role marker as a conversation, sent as a chat', () => {
+    const file = parsePromptFile(
+      [
+        '---',
+        'chat_template_kwargs: {"enable_thinking": false}',
+        '---',
+        '@system',
+        'You are terse.',
+        '',
+        '@user What is 2+2?',
+        '@assistant',
+        '4',
+        '@user',
+        '  And 3+3?',
+        '  Show your work.',
+        '===',
+        'A plain prompt @user stays text.',
+      ].join('\n'),
+    );
+    expect(file.errors).toEqual([]);
+    expect(file.settings.chatTemplateKwargs).toEqual({ enable_thinking: false });
+    expect(file.blocks[0]).toMatchObject({
+      line: 3,
+      endLine: 11,
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'What is 2+2?' },
+        { role: 'assistant', content: '4' },
+        { role: 'user', content: '  And 3+3?\n  Show your work.' },
+      ],
+    });
+    // For a pipeline without a messages input, the conversation as openai-serve flattens it.
+    expect(file.blocks[0]!.text).toBe(
+      'system: You are terse.\nuser: What is 2+2?\nassistant: 4\nuser:   And 3+3?\n  Show your work.\nassistant:',
+    );
+    expect(file.blocks[1]).toEqual({ text: 'A plain prompt @user stays text.', line: 13, endLine: 13 });
+    expect(parsePromptFile('---\nchat_template_kwargs: [1]\n---\nx').errors[0]!.message).toMatch(
+      /chat_template_kwargs must be a JSON object/,
+    );
+  });
 });

@@ -11,8 +11,15 @@
  * 4. Runs it once more in a workspace without any pipeline file, opened with Workspace Trust on
  *    and not trusted, where only the suite checking activation by the command and Restricted Mode
  *    runs (its counts go to the results file's `-no-pipeline` twin).
- * 5. Packages the extension with vsce, installs the .vsix into a clean profile with code-server's
- *    --install-extension, and runs suite/vsixInstall.test.ts there (counts: the `-vsix` twin).
+ * 5. Packages the extension with vsce (no flags that skip its questions: package.json and LICENSE
+ *    must answer them), installs the .vsix into a clean profile with code-server's
+ *    --install-extension, and runs suite/vsixInstall.test.ts there (counts: the `-vsix` twin), in
+ *    a workspace holding only the pipeline file and a user model folder with its tokenizer.json:
+ *    no settings, no server; the suite sets up, generates, builds, serves, deploys and prompts
+ *    through the installed extension alone. The one thing it borrows is a tritonserver, named in
+ *    the setting a user with their own server sets (installing nvidia-pytriton from PyPI in every
+ *    run would cost minutes); the environment that could point the extension at the checkout
+ *    (TRITON_STUDIO_ROOT, TRITON_STUDIO_TRITONSERVER) is removed.
  *
  * Options: --keep (keep the work folder), --screenshots DIR (screenshots and UI requests;
  * default out/test-results/vscode),
@@ -20,7 +27,15 @@
  * --grep PATTERN (run only matching tests).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,7 +43,12 @@ import { parseArgs } from 'node:util';
 import { runTests } from '@vscode/test-electron';
 import { deployRepository } from '../../client/deploy/index.js';
 import { TritonClient } from '../../client/grpc/client.js';
-import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import {
+  locateTritonServer,
+  startLocalServer,
+  TRITONSERVER_ENV,
+  type LocalServer,
+} from '../../client/server/localServer.js';
 import { STATE_DIR_ENV, stopSharedServer } from '../../client/server/sharedServer.js';
 import { tokenizeTool } from '../../client/tokenizer/repositoryTokenizer.js';
 import { buildRepository } from '../../generator/build/index.js';
@@ -120,17 +140,9 @@ function packageAndInstall(workDir: string): { extensionsDir: string; userDataDi
   const vsix = join(workDir, 'triton-studio.vsix');
   const packaged = spawnSync(
     join(ROOT, 'node_modules/.bin/vsce'),
-    [
-      'package',
-      '--no-dependencies',
-      '--skip-license',
-      '--allow-missing-repository',
-      '--readme-path',
-      'extension/README.md',
-      '-o',
-      vsix,
-    ],
-    { cwd: ROOT, encoding: 'utf8' },
+    ['package', '--no-dependencies', '--readme-path', 'extension/README.md', '-o', vsix],
+    // No answers on stdin: a question (no repository, no LICENSE) fails the packaging.
+    { cwd: ROOT, encoding: 'utf8', input: '' },
   );
   if (packaged.status !== 0) throw new Error(`vsce package failed:\n${packaged.stdout}${packaged.stderr}`);
   const extensionsDir = join(workDir, 'extensions-vsix');
@@ -186,6 +198,28 @@ function prepareWorkspace(
   };
   writeFileSync(join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   return workspace;
+}
+
+/**
+ * What a new user has: the pipeline file (as New Pipeline writes it) and a folder of their own
+ * model holding its tokenizer.json. Nothing else: no settings, no repository.
+ */
+function prepareInstalledWorkspace(workDir: string): string {
+  const workspace = join(workDir, 'workspace-installed');
+  mkdirSync(join(workspace, 'my-model'), { recursive: true });
+  const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as Record<string, unknown>;
+  delete pipeline.$schema;
+  writeFileSync(join(workspace, 'gpt2-sim.pipeline.json'), `${JSON.stringify(pipeline, null, 2)}\n`);
+  copyFileSync(REFERENCE_TOKENIZER, join(workspace, 'my-model', 'tokenizer.json'));
+  return workspace;
+}
+
+/** ccache for the installed extension's from-scratch backends build, when the machine has it. */
+function compilerCache(workDir: string): Record<string, string> {
+  const found = spawnSync('sh', ['-c', 'command -v ccache'], { encoding: 'utf8' });
+  return found.status === 0
+    ? { CMAKE_CXX_COMPILER_LAUNCHER: 'ccache', CMAKE_C_COMPILER_LAUNCHER: 'ccache', CCACHE_BASEDIR: workDir }
+    : {};
 }
 
 async function main(): Promise<number> {
@@ -244,11 +278,26 @@ async function main(): Promise<number> {
     const installed = await timed('packaged the .vsix and installed it into a clean profile', () =>
       packageAndInstall(workDir),
     );
+    const tritonserver = locateTritonServer().binary;
+    // Nothing may lead the installed extension to the checkout.
+    delete process.env.TRITON_STUDIO_ROOT;
+    delete process.env[TRITONSERVER_ENV];
     await timed('ran the installed-extension suite on that profile', () =>
       run(
-        prepareWorkspace(workDir, server!, served.ensemble),
+        prepareInstalledWorkspace(workDir),
         'vsix',
-        { [TEST_ENV.vsixExtensionsDir]: installed.extensionsDir, [TEST_ENV.results]: vsixResults },
+        {
+          [TEST_ENV.vsixExtensionsDir]: installed.extensionsDir,
+          [TEST_ENV.results]: vsixResults,
+          [TEST_ENV.tritonserver]: tritonserver,
+          [TEST_ENV.checkoutRoot]: ROOT,
+          [WORKBENCH_DIR_ENV]: join(screenshots, 'installed'),
+          // Its Build compiles the shared native backends from scratch (minutes on 2 cores).
+          TRITON_STUDIO_VSCODE_TIMEOUT_MS: String(30 * 60_000),
+          // Install Local Server's failure path: the shipped script, a Python that is not there.
+          TRITON_STUDIO_PYTHON: join(workDir, 'no-python', 'python3.11'),
+          ...compilerCache(workDir),
+        },
         VSIX_PROBE,
       ),
     );

@@ -5,6 +5,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
+import { measureContrast } from './contrast.js';
 import type { WorkbenchAction, WorkbenchAnswer, WorkbenchRequest } from './suite/workbench.js';
 
 const STEP_TIMEOUT_MS = 15_000;
@@ -104,6 +105,7 @@ async function perform(page: Page, action: WorkbenchAction, dir: string): Promis
     case 'webviewFill':
     case 'webviewScroll':
     case 'webviewScreenshot':
+    case 'webviewContrast':
       return performInWebview(page, action, dir);
     case 'clickNotificationButton': {
       const toast = page
@@ -180,7 +182,10 @@ async function performInWebview(page: Page, action: WorkbenchAction, dir: string
       await frame.locator(action.selector).first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
       return undefined;
     case 'webviewClick':
-      await frame.locator(action.selector).first().click({ timeout: STEP_TIMEOUT_MS });
+      await frame
+        .locator(action.selector)
+        .first()
+        .click({ timeout: STEP_TIMEOUT_MS, ...(action.position ? { position: action.position } : {}) });
       return undefined;
     case 'webviewDrag': {
       const box = async (selector: string) => {
@@ -221,6 +226,11 @@ async function performInWebview(page: Page, action: WorkbenchAction, dir: string
           undefined,
           { timeout: STEP_TIMEOUT_MS },
         );
+    case 'webviewContrast':
+      return frame
+        .locator(action.selector)
+        .first()
+        .evaluate(measureContrast, action.minimum, { timeout: STEP_TIMEOUT_MS });
     case 'webviewScreenshot': {
       const path = join(dir, `${action.name}.png`);
       const element = page.locator('iframe.webview.ready').filter({ visible: true }).first();

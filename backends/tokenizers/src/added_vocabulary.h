@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,6 +68,12 @@ class AddedVocabulary {
     // The first position >= i where a pattern may start (text.size() if none): most bytes start
     // none, and this tight loop is what they cost.
     size_t NextCandidate(std::string_view text, size_t i) const {
+      if (only_first_byte_ >= 0) {
+        // One possible first byte (GPT-2's "<|endoftext|>", Llama-3's "<|..."): memchr's
+        // vector loop instead of a table probe per byte.
+        const void* hit = i < text.size() ? std::memchr(text.data() + i, only_first_byte_, text.size() - i) : nullptr;
+        return hit == nullptr ? text.size() : static_cast<size_t>(static_cast<const char*>(hit) - text.data());
+      }
       while (i < text.size() && root_children_[static_cast<unsigned char>(text[i])] == 0) ++i;
       return i;
     }
@@ -81,6 +88,7 @@ class AddedVocabulary {
     uint32_t Child(uint32_t node, unsigned char byte) const;
     std::vector<Node> nodes_ = std::vector<Node>(1);  // nodes_[0] is the root
     uint32_t root_children_[256] = {};                // the root's children, by byte (0 = none)
+    int only_first_byte_ = -1;                        // the one byte patterns start with, or -1
   };
   std::vector<AddedToken> tokens_;
   std::unordered_map<uint32_t, size_t> by_id_;

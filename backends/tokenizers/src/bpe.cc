@@ -2,7 +2,6 @@
 // through GPT-2's alphabet), unknown characters fall back to <0xXX> byte tokens or the unknown
 // token, then pairs merge lowest rank first, leftmost first among equal ranks.
 #include <algorithm>
-#include <mutex>
 #include <queue>
 
 #include "byte_level.h"
@@ -20,6 +19,8 @@ class Bpe final : public Model {
  public:
   Bpe(const Json& node, const std::string& path, const TokenizerJson& file);
   void Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const override;
+  void TokenizePieces(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                      bool byte_level, std::vector<uint32_t>& out) const override;
 
  private:
   struct Symbol {
@@ -40,8 +41,10 @@ class Bpe final : public Model {
     std::string mapped;
   };
 
-  // One word: symbols, merges, cache.
-  void TokenizeWord(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const;
+  // One piece, split at word starts where that cannot change the result; `cache` may be nullptr.
+  void TokenizePiece(std::string_view piece, bool byte_level, WordCache* cache, std::vector<uint32_t>& out) const;
+  // One word: symbols, then merges (kept out of line: the cached path around it is the hot one).
+  __attribute__((noinline)) void TokenizeWord(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const;
   // Appends the initial symbol(s) for one character (its UTF-8 in `ch`); `unk` holds a pending
   // unknown-token run (fuse_unk) as (id, active).
   void AddChar(std::string_view ch, std::vector<Symbol>& symbols, uint32_t& pending_unk) const;
@@ -191,22 +194,41 @@ void Bpe::MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const
 }
 
 void Bpe::Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const {
-  if (!split_at_word_starts_ || byte_level) return TokenizeWord(piece, byte_level, out);
+  const SharedWordCache::Session session(cache_);
+  TokenizePiece(piece, byte_level, session.cache(), out);
+}
+
+void Bpe::TokenizePieces(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                         bool byte_level, std::vector<uint32_t>& out) const {
+  const SharedWordCache::Session session(cache_);
+  WordCache* cache = session.cache();
+  if (split_at_word_starts_ && !byte_level) {
+    for (const auto& [begin, end] : ranges) TokenizePiece(text.substr(begin, end - begin), byte_level, cache, out);
+    return;
+  }
+  // Every piece is one word: the loop GPT-2-style vocabularies spend most of a warm encode in.
+  for (const auto& [begin, end] : ranges) {
+    const std::string_view word = text.substr(begin, end - begin);
+    if (!word.empty()) CachedTokenize(cache, word, out, [&] { TokenizeWord(word, byte_level, out); });
+  }
+}
+
+void Bpe::TokenizePiece(std::string_view piece, bool byte_level, WordCache* cache, std::vector<uint32_t>& out) const {
+  const auto word = [&](std::string_view w) {
+    if (!w.empty()) CachedTokenize(cache, w, out, [&] { TokenizeWord(w, byte_level, out); });
+  };
+  if (!split_at_word_starts_ || byte_level) return word(piece);
   const size_t n = kWordStart.size();
   size_t start = 0;
   for (size_t pos = piece.find(kWordStart, 1); pos != std::string_view::npos; pos = piece.find(kWordStart, pos + n)) {
     if (pos >= n && piece.compare(pos - n, n, kWordStart) == 0) continue;  // inside a run of marks
-    TokenizeWord(piece.substr(start, pos - start), byte_level, out);
+    word(piece.substr(start, pos - start));
     start = pos;
   }
-  TokenizeWord(piece.substr(start), byte_level, out);
+  word(piece.substr(start));
 }
 
 void Bpe::TokenizeWord(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const {
-  if (piece.empty()) return;
-  const bool cacheable = piece.size() <= WordCache::kMaxWord;
-  const uint64_t hash = cacheable ? WordCache::Hash(piece) : 0;
-  if (cacheable && cache_.Find(piece, hash, out)) return;
   thread_local Scratch scratch;
   std::vector<Symbol>& symbols = scratch.symbols;
   symbols.clear();
@@ -250,10 +272,8 @@ void Bpe::TokenizeWord(std::string_view piece, bool byte_level, std::vector<uint
   }
 
   MergeAll(symbols, scratch.heap);
-  const size_t first = out.size();
   for (const Symbol& s : symbols)
     if (!s.removed) out.push_back(s.id);
-  if (cacheable) cache_.Insert(piece, hash, out.data() + first, out.size() - first);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include "byte_level.h"
 
-#include "unicode.h"
+#include "scanners/char_classes.h"
 #include "utf8.h"
 
 namespace triton_studio::tok::byte_level {
@@ -38,16 +38,29 @@ namespace {
 // Character classes of the GPT-2 pattern, with an ASCII fast path.
 enum Class : uint8_t { kLetter, kNumber, kSpace, kOtherChar };
 
-inline Class ClassOf(char32_t c) {
-  if (c < 0x80) {
-    if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') return kLetter;
-    if (c >= '0' && c <= '9') return kNumber;
-    if (c == ' ' || (c >= '\t' && c <= '\r')) return kSpace;
-    return kOtherChar;
+constexpr Class AsciiClass(char32_t c) {
+  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') return kLetter;
+  if (c >= '0' && c <= '9') return kNumber;
+  if (c == ' ' || (c >= '\t' && c <= '\r')) return kSpace;
+  return kOtherChar;
+}
+
+struct AsciiTable {
+  Class of[128];
+  constexpr AsciiTable() : of() {
+    for (char32_t c = 0; c < 128; ++c) of[c] = AsciiClass(c);
   }
-  if (unicode::IsLetter(c)) return kLetter;
-  if (unicode::IsNumber(c)) return kNumber;
-  if (unicode::IsWhiteSpace(c)) return kSpace;
+};
+constexpr AsciiTable kAscii;
+
+// Beyond ASCII, the classes as Oniguruma has them (HF runs this pattern in Oniguruma, whose
+// Unicode is newer than unicode_tables.inc's), in one table lookup.
+inline Class ClassOf(char32_t c) {
+  if (c < 0x80) return kAscii.of[c];
+  const uint8_t k = scanners::ClassOf(c);
+  if (k & scanners::kLetter) return kLetter;
+  if (k & scanners::kNumber) return kNumber;
+  if (k & scanners::kSpace) return kSpace;
   return kOtherChar;
 }
 
@@ -68,6 +81,13 @@ struct Cursor {
   inline size_t RunEnd(size_t i, Class k) const {
     char32_t c;
     while (i < s.size()) {
+      // ASCII runs (most of most text) in a tight loop.
+      const auto b = static_cast<unsigned char>(s[i]);
+      if (b < 0x80) {
+        if (kAscii.of[b] != k) break;
+        ++i;
+        continue;
+      }
       const size_t n = At(i, c);
       if (ClassOf(c) != k) break;
       i += n;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "json_fields.h"
@@ -20,6 +21,13 @@ class Model {
   // Appends the ids of `piece`. With `byte_level`, the piece is raw UTF-8 that HF would have
   // mapped through GPT-2's byte alphabet first; the model applies that mapping itself.
   virtual void Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const = 0;
+  // Appends the ids of each non-empty [begin, end) range of `text`, in order: the pieces of one
+  // pre-tokenized span. Models with a word cache take it once here instead of once per piece.
+  virtual void TokenizePieces(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                              bool byte_level, std::vector<uint32_t>& out) const {
+    for (const auto& [begin, end] : ranges)
+      if (end > begin) Tokenize(text.substr(begin, end - begin), byte_level, out);
+  }
   const Vocab& vocab() const { return vocab_; }
 
  protected:

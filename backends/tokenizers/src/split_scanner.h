@@ -19,4 +19,7 @@ using SplitScanFn = void (*)(std::string_view text, std::vector<Range>& matches)
 // nullptr when there is none and the regex engine must run it.
 SplitScanFn FindSplitScanner(std::string_view pattern);
 
+// Every pattern that has a scanner (for the differential fuzzer and tests).
+std::vector<std::string_view> SplitScannerPatterns();
+
 }  // namespace triton_studio::tok

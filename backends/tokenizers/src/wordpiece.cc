@@ -24,25 +24,30 @@ class WordPiece final : public Model {
     max_chars_ = GetUint(node, "max_input_chars_per_word", path, 100);
   }
 
+  // Words repeat: most are answered by the cache without a single vocabulary probe.
   void Tokenize(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const override {
+    const SharedWordCache::Session session(cache_);
+    TokenizeOne(session.cache(), word, byte_level, out);
+  }
+  void TokenizePieces(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                      bool byte_level, std::vector<uint32_t>& out) const override {
+    const SharedWordCache::Session session(cache_);
+    for (const auto& [begin, end] : ranges)
+      if (end > begin) TokenizeOne(session.cache(), text.substr(begin, end - begin), byte_level, out);
+  }
+
+ private:
+  void TokenizeOne(WordCache* cache, std::string_view word, bool byte_level, std::vector<uint32_t>& out) const {
     if (byte_level) {
       // HF hands the model the piece in GPT-2's byte alphabet.
       thread_local std::string mapped;
       mapped.clear();
       byte_level::AppendAsChars(word, mapped);
       const std::string copy = mapped;  // TokenizeUncached reuses thread-local scratch
-      return Tokenize(copy, false, out);
+      return TokenizeOne(cache, copy, false, out);
     }
-    // Words repeat: most are answered by the cache without a single vocabulary probe.
-    const bool cacheable = word.size() <= WordCache::kMaxWord;
-    const uint64_t hash = cacheable ? WordCache::Hash(word) : 0;
-    if (cacheable && cache_.Find(word, hash, out)) return;
-    const size_t first = out.size();
-    TokenizeUncached(word, out);
-    if (cacheable) cache_.Insert(word, hash, out.data() + first, out.size() - first);
+    CachedTokenize(cache, word, out, [&] { TokenizeUncached(word, out); });
   }
-
- private:
   void TokenizeUncached(std::string_view word, std::vector<uint32_t>& out) const {
     size_t chars = 0;
     for (char c : word) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;

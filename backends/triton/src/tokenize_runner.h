@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "chat_prompt.h"
 #include "triton_studio/glue.h"
 #include "triton_studio/step_hooks.h"
 #include "triton_studio/steps.h"
@@ -25,19 +26,47 @@ using PromptHook = std::function<std::string(const std::string& prompt, int64_t 
 // module has no beforeEncode.
 PromptHook BeforeEncodeHook(const StepHooks& hooks, const InputLookup& inputs, bool batching);
 
+// How large a prompt the step takes, per batch row. Bytes are checked before the prompt is
+// decoded or tokenized, so a huge prompt is refused at once instead of holding the instance (and
+// everyone queued behind it) while it is tokenized; tokens right after encoding, before anything
+// reaches the model. Config parameters `max_input_bytes` / `max_input_tokens` (from the pipeline
+// step's "parameters") override the defaults.
+struct InputLimits {
+  // 1 MiB: about 250,000 tokens of English, beyond the context of most models.
+  static constexpr uint64_t kDefaultMaxBytes = uint64_t{1} << 20;
+  // 128 Ki tokens: the largest common context window; set the model's own `max_input_len`.
+  static constexpr uint64_t kDefaultMaxTokens = uint64_t{1} << 17;
+  uint64_t max_bytes = kDefaultMaxBytes;
+  uint64_t max_tokens = kDefaultMaxTokens;
+
+  // Throws BackendError for a value that is not a whole number ≥ 1 (at model load).
+  static InputLimits FromConfig(const glue::ModelConfig& config);
+};
+
+// The step's chat template from its model version folder, parsed once (null when it has none);
+// a template that cannot be parsed fails the model load, naming its line and column.
+std::shared_ptr<const ChatPrompt> LoadChatPrompt(TRITONBACKEND_Model* model, const TokenizeSpec& spec);
+
 class TokenizeRunner {
  public:
   // Throws BackendError when the spec cannot be served with this tokenizer (at model load).
+  // `chat` renders the `messages` input (null: the step has no chat template).
   TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const tok::Tokenizer> tokenizer, bool add_special_tokens,
-                 bool batching);
+                 bool batching, std::shared_ptr<const ChatPrompt> chat = nullptr, InputLimits limits = {});
 
-  // The outputs named in `requested`, computed from the inputs `inputs` finds.
+  // The outputs named in `requested`, computed from the inputs `inputs` finds. A row whose
+  // `messages` is sent (non-empty) is its conversation rendered with the chat template and encoded
+  // without added special tokens (the template writes them); any other row is the text input's
+  // prompt, through `before_encode`.
   glue::RequestResult Run(const InputLookup& inputs, const std::set<std::string>& requested,
                           const PromptHook& before_encode = nullptr) const;
 
   const tok::Tokenizer& tokenizer() const { return *tokenizer_; }
 
  private:
+  // Each row's prompt ids and the number of rows.
+  std::vector<std::vector<uint32_t>> EncodeRows(const InputLookup& inputs, const PromptHook& before_encode,
+                                                int64_t* rows) const;
   glue::OutputTensor IdOutput(const InputLookup& inputs, const std::optional<TensorSpec>& input,
                               const TensorSpec& output, int64_t fallback, int64_t rows, bool batching) const;
   glue::OutputTensor EmbeddingBiasOutput(const InputLookup& inputs, int64_t rows, bool batching) const;
@@ -48,7 +77,9 @@ class TokenizeRunner {
   std::shared_ptr<const tok::Tokenizer> tokenizer_;
   bool add_special_tokens_;
   bool batching_;
+  InputLimits limits_;
   int64_t pad_value_ = 0;
+  std::shared_ptr<const ChatPrompt> chat_;
 };
 
 }  // namespace triton_studio::steps

@@ -40,7 +40,8 @@ class TokenizeModel : public glue::BackendModel {
     // TensorRT-LLM's preprocessing takes this as a config parameter; honour it the same way.
     const bool add_special_tokens = config_.BoolParameter("add_special_tokens", spec.add_special_tokens);
     runner_ = std::make_unique<TokenizeRunner>(spec, LoadTokenizer(model, spec.tokenizer_file), add_special_tokens,
-                                               config_.batching());
+                                               config_.batching(), LoadChatPrompt(model, spec),
+                                               InputLimits::FromConfig(config_));
   }
 
   void Execute(TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t count) override {
@@ -87,9 +88,35 @@ PromptHook BeforeEncodeHook(const StepHooks& hooks, const InputLookup& inputs, b
   };
 }
 
+std::shared_ptr<const ChatPrompt> LoadChatPrompt(TRITONBACKEND_Model* model, const TokenizeSpec& spec) {
+  if (spec.chat_template_file.empty()) return nullptr;
+  return ChatPrompt::Load(glue::ModelVersionDirectory(model) + "/" + spec.chat_template_file);
+}
+
+InputLimits InputLimits::FromConfig(const glue::ModelConfig& config) {
+  auto read = [&](const char* key, uint64_t fallback) {
+    const double value = config.NumberParameter(key, static_cast<double>(fallback));
+    if (value < 1 || value != static_cast<double>(static_cast<uint64_t>(value)))
+      throw BackendError("model '" + config.name + "': parameter '" + key + "' must be a whole number >= 1");
+    return static_cast<uint64_t>(value);
+  };
+  return {read("max_input_bytes", kDefaultMaxBytes), read("max_input_tokens", kDefaultMaxTokens)};
+}
+
 TokenizeRunner::TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const tok::Tokenizer> tokenizer,
-                               bool add_special_tokens, bool batching)
-    : spec_(spec), tokenizer_(std::move(tokenizer)), add_special_tokens_(add_special_tokens), batching_(batching) {
+                               bool add_special_tokens, bool batching, std::shared_ptr<const ChatPrompt> chat,
+                               InputLimits limits)
+    : spec_(spec),
+      tokenizer_(std::move(tokenizer)),
+      add_special_tokens_(add_special_tokens),
+      batching_(batching),
+      limits_(limits),
+      chat_(std::move(chat)) {
+  if (spec_.messages && !chat_) {
+    throw BackendError("input '" + spec_.messages->name +
+                       "' takes conversations but the step has no chat template; give the step's tokenizer a "
+                       "tokenizer_config.json with a chat_template, or name a template with \"chatTemplate\"");
+  }
   if (spec_.request_output_len_out && !spec_.request_output_len_in) {
     throw BackendError("output '" + spec_.request_output_len_out->name +
                        "' is a pass-through but the step has no request-output-length input");
@@ -108,31 +135,13 @@ glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::se
   const bool batching = batching_;
   auto wanted = [&](const std::optional<TensorSpec>& spec) { return spec && requested.count(spec->name) > 0; };
 
-  std::optional<InputTensor> text_input = inputs(spec_.text.name);
-  if (!text_input) {
-    throw BackendError("the request has no input '" + spec_.text.name + "', which this model requires");
-  }
-  const InputTensor& text = *text_input;
-  const Rows rows = SplitRows(text, batching);
-  if (rows.per_row != 1) {
-    throw BackendError("input '" + text.name + "' must hold one string per " +
-                       (batching ? std::string("batch row") : std::string("request")) + ", got shape " +
-                       glue::ShapeToString(text.shape));
-  }
-  const std::vector<std::string> prompts = text.Strings();
-
-  std::vector<std::vector<uint32_t>> encoded;
-  encoded.reserve(prompts.size());
+  int64_t n = 0;
+  const std::vector<std::vector<uint32_t>> encoded = EncodeRows(inputs, before_encode, &n);
   size_t longest = 0;
-  for (size_t r = 0; r < prompts.size(); ++r) {
-    encoded.push_back(tokenizer_->Encode(before_encode ? before_encode(prompts[r], static_cast<int64_t>(r)) : prompts[r],
-                                         add_special_tokens_));
-    longest = std::max(longest, encoded.back().size());
-  }
+  for (const auto& e : encoded) longest = std::max(longest, e.size());
 
   glue::RequestResult result;
-  result.batch_size = static_cast<uint64_t>(rows.rows);
-  const int64_t n = rows.rows;
+  result.batch_size = static_cast<uint64_t>(n);
   const int64_t width = static_cast<int64_t>(longest);
 
   if (requested.count(spec_.input_ids.name)) {
@@ -185,6 +194,89 @@ glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::se
     result.outputs.push_back(EmbeddingBiasOutput(inputs, n, batching));
   }
   return result;
+}
+
+std::vector<std::vector<uint32_t>> TokenizeRunner::EncodeRows(const InputLookup& inputs,
+                                                              const PromptHook& before_encode, int64_t* rows) const {
+  const bool batching = batching_;
+  const auto per_row_strings = [&](const std::optional<TensorSpec>& spec) -> std::optional<std::vector<std::string>> {
+    if (!spec) return std::nullopt;
+    const std::optional<InputTensor> tensor = inputs(spec->name);
+    if (!tensor) return std::nullopt;
+    const Rows split = SplitRows(*tensor, batching);
+    if (split.per_row != 1) {
+      throw BackendError("input '" + tensor->name + "' must hold one string per " +
+                         (batching ? std::string("batch row") : std::string("request")) + ", got shape " +
+                         glue::ShapeToString(tensor->shape));
+    }
+    // Each element is a 4-byte length and its bytes: a buffer this large holds a row over the limit,
+    // refused before it is decoded or tokenized.
+    const uint64_t elements = static_cast<uint64_t>(std::max<int64_t>(tensor->ElementCount(), 1));
+    if (tensor->data.size() > (limits_.max_bytes + 4) * elements) {
+      throw BackendError("input '" + tensor->name + "' holds " + std::to_string(tensor->data.size()) +
+                         " bytes, over this step's limit of " + std::to_string(limits_.max_bytes) +
+                         " per prompt (parameter max_input_bytes): shorten the prompt or raise the limit");
+    }
+    return tensor->Strings();
+  };
+  // The text that is encoded (a hook's or the chat template's output) is bounded too, and so is
+  // what the encoding gives, before anything reaches the model.
+  const auto encode = [&](const std::string& text, bool add_special) {
+    if (text.size() > limits_.max_bytes) {
+      throw BackendError("the prompt is " + std::to_string(text.size()) + " bytes, over this step's limit of " +
+                         std::to_string(limits_.max_bytes) +
+                         " (parameter max_input_bytes): shorten the prompt or raise the limit");
+    }
+    std::vector<uint32_t> ids = tokenizer_->Encode(text, add_special);
+    if (ids.size() > limits_.max_tokens) {
+      throw BackendError("the prompt is " + std::to_string(ids.size()) + " tokens, over this step's limit of " +
+                         std::to_string(limits_.max_tokens) +
+                         " (parameter max_input_tokens): shorten the prompt or raise the limit");
+    }
+    return ids;
+  };
+  const auto texts = per_row_strings(spec_.text);
+  const auto conversations = per_row_strings(spec_.messages);
+  if (!texts && !conversations) {
+    throw BackendError("the request has no input '" + spec_.text.name + "'" +
+                       (spec_.messages ? " and no '" + spec_.messages->name + "'; send a prompt or a conversation"
+                                       : std::string(", which this model requires")));
+  }
+  const auto row_count = [](const std::optional<std::vector<std::string>>& v) { return v ? v->size() : size_t{0}; };
+  if (texts && conversations && texts->size() != conversations->size()) {
+    throw BackendError("inputs '" + spec_.text.name + "' and '" + spec_.messages->name + "' have " +
+                       std::to_string(texts->size()) + " and " + std::to_string(conversations->size()) +
+                       " rows; send one row each, or only one of them");
+  }
+  const size_t n = std::max(row_count(texts), row_count(conversations));
+  const auto tools = per_row_strings(spec_.tools);
+  const auto kwargs = per_row_strings(spec_.chat_template_kwargs);
+  const auto cell = [n](const std::optional<std::vector<std::string>>& column, size_t r) -> std::string {
+    if (!column || column->empty()) return "";
+    if (column->size() != n) {
+      throw BackendError("a chat input has " + std::to_string(column->size()) + " rows but the request has " +
+                         std::to_string(n));
+    }
+    return (*column)[r];
+  };
+  std::vector<std::vector<uint32_t>> encoded;
+  encoded.reserve(n);
+  for (size_t r = 0; r < n; ++r) {
+    const std::string conversation = cell(conversations, r);
+    if (!conversation.empty()) {
+      // As apply_chat_template(tokenize=True): the rendered text already holds the BOS the
+      // template writes, so nothing is added (a second BOS would change the model's input).
+      encoded.push_back(encode(chat_->Render(conversation, cell(tools, r), cell(kwargs, r)), false));
+    } else if (texts) {
+      const std::string& prompt = (*texts)[r];
+      encoded.push_back(encode(before_encode ? before_encode(prompt, static_cast<int64_t>(r)) : prompt, add_special_tokens_));
+    } else {
+      throw BackendError("row " + std::to_string(r) + " of input '" + spec_.messages->name +
+                         "' is empty and the request has no '" + spec_.text.name + "'");
+    }
+  }
+  *rows = static_cast<int64_t>(n);
+  return encoded;
 }
 
 // One id per row: the request's `input` passed through when it carries it, else `fallback`.
@@ -275,6 +367,8 @@ OutputTensor TokenizeRunner::WordListOutput(const InputLookup& inputs, const std
   }
   WordLists lists;
   size_t width = 1;
+  // The model's end tokens stop generation like stop words (TensorRT-LLM takes one end_id).
+  const bool add_end_ids = &input == &spec_.stop_words;
   for (const auto& row : words) {
     std::vector<int64_t> ids, offsets;
     for (const auto& word : row) {
@@ -282,6 +376,12 @@ OutputTensor TokenizeRunner::WordListOutput(const InputLookup& inputs, const std
       if (word_ids.empty()) continue;  // an empty word would end at the previous offset
       ids.insert(ids.end(), word_ids.begin(), word_ids.end());
       offsets.push_back(static_cast<int64_t>(ids.size()));
+    }
+    if (add_end_ids) {
+      for (const int64_t id : spec_.end_ids) {
+        ids.push_back(id);
+        offsets.push_back(static_cast<int64_t>(ids.size()));
+      }
     }
     width = std::max({width, ids.size(), offsets.size()});
     lists.ids.push_back(std::move(ids));

@@ -10,6 +10,7 @@
 #include "triton_studio/glue/errors.h"
 #include "triton_studio/glue/inputs.h"
 #include "triton_studio/glue/outputs.h"
+#include "triton_studio/glue/word_lists.h"
 
 using namespace triton_studio::glue;
 
@@ -119,4 +120,23 @@ TEST(OutputTensor, Floats) {
   EXPECT_EQ(OutputTensor::Floats("b", TRITONSERVER_TYPE_FP64, {1}, {0.1}).data, Bytes<double>({0.1}));
   EXPECT_TRUE(OutputTensor::Floats("b", TRITONSERVER_TYPE_FP32, {0}, {}).data.empty());
   EXPECT_THROW(OutputTensor::Floats("b", TRITONSERVER_TYPE_INT32, {1}, {1}), BackendError);
+}
+
+// TensorRT-LLM's word lists, [batch, 2, L]: ids back to back, then end offsets padded with -1.
+TEST(WordLists, SplitEachRowsIdsAtItsOffsets) {
+  // Row 0: words [5, 6] and [7]; row 1: word [8] only (ids padded with 0, offsets with -1).
+  const InputTensor lists = Input(TRITONSERVER_TYPE_INT32, {2, 2, 3},
+                                  Bytes(std::vector<int32_t>{5, 6, 7, 2, 3, -1, 8, 0, 0, 1, -1, -1}));
+  const std::vector<Words> words = ReadWordLists(lists, 2, /*batching=*/true);
+  ASSERT_EQ(words.size(), 2u);
+  EXPECT_EQ(words[0], (Words{{5, 6}, {7}}));
+  EXPECT_EQ(words[1], (Words{{8}}));
+  EXPECT_EQ(ReadWordLists(std::nullopt, 3, true), std::vector<Words>(3));
+}
+
+TEST(WordLists, RefuseAnotherShapeAndOffsetsOutOfOrder) {
+  const InputTensor three_rows = Input(TRITONSERVER_TYPE_INT32, {1, 3, 1}, Bytes(std::vector<int32_t>{1, 1, 1}));
+  EXPECT_NE(ErrorOf([&] { ReadWordLists(three_rows, 1, true); }).find("[batch, 2, L]"), std::string::npos);
+  const InputTensor backwards = Input(TRITONSERVER_TYPE_INT32, {2, 2}, Bytes(std::vector<int32_t>{1, 2, 2, 1}));
+  EXPECT_NE(ErrorOf([&] { ReadWordLists(backwards, 1, false); }).find("out of order"), std::string::npos);
 }

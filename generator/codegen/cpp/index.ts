@@ -181,6 +181,14 @@ function stepView(model: NativeStepModel): StepView {
   else checkDetokenize(model);
   const option = model.kind === 'tokenize' ? model.addSpecialTokens : model.skipSpecialTokens;
   const fields: Field[] = [...commonFields(model), { field: SPEC[model.kind].option, value: String(option) }];
+  if (model.kind === 'tokenize' && model.chatTemplateFile !== undefined)
+    fields.push({ field: 'chat_template_file', value: cppStringLiteral(model.chatTemplateFile) });
+  if (model.kind === 'tokenize' && model.endIds?.length) {
+    for (const [i, id] of model.endIds.entries())
+      if (!Number.isSafeInteger(id) || id < 0)
+        throw new NativeStepCodegenError(`endIds[${i}]`, `${id} is not a token id`);
+    fields.push({ field: 'end_ids', value: `{${model.endIds.join(', ')}}` });
+  }
   for (const { role, path, binding } of bound) {
     if (binding) fields.push(tensorField(role.cppField, binding, path));
   }
@@ -198,7 +206,13 @@ function stepView(model: NativeStepModel): StepView {
   };
 }
 
-function checkTokenize({ inputs, outputs }: TokenizeStepModel): void {
+function checkTokenize({ inputs, outputs, chatTemplateFile }: TokenizeStepModel): void {
+  if (inputs.messages && !chatTemplateFile) {
+    throw new NativeStepCodegenError(
+      'chatTemplateFile',
+      'is required when inputs.messages is bound: the step renders conversations with it',
+    );
+  }
   if (outputs.requestOutputLen && !inputs.requestOutputLen) {
     throw new NativeStepCodegenError(
       'outputs.requestOutputLen',

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { restrictedMessage, type RestrictedOutcome } from '../../../extension/commands/index.js';
-import type { GraphEditorState } from '../../../extension/graphEditor/provider.js';
+import type { GraphEditorState } from '../../../extension/graphEditor/host/provider.js';
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';
 import { expectedAnswer } from './simLlm.js';
 import { workbench } from './workbench.js';

@@ -19,6 +19,10 @@ export const TEST_ENV = {
   noPipelineWorkspace: 'TRITON_STUDIO_TEST_NO_PIPELINE_WORKSPACE',
   /** Set for the run on a profile holding the extension installed from its .vsix: that folder. */
   vsixExtensionsDir: 'TRITON_STUDIO_TEST_VSIX_EXTENSIONS_DIR',
+  /** The installed-extension run: an already-installed tritonserver the user names in the setting. */
+  tritonserver: 'TRITON_STUDIO_TEST_TRITONSERVER',
+  /** The installed-extension run: the checkout, which nothing the extension writes may name. */
+  checkoutRoot: 'TRITON_STUDIO_TEST_CHECKOUT_ROOT',
 } as const;
 
 /** Read by the launcher: "1" keeps Workspace Trust on (the folder opens in Restricted Mode). */
@@ -30,7 +34,10 @@ export const NO_PIPELINE_SUITE = 'commandActivation.test.js';
 export const VSIX_SUITE = 'vsixInstall.test.js';
 
 export function testEnv(
-  name: Exclude<keyof typeof TEST_ENV, 'grep' | 'results' | 'noPipelineWorkspace' | 'vsixExtensionsDir'>,
+  name: Exclude<
+    keyof typeof TEST_ENV,
+    'grep' | 'results' | 'noPipelineWorkspace' | 'vsixExtensionsDir' | 'tritonserver' | 'checkoutRoot'
+  >,
 ): string {
   const value = process.env[TEST_ENV[name]];
   if (!value) {

@@ -1,32 +1,275 @@
 import * as assert from 'node:assert/strict';
-import { sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';
+import type { TritonStudioApi } from '../../../extension/extension.js';
 import { expectedAnswer } from './simLlm.js';
 import { TEST_ENV } from './testEnv.js';
+import { workbench } from './workbench.js';
 
 // Runs on a clean profile where the extension was installed from the packaged .vsix (runTests.ts,
-// third run): it must be the installed copy that loads, activates and answers.
-describe('Triton Studio installed from its .vsix on a clean profile', () => {
-  it('loads from the extensions folder, not from the checkout', () => {
-    const extension = vscode.extensions.getExtension('triton-studio.triton-studio');
+// third run), in a workspace holding only the gpt2-sim pipeline file and a user's model folder
+// (`my-model/tokenizer.json`): no settings, no server, nothing of the checkout. The suite goes the
+// way a new user goes: the walkthrough's checks, Generate, Build, Start Local Server, Deploy, then
+// Send prompt and a latency test from the pipeline's lens.
+
+type Ok<T> = { ok: true } & T;
+type Result<T> = Ok<T> | { ok: false; error: string; setting?: string };
+
+const EXTENSION_ID = 'triton-studio.triton-studio';
+const env = (name: keyof typeof TEST_ENV): string => {
+  const value = process.env[TEST_ENV[name]];
+  assert.ok(value, `${TEST_ENV[name]} is not set: run the suite through \`npm run test:vscode\``);
+  return value;
+};
+
+async function run<T extends object>(command: string, ...args: unknown[]): Promise<Ok<T>> {
+  const outcome = await vscode.commands.executeCommand<Result<T> | undefined>(
+    `tritonStudio.${command}`,
+    ...args,
+  );
+  assert.ok(outcome, `${command} returned nothing`);
+  assert.ok(outcome.ok, `${command} failed: ${outcome.ok ? '' : outcome.error}`);
+  return outcome;
+}
+
+/** Every file under `dir` (recursively). */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
+}
+
+/** The pipeline file's lens of that title on the first sample prompt (what a click runs). */
+async function lens(pipeline: vscode.Uri, title: RegExp): Promise<vscode.Command> {
+  const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+    'vscode.executeCodeLensProvider',
+    pipeline,
+  );
+  const found = lenses.find((l) => l.command && title.test(l.command.title))?.command;
+  assert.ok(
+    found,
+    `no ${title} lens on ${pipeline.fsPath}: ${lenses.map((l) => l.command?.title).join(', ')}`,
+  );
+  return found;
+}
+
+describe('Triton Studio installed from its .vsix: a new user, a workspace with only a pipeline file', function () {
+  // Build compiles the shared native backends from scratch into global storage.
+  this.timeout(20 * 60_000);
+  const workspace = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const pipeline = () => vscode.Uri.file(join(workspace(), 'gpt2-sim.pipeline.json'));
+  let extensionPath: string;
+  let api: TritonStudioApi;
+  let repository: string;
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, 'the installed extension is not loaded');
-    const extensionsDir = process.env[TEST_ENV.vsixExtensionsDir]!;
+    api = (await extension.activate()) as TritonStudioApi;
+    extensionPath = extension.extensionPath;
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('tritonStudio.stopLocalServer');
+  });
+
+  it('loads from the extensions folder, not from the checkout', () => {
     assert.ok(
-      extension.extensionPath.startsWith(extensionsDir + sep),
-      `${extension.extensionPath} is not under ${extensionsDir}`,
+      extensionPath.startsWith(env('vsixExtensionsDir') + sep),
+      `${extensionPath} is not under ${env('vsixExtensionsDir')}`,
+    );
+    assert.deepEqual(readdirSync(workspace()).sort(), ['gpt2-sim.pipeline.json', 'my-model']);
+    assert.equal(vscode.workspace.getConfiguration('tritonStudio').get('model'), '');
+  });
+
+  it('opens with a first-run walkthrough whose first step checks the compiler, CMake and Python', async () => {
+    await vscode.commands.executeCommand(
+      'workbench.action.openWalkthrough',
+      `${EXTENSION_ID}#tritonStudio.gettingStarted`,
+      false,
+    );
+    await workbench({
+      kind: 'waitForText',
+      selector: '.gettingStartedContainer',
+      text: 'Check the prerequisites',
+    });
+    await workbench({ kind: 'screenshot', name: 'walkthrough' });
+    const checked = await run<{ prerequisites: { name: string; found?: string; how: string }[] }>(
+      'checkPrerequisites',
+    );
+    for (const p of checked.prerequisites)
+      assert.ok(p.found, `${p.name} not found on this machine: ${p.how}`);
+    assert.deepEqual(
+      checked.prerequisites.map((p) => p.name.split(' ')[0]),
+      ['C++', 'CMake', 'Native', 'Python'],
+    );
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('Start Local Server with no tritonserver anywhere says so and offers Install Local Server and Open Setting', async () => {
+    const outcome = await vscode.commands.executeCommand<Result<object>>('tritonStudio.startLocalServer');
+    assert.equal(outcome?.ok, false);
+    assert.equal(outcome.ok ? '' : outcome.setting, 'tritonStudio.localServer.tritonserver');
+    assert.doesNotMatch(outcome.ok ? '' : outcome.error, /npm run setup/);
+    const toast = await workbench<{ message: string; buttons: string[] }>({
+      kind: 'waitForNotification',
+      text: 'No Triton server is installed for the local server',
+    });
+    assert.deepEqual(toast.buttons, ['Install Local Server', 'Open Setting']);
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  it('Install Local Server runs the install script shipped in the .vsix; a failure says why and offers Retry', async () => {
+    // The run points the script at a Python that does not exist (TRITON_STUDIO_PYTHON): the real
+    // script fails the way it fails on a machine without Python 3.11, in a second, without PyPI.
+    const outcome = await vscode.commands.executeCommand<Result<object>>('tritonStudio.installLocalServer');
+    assert.equal(outcome?.ok, false);
+    assert.match(outcome.ok ? '' : outcome.error, /Python 3\.11 is required .*apt-get install python3\.11/);
+    const toast = await workbench<{ message: string; buttons: string[] }>({
+      kind: 'waitForNotification',
+      text: 'Install Local Server failed',
+    });
+    assert.deepEqual(toast.buttons, ['Retry', 'Open Log']);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    assert.equal(existsSync(join(extensionPath, 'tritonserver')), false);
+  });
+
+  it('Generate finds the tokenizer named gpt2 in what the .vsix ships and writes into the workspace', async () => {
+    const generated = await run<{ repository: string; ensemble: string }>('generate', pipeline());
+    repository = generated.repository;
+    assert.equal(repository, join(workspace(), '.triton-studio', 'gpt2-sim'));
+    assert.equal(generated.ensemble, 'gpt2_sim');
+    assert.ok(
+      readFileSync(join(repository, 'preprocessing', '1', 'tokenizer.json')).equals(
+        readFileSync(join(extensionPath, 'out', 'tokenizers', 'gpt2', 'tokenizer.json')),
+      ),
+      'the repository does not hold the tokenizer the extension ships',
     );
   });
 
-  it('activates and answers a prompt exactly (its bundle carries its dependencies and the .proto files)', async () => {
-    const extension = vscode.extensions.getExtension('triton-studio.triton-studio')!;
-    const prompt = 'Installed from the vsix.';
-    const outcome = await vscode.commands.executeCommand<SendPromptOutcome>(
-      'tritonStudio.sendPrompt',
-      prompt,
+  it("a tokenizer name nothing ships: Generate refuses with Choose Tokenizer File, which takes the user model folder's tokenizer.json", async () => {
+    const document = await vscode.workspace.openTextDocument(pipeline());
+    const edit = new vscode.WorkspaceEdit();
+    const text = document.getText();
+    for (const m of text.matchAll(/"tokenizer": "gpt2"/g))
+      edit.replace(
+        document.uri,
+        new vscode.Range(document.positionAt(m.index), document.positionAt(m.index + m[0].length)),
+        '"tokenizer": "my-model"',
+      );
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await document.save();
+    const refused = await vscode.commands.executeCommand<Result<object>>('tritonStudio.generate', pipeline());
+    assert.equal(refused?.ok, false);
+    assert.match(refused.ok ? '' : refused.error, /TS-E051 Tokenizer "my-model" not found/);
+    const toast = await workbench<{ message: string; buttons: string[] }>({
+      kind: 'waitForNotification',
+      text: 'has errors: nothing was generated',
+    });
+    assert.equal(toast.buttons[0], 'Choose Tokenizer File');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    // The problem's quick fix is the same command.
+    const problem = vscode.languages
+      .getDiagnostics(pipeline())
+      .find((d) => d.code === 'TS-E051' && d.range.start.line > 0);
+    assert.ok(problem, 'no TS-E051 in Problems');
+    const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      pipeline(),
+      problem.range,
     );
-    assert.equal(extension.isActive, true);
+    const fix = fixes.find((a) => a.title === 'Choose Tokenizer File…');
+    assert.ok(fix?.command, `no quick fix: ${fixes.map((a) => a.title).join(', ')}`);
+    const userTokenizer = join(workspace(), 'my-model', 'tokenizer.json');
+    // Each native step gets the file the user picks (the dialog's answer passed in).
+    for (let i = 0; i < 2; i++) {
+      const at = document.positionAt(document.getText().indexOf('"tokenizer": "my-model"'));
+      const chosen = await run<{ step: string; tokenizer: string }>(
+        'chooseTokenizerFile',
+        pipeline(),
+        at,
+        userTokenizer,
+      );
+      assert.equal(chosen.tokenizer, './my-model/tokenizer.json');
+    }
+    assert.equal((document.getText().match(/"tokenizer": ".\/my-model\/tokenizer.json"/g) ?? []).length, 2);
+    await run('generate', pipeline());
+    assert.ok(
+      readFileSync(join(repository, 'postprocessing', '1', 'tokenizer.json')).equals(
+        readFileSync(userTokenizer),
+      ),
+    );
+  });
+
+  it('Build compiles into global storage and the workspace, nothing into the install folder', async () => {
+    const built = await run<{ built: { model: string; library: string }[] }>('build', repository);
+    assert.deepEqual(built.built.map((m) => m.model).sort(), ['postprocessing', 'preprocessing', 'sim_llm']);
+    for (const m of built.built) assert.ok(statSync(m.library).size > 0);
+    assert.equal(existsSync(join(extensionPath, 'build')), false, 'Build wrote into the install folder');
+    const steps = join(workspace(), '.triton-studio', 'build');
+    assert.ok(existsSync(join(steps, 'steps')), `no step build trees in ${steps}`);
+    assert.match(readFileSync(join(steps, '.gitignore'), 'utf8'), /^\*$/m);
+  });
+
+  it('Start Local Server runs the tritonserver the user names in the setting', async () => {
+    await vscode.workspace
+      .getConfiguration('tritonStudio')
+      .update('localServer.tritonserver', env('tritonserver'), vscode.ConfigurationTarget.Global);
+    await run('startLocalServer', repository);
+  });
+
+  it('Deploy loads the pipeline into it', async () => {
+    const deployed = await run<{ result: { ensembles: string[] } }>('deploy', repository);
+    assert.deepEqual(deployed.result.ensembles, ['gpt2_sim']);
+  });
+
+  it("▶ Send prompt on the pipeline's lens answers exactly, with no tritonStudio.model set", async () => {
+    const command = await lens(pipeline(), /Send prompt/);
+    const outcome = await vscode.commands.executeCommand<SendPromptOutcome>(
+      command.command,
+      ...(command.arguments ?? []),
+    );
     assert.ok(outcome?.ok, `the prompt failed: ${outcome && !outcome.ok ? outcome.error : 'no outcome'}`);
-    assert.equal(outcome.text, await expectedAnswer(prompt));
+    assert.equal(outcome.model, 'gpt2_sim');
+    const maxTokens = vscode.workspace.getConfiguration('tritonStudio').get<number>('maxTokens')!;
+    assert.equal(outcome.text, await expectedAnswer('Triton Studio serves LLMs without Python.', maxTokens));
+  });
+
+  it("⏱ Latency test on the lens measures that pipeline's model", async () => {
+    const command = await lens(pipeline(), /Latency test/);
+    const [request] = (command.arguments ?? []) as object[];
+    const outcome = await run<{
+      file: string;
+      reports: { results: { errors: number; requests?: number } }[];
+    }>('runLatencyTest', { ...request, concurrency: [1], requests: 5 });
+    assert.equal(outcome.reports.length, 1);
+    assert.equal(outcome.reports[0]!.results.errors, 0);
+    assert.ok(outcome.file.startsWith(join(workspace(), '.triton-studio')), outcome.file);
+  });
+
+  it('used nothing of the checkout: the install folder holds no build, .venv or .cache, and no build tree names the checkout', () => {
+    for (const folder of ['build', '.venv', '.cache', 'node_modules'])
+      assert.equal(existsSync(join(extensionPath, folder)), false, `${folder} in the install folder`);
+    const checkout = env('checkoutRoot');
+    const storage = api.ctx.extension.globalStorageUri.fsPath;
+    assert.ok(api.ctx.storage.backendsBuildDir.startsWith(storage + sep), api.ctx.storage.backendsBuildDir);
+    const caches = [
+      ...filesUnder(join(workspace(), '.triton-studio', 'build')),
+      ...filesUnder(storage),
+    ].filter((f) => f.endsWith('CMakeCache.txt'));
+    assert.ok(caches.length >= 3, `CMake caches: ${caches.join(', ')}`);
+    for (const file of caches) {
+      const text = readFileSync(file, 'utf8');
+      assert.ok(!text.includes(checkout), `${file} names the checkout ${checkout}`);
+      assert.match(text, /CMAKE_HOME_DIRECTORY:INTERNAL=(.*)/);
+    }
+    const backends = caches.find((f) => f.includes(`${sep}backends${sep}`))!;
+    assert.match(
+      readFileSync(backends, 'utf8'),
+      new RegExp(`CMAKE_HOME_DIRECTORY:INTERNAL=${extensionPath}/backends`),
+    );
   });
 });

@@ -42,7 +42,7 @@ export type WorkbenchAction =
   | { kind: 'webviewWaitFor'; selector: string; text?: string }
   /** waits until no element matches. */
   | { kind: 'webviewGone'; selector: string }
-  | { kind: 'webviewClick'; selector: string }
+  | { kind: 'webviewClick'; selector: string; position?: { x: number; y: number } }
   /** drags with the mouse from one element's centre to another's. */
   | { kind: 'webviewDrag'; from: string; to: string }
   /** replaces the text of the input (as typing would) and presses Enter. */
@@ -52,7 +52,9 @@ export type WorkbenchAction =
   /** scrolls the visible webview until the element is at its top; answers the page's scrollTop. */
   | { kind: 'webviewScroll'; selector: string }
   /** `<dir>/<name>.png` of the webview alone. */
-  | { kind: 'webviewScreenshot'; name: string };
+  | { kind: 'webviewScreenshot'; name: string }
+  /** WCAG contrast of every text under the selector: { checked, failures } (test/vscode/contrast.ts). */
+  | { kind: 'webviewContrast'; selector: string; minimum: number };
 
 export interface WorkbenchRequest {
   id: string;

@@ -11,3 +11,4 @@
 #include "triton_studio/glue/inputs.h"
 #include "triton_studio/glue/model_config.h"
 #include "triton_studio/glue/outputs.h"
+#include "triton_studio/glue/word_lists.h"

@@ -26,6 +26,13 @@ struct TokenizeSpec {
   int64_t max_batch_size = 0;
   std::string tokenizer_file;  // relative to the model version folder
   bool add_special_tokens = true;
+  // The chat template (a tokenizer_config.json or a Jinja file, relative to the version folder)
+  // that renders `messages`; "" = the step has none. A rendered conversation is encoded without
+  // adding special tokens: the template writes its own BOS, as transformers' apply_chat_template.
+  std::string chat_template_file;
+  // Every end token of the model (tokenizer_config.json's eos_token, generation_config.json's
+  // eos_token_id): each is added to every row's stop words, so generation stops at any of them.
+  std::vector<int64_t> end_ids;
   // inputs
   TensorSpec text;                                   // BYTES prompt, one string per batch row
   std::optional<TensorSpec> request_output_len_in;  // passed through (with dtype conversion)
@@ -35,6 +42,9 @@ struct TokenizeSpec {
   std::optional<TensorSpec> pad_id_in;               // [1] per row: the client's pad id, passed through
   std::optional<TensorSpec> embedding_bias_words;    // BYTES words per row
   std::optional<TensorSpec> embedding_bias_weights;  // FP32/FP64, one weight per word
+  std::optional<TensorSpec> messages;                // BYTES [1] per row: OpenAI-style conversation (JSON)
+  std::optional<TensorSpec> tools;                   // BYTES [1] per row: tools offered (JSON array)
+  std::optional<TensorSpec> chat_template_kwargs;    // BYTES [1] per row: extra template variables (JSON object)
   // outputs
   TensorSpec input_ids;                              // ids padded to the longest row
   std::optional<TensorSpec> input_length;            // [1] per row

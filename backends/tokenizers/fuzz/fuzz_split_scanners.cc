@@ -1,0 +1,77 @@
+// Differential fuzzer: every hand-written Split scanner (split_scanner.cc's table) against
+// Oniguruma on its exact pattern, on text built from the input. Any difference aborts with both
+// match lists. Bytes pick characters from the classes the scanners branch on (ASCII, white space
+// with and without CR/LF, digits and letters from every plane, marks, the case folds of the
+// contraction letters), or any code point.
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "onig_regex.h"
+#include "split_scanner.h"
+#include "utf8.h"
+
+using namespace triton_studio::tok;
+
+namespace {
+
+const char32_t kPalette[] = {
+    '\'', 's', 'S', 't', 'T', 'r', 'R', 'e', 'E', 'v', 'V', 'm', 'M', 'l', 'L', 'd', 'D', 'a', 'Z', '0', '9',
+    ' ', ' ', ' ', '\t', '\n', '\r', '\v', '\f', '!', '.', '-', '/', '"', '_', 0x00, 0x01, 0x7F,
+    0x85, 0xA0, 0x1680, 0x2000, 0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0x180E, 0xFEFF,  // spaces and near misses
+    0x17F, 0x212A, 0x212B, 0xFB05, 0xFB06, 0x130, 0x131, 0xDF, 0x1E9E,                          // case-folding specials
+    0x301, 0x308, 0x20DD, 0x0E31, 0x094D, 0x1F3FB, 0x200D, 0xFE0F,                                // marks, ZWJ, VS16
+    0x4E00, 0x3042, 0x30A2, 0xAC00, 0x0661, 0x0966, 0x216B, 0xB2, 0xBD, 0x1D7CE, 0x1D400,         // letters, numbers
+    0x1F600, 0x1F468, 0x2EBF0, 0x31350, 0x323AF, 0x11F00, 0x1E4D0, 0x10D40, 0x1E5D0, 0x16D40,      // emoji, recent scripts
+    0xFFFD, 0x10FFFF, 0xE000,
+};
+
+std::string TextFrom(const uint8_t* data, size_t size) {
+  std::string text;
+  for (size_t i = 0; i < size; ++i) {
+    const uint8_t b = data[i];
+    char32_t c;
+    if (b < 0x80) {
+      c = b;  // ASCII as is
+    } else if (b < 0xF0) {
+      c = kPalette[(b - 0x80) % (sizeof kPalette / sizeof kPalette[0])];
+    } else if (i + 3 < size) {
+      c = (static_cast<char32_t>(data[i + 1]) << 16 | static_cast<char32_t>(data[i + 2]) << 8 | data[i + 3]) % 0x110000;
+      i += 3;
+      if (c >= 0xD800 && c <= 0xDFFF) c = 0xFFFD;
+    } else {
+      c = ' ';
+    }
+    utf8::Append(c, text);
+  }
+  return text;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const auto* engines = [] {
+    auto* m = new std::map<std::string_view, std::unique_ptr<OnigRegex>>();
+    for (const std::string_view p : SplitScannerPatterns()) (*m)[p] = std::make_unique<OnigRegex>(std::string(p), "fuzz");
+    return m;
+  }();
+  const std::string text = TextFrom(data, size);
+  std::vector<Range> want, got;
+  for (const auto& [pattern, engine] : *engines) {
+    want.clear();
+    got.clear();
+    engine->FindMatches(text, want);
+    FindSplitScanner(pattern)(text, got);
+    if (got != want) {
+      std::fprintf(stderr, "scanner differs from Oniguruma for pattern %.*s\n", static_cast<int>(pattern.size()),
+                   pattern.data());
+      for (const auto& [b, e] : want) std::fprintf(stderr, " onig [%u,%u) '%s'\n", b, e, text.substr(b, e - b).c_str());
+      for (const auto& [b, e] : got) std::fprintf(stderr, " scan [%u,%u) '%s'\n", b, e, text.substr(b, e - b).c_str());
+      std::abort();
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,117 @@
+// The hand-written Split scanners against Oniguruma itself (the engine a scanner stands in for):
+// the class table code point by code point, and each scanner on the inputs its branches hinge on.
+// fuzz/fuzz_split_scanners.cc runs the same comparison on generated text.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "onig_regex.h"
+#include "scanners/char_classes.h"
+#include "split_scanner.h"
+#include "unicode.h"
+#include "utf8.h"
+
+namespace triton_studio::tok {
+namespace {
+
+std::vector<Range> Engine(const std::string& pattern, std::string_view text) {
+  std::vector<Range> m;
+  OnigRegex(pattern, "test").FindMatches(text, m);
+  return m;
+}
+
+std::vector<Range> Scanner(std::string_view pattern, std::string_view text) {
+  std::vector<Range> m;
+  FindSplitScanner(pattern)(text, m);
+  return m;
+}
+
+TEST(SplitScanners, ClassTableIsTheLinkedOnigurumasForEveryCodePoint) {
+  ASSERT_STREQ(scanners::ClassTableVersion(), OnigRegex::EngineVersion())
+      << "regenerate src/scanners/onig_classes.inc with ts-gen-onig-classes (tools/gen_onig_classes.cc)";
+  const OnigRegex letter("\\p{L}", "L"), number("\\p{N}", "N"), space("\\s", "S");
+  std::vector<Range> m;
+  std::string s;
+  size_t differs_from_unicode_tables = 0;
+  for (char32_t c = 0; c < 0x110000; ++c) {
+    if (c >= 0xD800 && c <= 0xDFFF) continue;
+    s.clear();
+    utf8::Append(c, s);
+    const auto in = [&](const OnigRegex& re) {
+      m.clear();
+      re.FindMatches(s, m);
+      return !m.empty();
+    };
+    const uint8_t k = scanners::ClassOf(c);
+    ASSERT_EQ((k & scanners::kLetter) != 0, in(letter)) << "U+" << std::hex << static_cast<uint32_t>(c);
+    ASSERT_EQ((k & scanners::kNumber) != 0, in(number)) << "U+" << std::hex << static_cast<uint32_t>(c);
+    ASSERT_EQ((k & scanners::kSpace) != 0, in(space)) << "U+" << std::hex << static_cast<uint32_t>(c);
+    differs_from_unicode_tables += ((k & scanners::kLetter) != 0) != unicode::IsLetter(c) ||
+                                   ((k & scanners::kNumber) != 0) != unicode::IsNumber(c);
+  }
+  // The library's own tables (unicode_tables.inc) are an older Unicode than Oniguruma's: the
+  // scanners must not use them. Recorded so the difference is visible.
+  RecordProperty("letters_or_numbers_differing_from_unicode_tables", static_cast<int>(differs_from_unicode_tables));
+  std::printf("[scanners] Oniguruma %s vs unicode_tables.inc (Unicode %s): %zu code points differ in \\p{L}/\\p{N}\n",
+              OnigRegex::EngineVersion(), unicode::Version(), differs_from_unicode_tables);
+}
+
+// Inputs on which the cl100k-style branches turn: contractions (every case, U+017F long s, near
+// misses), a leading non-letter before letters (space, tab, NBSP, punctuation, combining mark,
+// CR/LF which may not lead), digit runs of 1-5, punctuation runs with trailing CR/LF, white space
+// runs with and without CR/LF before letters, digits and the end, CJK, emoji, ZWJ sequences,
+// combining marks, letters and numbers outside the BMP and from recent Unicode versions.
+const char* const kTricky[] = {
+    "I'm you're we've they'll she'd it's don't",
+    "I'M YOU'RE WE'VE THEY'LL SHE'D IT'S DON'T 'S 'T 'Re 'rE 'vE 'Ll 'lL",
+    "'\xC5\xBF 'x '' 'r 'l 'v' ' s",  // 'ſ (U+017F folds to s), then near misses
+    "'strange 'tis 'made 'db 'reply 'llama",
+    "hello world  two   three\tfour\xC2\xA0nbsp",
+    "(paren) [bracket] {brace} \"quote\" -dash _under .dot",
+    "\ttabbed\n\nnewline\r\nwindows\rcarriage",
+    "1 12 123 1234 12345 123456789 \xD9\xA1\xD9\xA2\xD9\xA3\xD9\xA4 \xE2\x85\xAB\xC2\xB2\xC2\xBD",
+    "x1 a12b 3rd 4th 5000km",
+    "!!! ?!\n ...\r\n ---\n\n\n",
+    "   \n   \n  x  \n",
+    "  leading and trailing  ",
+    "end with spaces   ",
+    "\n",
+    " ",
+    "a",
+    "\xE4\xBD\xA0\xE5\xA5\xBD\xE4\xB8\x96\xE7\x95\x8C \xE3\x81\x93\xE3\x82\x93\xE3\x81\xAB\xE3\x81\xA1\xE3\x81\xAF",
+    "\xF0\x9F\x98\x80\xF0\x9F\x98\x81 emoji \xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x91\xA7 family",
+    "e\xCC\x81t\xC3\xA9 cafe\xCC\x81 \xCC\x81x \xCC\x81\xCC\x81",
+    "\xF0\x9D\x90\x80\xF0\x9D\x90\x81 \xF0\x9D\x9F\x8E\xF0\x9D\x9F\x8F",  // math bold letters and digits
+    "\xF0\xAE\xAF\xA0\xF0\xB1\x8D\x90 \xF0\xB2\x8E\xAF",                  // CJK extensions (new in Unicode 15+)
+    "\xC2\x85nel\xE2\x80\xA8ls\xE2\x80\xA9ps\xE3\x80\x80ideo\xE1\x9A\x80ogham",
+    "\x01\x02control\x7F \xEF\xBF\xBD\xEF\xBF\xBD",
+    "line\r\n\r\n  \r\n\tx",
+    " \r\n",
+    "  1  ?  a",
+};
+
+TEST(SplitScanners, EveryScannerMatchesOnigurumaOnTheTrickyInputs) {
+  const auto patterns = SplitScannerPatterns();
+  ASSERT_FALSE(patterns.empty());
+  for (const std::string_view pattern : patterns) {
+    for (const char* text : kTricky) {
+      EXPECT_EQ(Scanner(pattern, text), Engine(std::string(pattern), text)) << pattern << "\non: " << text;
+    }
+  }
+}
+
+TEST(SplitScanners, Cl100kPiecesReadAsTheSpecificationSays) {
+  const std::string_view llama3 = SplitScannerPatterns().at(0);
+  const auto pieces = [&](std::string_view text) {
+    std::vector<std::string> out;
+    for (const auto& [b, e] : Scanner(llama3, text)) out.emplace_back(text.substr(b, e - b));
+    return out;
+  };
+  EXPECT_EQ(pieces("I'M 12345 x"), (std::vector<std::string>{"I", "'M", " ", "123", "45", " x"}));
+  EXPECT_EQ(pieces("  hi\n\n  there"), (std::vector<std::string>{" ", " hi", "\n\n", " ", " there"}));
+  EXPECT_EQ(pieces("'\xC5\xBF"), (std::vector<std::string>{"'\xC5\xBF"}));  // case folding: 'ſ is 's
+}
+
+}  // namespace
+}  // namespace triton_studio::tok

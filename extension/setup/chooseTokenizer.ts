@@ -1,0 +1,86 @@
+/**
+ * Choose Tokenizer File: a step whose tokenizer is not found (TS-E051) gets the tokenizer.json the
+ * user picks, usually the one in their own model folder, as a path relative to the pipeline file.
+ * Offered on Generate's error and as the quick fix of the problem.
+ */
+import { dirname, relative, sep } from 'node:path';
+import * as vscode from 'vscode';
+import { buildGraphModel, elementAt } from '../graphEditor/host/graphModel.js';
+import { graphEditToTextEdits } from '../graphEditor/host/textEdits.js';
+import type { Outcome } from '../commands/ui.js';
+
+export const CHOOSE_TOKENIZER_COMMAND = 'tritonStudio.chooseTokenizerFile';
+export const TOKENIZER_NOT_FOUND = 'TS-E051';
+
+/** The step at `position` of the pipeline file gets the chosen tokenizer.json (or `file`, given). */
+export async function chooseTokenizerFile(
+  uriArg?: unknown,
+  positionArg?: unknown,
+  fileArg?: unknown,
+): Promise<Outcome<{ step: string; tokenizer: string }> | undefined> {
+  const uri = uriArg instanceof vscode.Uri ? uriArg : vscode.window.activeTextEditor?.document.uri;
+  if (!uri) return { ok: false, error: 'Open the pipeline file whose tokenizer is missing first.' };
+  const document = await vscode.workspace.openTextDocument(uri);
+  const text = document.getText();
+  const built = buildGraphModel(text, uri.fsPath);
+  if (!built.ok) return { ok: false, error: `${uri.fsPath} is not a valid pipeline right now.` };
+  const position =
+    positionArg instanceof vscode.Position
+      ? positionArg
+      : (vscode.window.activeTextEditor?.selection.active ?? new vscode.Position(0, 0));
+  const at = elementAt(text, document.offsetAt(position), built.pipeline);
+  const step = at?.node?.startsWith('step:') ? at.node.slice(5) : undefined;
+  if (!step) return { ok: false, error: 'Put the cursor on the step whose tokenizer is missing.' };
+  const file =
+    typeof fileArg === 'string'
+      ? fileArg
+      : (
+          await vscode.window.showOpenDialog({
+            title: `Triton Studio: the tokenizer.json of step ${step} (in your model's folder)`,
+            filters: { 'Hugging Face tokenizer': ['json'] },
+            canSelectMany: false,
+            defaultUri: vscode.Uri.file(dirname(uri.fsPath)),
+          })
+        )?.[0]?.fsPath;
+  if (!file) return undefined;
+  const tokenizer = relative(dirname(uri.fsPath), file).split(sep).join('/');
+  const reference = tokenizer.startsWith('.') ? tokenizer : `./${tokenizer}`;
+  const edits = graphEditToTextEdits(text, built.pipeline, {
+    op: 'setStepField',
+    name: step,
+    field: 'tokenizer',
+    value: reference,
+  });
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of edits)
+    edit.replace(
+      uri,
+      new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)),
+      e.newText,
+    );
+  if (!(await vscode.workspace.applyEdit(edit)))
+    return { ok: false, error: 'VS Code did not apply the edit (is the file read-only?).' };
+  await document.save();
+  return { ok: true, step, tokenizer: reference };
+}
+
+/** The quick fix on a TS-E051 problem. */
+export class ChooseTokenizerFix implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext) {
+    return context.diagnostics
+      .filter((d) => d.code === TOKENIZER_NOT_FOUND)
+      .map((d) => {
+        const action = new vscode.CodeAction('Choose Tokenizer File…', vscode.CodeActionKind.QuickFix);
+        action.diagnostics = [d];
+        action.isPreferred = true;
+        action.command = {
+          command: CHOOSE_TOKENIZER_COMMAND,
+          title: 'Choose Tokenizer File…',
+          arguments: [document.uri, d.range.start],
+        };
+        return action;
+      });
+  }
+}
