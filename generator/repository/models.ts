@@ -17,6 +17,7 @@ import type { ResolvedPort, ResolvedStep } from '../pipeline/resolve.js';
 import { versionFiles as copiedFiles } from '../pipeline/checks/files.js';
 import type { PipelineGraph } from '../pipeline/graph.js';
 import type { CompiledModule } from '../tscompile/index.js';
+import type { ModuleBudget } from '../model/hooks.js';
 import { planOrchestrator } from '../pipeline/orchestration.js';
 import { endTokenIds, type ChatTemplateFiles } from '../pipeline/chatTemplates.js';
 import type { Port, StepKind } from '../pipeline/types.js';
@@ -38,6 +39,8 @@ export interface GeneratedModel {
   nativeStep?: NativeStepModel;
   /** A custom step written in TypeScript: its compiled module, rendered into src/. */
   customModule?: CompiledModule;
+  /** The custom step's budget (pipeline `budget`). */
+  budget?: ModuleBudget;
   /** the orchestrator: rendered to src/step.cc + src/CMakeLists.txt. */
   orchestrator?: OrchestratorModel;
   /** Files (or folders) copied into `<model>/1/`: absolute source → name there. */
@@ -256,7 +259,15 @@ function stepModel(
     );
     nativeStep = nativeStepModel(step, merged, graph);
   }
-  return { name: step.name, kind: step.kind, config: merged, nativeStep, customModule, versionFiles };
+  return {
+    name: step.name,
+    kind: step.kind,
+    config: merged,
+    nativeStep,
+    customModule,
+    budget: step.budget,
+    versionFiles,
+  };
 }
 
 /** Objects merge key by key; anything else (lists included) is replaced. */
@@ -329,6 +340,7 @@ function nativeStepModel(step: ResolvedStep, config: ModelConfig, graph: Pipelin
             source: step.module!.ref,
             hooks: hooks.hooks,
             inputs: hooks.inputs.map((p) => p.name),
+            budget: step.budget,
           },
         }
       : {}),
