@@ -54,6 +54,12 @@ export {
   type ModelDeployStatus,
 } from './deploy/index.js';
 export { serverStatus, type ServerStatus, type ModelStatus } from './serverStatus.js';
+export {
+  containerTagWarning,
+  FIRST_FIXED_SERVER,
+  serverVersionNotes,
+  serverVersionWarning,
+} from './serverVersion.js';
 export { undeployEnsemble, type UndeployResult } from './deploy/undeploy.js';
 export { probeModel, type ProbeResult } from './deploy/readinessProbe.js';
 export { readRepository, RepositoryError, type RepositoryModelEntry } from './repository.js';
@@ -95,7 +101,12 @@ export {
   type ChatTemplateSource,
 } from './chat/renderChat.js';
 export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokenizer/repositoryTokenizer.js';
-export { startOpenAiServer, type OpenAiServer, type OpenAiServerOptions } from './openai/server.js';
+export {
+  OPENAI_DEFAULT_LIMITS,
+  startOpenAiServer,
+  type OpenAiServer,
+  type OpenAiServerOptions,
+} from './openai/server.js';
 export { chatPrompt } from './openai/protocol.js';
 export {
   previewChat,

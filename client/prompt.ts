@@ -1,3 +1,9 @@
+/**
+ * Prompts to an ensemble with Triton's LLM interface (text_input, max_tokens → text_output):
+ * `sendPrompt` for one answer (always ModelStreamInfer, so decoupled and ordinary ensembles alike),
+ * and for the latency lab `PromptEncoder` (each distinct prompt encoded once) and `PromptSender`
+ * (requests over the pooled streams, timed at the wire).
+ */
 import { performance } from 'node:perf_hooks';
 import {
   bytesInput,
@@ -11,7 +17,7 @@ import type { InferStreamPool } from './grpc/streamPool.js';
 import { protocolDataType } from './grpc/tensors.js';
 import type { ModelConfig, ModelTensorConfig } from './grpc/types.js';
 
-/** Ensemble tensor names every Triton Studio LLM ensemble keeps (see docs/ARCHITECTURE.md). */
+/** Ensemble tensor names every Triton Studio LLM ensemble keeps (see docs/decisions/contracts.md, "Ensemble tensor names"). */
 export const TEXT_INPUT = 'text_input';
 export const MAX_TOKENS = 'max_tokens';
 export const STREAM = 'stream';

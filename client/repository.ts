@@ -1,3 +1,7 @@
+/**
+ * A generated model repository as deploy reads it: each model's config, version files, whether
+ * it is an ensemble (or an orchestrator) and which models it depends on, in load order.
+ */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ORCHESTRATES_PARAMETER, parsePbtxt, type ModelConfig } from '../generator/index.js';

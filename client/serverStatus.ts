@@ -5,6 +5,7 @@
  */
 import type { TritonClient } from './grpc/client.js';
 import { CANDIDATE_SUFFIX } from './deploy/index.js';
+import { serverVersionNotes } from './serverVersion.js';
 
 export interface ModelStatus {
   name: string;
@@ -30,6 +31,10 @@ export interface ModelStatus {
 
 export interface ServerStatus {
   server: string;
+  /** The server's own version (its metadata), when it says. */
+  version?: string;
+  /** Known faults of that version, and what to run instead. */
+  warnings: string[];
   live: boolean;
   ready: boolean;
   models: ModelStatus[];
@@ -40,6 +45,7 @@ export async function serverStatus(client: TritonClient): Promise<ServerStatus> 
   const ready = await client.serverReady().catch(() => false);
   const stats = await client.modelStatistics();
   const index = await client.repositoryIndex().catch(() => []);
+  const notes = await serverVersionNotes(client);
   const byName = new Map<string, ModelStatus>();
   for (const s of stats) {
     const model = byName.get(s.name) ?? {
@@ -84,6 +90,7 @@ export async function serverStatus(client: TritonClient): Promise<ServerStatus> 
   }
   return {
     server: client.url,
+    ...notes,
     live,
     ready,
     models: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)),

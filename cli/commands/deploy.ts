@@ -64,6 +64,7 @@ export function describeModel(s: ModelDeployStatus): string {
 
 export function reportDeploy(out: Output, result: DeployResult): void {
   out.result(result);
+  for (const warning of result.warnings ?? []) out.progress(`warning: ${warning}`);
   if (result.ok)
     out.info(
       `deployed ${result.models.length} models to ${result.server}; ready: ${result.ensembles.join(', ')}`,

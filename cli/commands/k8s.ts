@@ -5,6 +5,7 @@ import {
   KubernetesOptionError,
   writeKubernetesManifests,
 } from '../../generator/index.js';
+import { containerTagWarning } from '../../client/index.js';
 import { action } from '../action.js';
 import { CliError } from '../io.js';
 import { header, positiveNumber, targetArch, wholeNumber } from '../options.js';
@@ -103,6 +104,8 @@ export function k8sCommand(): Command {
             kserve: opts.kserve,
           });
           out.diagnostics(result.diagnostics);
+          const tagWarning = opts.image === undefined ? containerTagWarning(opts.tritonTag) : undefined;
+          if (tagWarning) out.progress(`warning: ${tagWarning}`);
           const ok = !hasErrors(result.diagnostics);
           out.result({ ok, ...result });
           if (!ok) return 1;

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { startOpenAiServer } from '../../client/index.js';
+import { OPENAI_DEFAULT_LIMITS, startOpenAiServer } from '../../client/index.js';
 import { action } from '../action.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { onInterrupt } from '../interrupt.js';
@@ -11,7 +11,16 @@ interface OpenAiServeOptions extends ConnectionOptions {
   logRequests?: boolean;
   host: string;
   port: number;
+  apiKey?: string;
+  maxBodyBytes: number;
+  maxPromptBytes: number;
+  maxPromptTokens?: number;
+  maxConcurrent: number;
+  maxQueued: number;
 }
+
+/** The key from the environment keeps it out of `ps` and shell history. */
+const API_KEY_ENV = 'TRITON_STUDIO_OPENAI_API_KEY';
 
 /** `openai-serve`: an OpenAI-compatible API in front of a Triton server, until Ctrl-C. */
 export function openaiServeCommand(): Command {
@@ -27,6 +36,39 @@ export function openaiServeCommand(): Command {
     )
     .option('--host <address>', 'address to listen on (0.0.0.0: other machines too)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: a free one)', wholeNumber(0), 9000)
+    .option(
+      '--api-key <key>',
+      `require 'Authorization: Bearer <key>' on every request (or set ${API_KEY_ENV}, which keeps it out of ps)`,
+    )
+    .option(
+      '--max-body-bytes <n>',
+      'refuse larger request bodies (413)',
+      wholeNumber(1),
+      OPENAI_DEFAULT_LIMITS.maxBodyBytes,
+    )
+    .option(
+      '--max-prompt-bytes <n>',
+      'refuse longer prompts (UTF-8 bytes; 400) before tokenizing',
+      wholeNumber(1),
+      OPENAI_DEFAULT_LIMITS.maxPromptBytes,
+    )
+    .option(
+      '--max-prompt-tokens <n>',
+      'refuse prompts of more tokens (400) before they reach Triton',
+      wholeNumber(1),
+    )
+    .option(
+      '--max-concurrent <n>',
+      'requests handled at once; more wait',
+      wholeNumber(1),
+      OPENAI_DEFAULT_LIMITS.maxConcurrent,
+    )
+    .option(
+      '--max-queued <n>',
+      'requests waiting at most; more are refused (429)',
+      wholeNumber(0),
+      OPENAI_DEFAULT_LIMITS.maxQueued,
+    )
     .option('--log-requests', 'print a line per request (model, tokens in and out)')
     .option('--json', 'print the address as JSON once ready')
     .action(
@@ -40,9 +82,16 @@ export function openaiServeCommand(): Command {
             tokenizer,
             host: opts.host,
             port: opts.port,
+            apiKey: opts.apiKey ?? (process.env[API_KEY_ENV] || undefined),
+            maxBodyBytes: opts.maxBodyBytes,
+            maxPromptBytes: opts.maxPromptBytes,
+            maxPromptTokens: opts.maxPromptTokens,
+            maxConcurrent: opts.maxConcurrent,
+            maxQueued: opts.maxQueued,
             onRequest: opts.logRequests ? (line) => out.progress(line) : undefined,
           });
-          out.result({ ok: true, url: server.url, triton: triton.url });
+          out.result({ ok: true, url: server.url, triton: triton.url, warnings: server.warnings });
+          for (const warning of server.warnings) out.progress(`warning: ${warning}`);
           out.info(`OpenAI-compatible API at ${server.url} → Triton at ${triton.url}`);
           out.info('press Ctrl-C to stop');
           await new Promise<void>((resolve) => {

@@ -18,10 +18,12 @@ export function statusCommand(): Command {
           const status = await serverStatus(client);
           out.result(status);
           out.info(
-            `${status.server}: ${status.live ? 'live' : 'not live'}, ${status.ready ? 'ready' : 'not ready'}, ` +
+            `${status.server}${status.version ? ` (Triton ${status.version})` : ''}: ` +
+              `${status.live ? 'live' : 'not live'}, ${status.ready ? 'ready' : 'not ready'}, ` +
               `${status.models.filter((m) => m.ready).length} of ${status.models.length} models ready`,
           );
           for (const m of status.models) out.info(describe(m));
+          for (const warning of status.warnings) out.progress(`warning: ${warning}`);
           return status.live ? 0 : 1;
         } finally {
           client.close();

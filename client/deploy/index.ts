@@ -18,6 +18,7 @@ import {
 } from './preflight.js';
 import { probeModel } from './readinessProbe.js';
 import { rollBack } from './rollback.js';
+import { serverVersionNotes } from '../serverVersion.js';
 import {
   candidateName,
   SERVER_STOPPED,
@@ -69,6 +70,8 @@ export async function deployRepository(client: TritonClient, options: DeployOpti
     probes: [],
     actions: [],
   };
+  const { warnings } = await serverVersionNotes(client);
+  if (warnings.length > 0) result.warnings = warnings;
   const previous = await previousStates(client, entries);
   const changed = changedModels(entries, previous);
 

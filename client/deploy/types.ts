@@ -82,6 +82,8 @@ export interface DeployResult {
   probes: ProbeResult[];
   /** What deploy did to the server, in order, in words (loads, unloads, restores). */
   actions: string[];
+  /** Known faults of the server's version (see `serverVersionWarning`), said whatever the outcome. */
+  warnings?: string[];
 }
 
 export interface PreviousState {

@@ -1,3 +1,11 @@
+/**
+ * `TritonClient`: Triton's `inference.GRPCInferenceService` (KServe v2 and Triton's extensions:
+ * health, metadata, config, statistics, repository load/unload with uploaded files, ModelInfer,
+ * ModelStreamInfer) over @grpc/grpc-js, with TLS and per-call headers; every failure a TritonError
+ * that says what to do. The latency lab's hot path goes around grpc-js: `inferStreamPool()` and
+ * `inferUnary()` send requests encoded once (inferCodec.ts) over the client's own HTTP/2
+ * connection (http2Call.ts).
+ */
 import { randomUUID } from 'node:crypto';
 import { Metadata, credentials, type CallOptions, type Client, type ClientDuplexStream } from '@grpc/grpc-js';
 import { toTritonError, TritonError, type ChannelSecurity } from './errors.js';

@@ -1,3 +1,8 @@
+/**
+ * gRPC calls over one plain Node `http2` connection with gRPC's message framing, for the latency
+ * lab's hot path: grpc-js's per-message layers cost client CPU and latency (docs/BENCHMARKS.md).
+ * Each call reports when its bytes left and when its last response arrived.
+ */
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import { status } from '@grpc/grpc-js';

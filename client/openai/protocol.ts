@@ -43,12 +43,26 @@ export type Sampling = {
 /** OpenAI's default for `max_tokens` on completions. */
 export const DEFAULT_MAX_TOKENS = 16;
 
+/** `max_tokens` travels as the ensembles' INT32 `max_tokens`: larger values cannot be sent. */
+export const MAX_MAX_TOKENS = 2 ** 31 - 1;
+
+/** What the front accepts of one request, before anything reaches the tokenizer or Triton. */
+export interface RequestLimits {
+  /** The prompt's UTF-8 size (chat: the rendered messages). */
+  maxPromptBytes: number;
+}
+
 /** A request the front refuses: HTTP status plus OpenAI's error object. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly type: 'invalid_request_error' | 'not_found_error' | 'server_error' = 'invalid_request_error',
+    readonly type:
+      | 'invalid_request_error'
+      | 'authentication_error'
+      | 'not_found_error'
+      | 'rate_limit_error'
+      | 'server_error' = 'invalid_request_error',
     readonly param: string | null = null,
     readonly code: string | null = null,
   ) {
@@ -67,24 +81,44 @@ const invalid = (message: string, param: string) =>
  * Checks a request body as OpenAI does (the fields the front uses). Sampling fields go to the
  * model's inputs of TensorRT-LLM's names where it has them (`Sampling`); others are ignored.
  */
-export function parseRequest(kind: Kind, body: unknown): ParsedRequest {
+export function parseRequest(kind: Kind, body: unknown, limits?: RequestLimits): ParsedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError(400, 'the request body must be a JSON object');
   }
   const b = body as Record<string, unknown>;
   if (typeof b.model !== 'string' || b.model === '')
     throw invalid("'model' is required: the ensemble's name", 'model');
+  wellFormed(b.model, 'model');
   const n = b.n ?? 1;
   if (n !== 1) throw invalid('only n = 1 is supported: one answer per request', 'n');
   if (b.echo === true) throw invalid("'echo' is not supported: answers never include the prompt", 'echo');
   const maxTokens = b.max_completion_tokens ?? b.max_tokens ?? DEFAULT_MAX_TOKENS;
-  if (!Number.isInteger(maxTokens) || (maxTokens as number) < 1) {
-    throw invalid("'max_tokens' must be a whole number ≥ 1", 'max_tokens');
+  if (!Number.isInteger(maxTokens) || (maxTokens as number) < 1 || (maxTokens as number) > MAX_MAX_TOKENS) {
+    throw invalid(`'max_tokens' must be a whole number from 1 to ${MAX_MAX_TOKENS} (2^31 - 1)`, 'max_tokens');
   }
   if (b.stream !== undefined && typeof b.stream !== 'boolean')
     throw invalid("'stream' must be true or false", 'stream');
   const options = b.stream_options as { include_usage?: unknown } | undefined | null;
+  const param = kind === 'chat' ? 'messages' : 'prompt';
   const prompt = kind === 'chat' ? chatPrompt(b.messages) : completionPrompt(b.prompt);
+  if (prompt === '') throw invalid(`the prompt is empty: give '${param}' some text`, param);
+  wellFormed(prompt, param);
+  // What else reaches the pipeline as text (a chat's tools and template variables, stop words).
+  for (const field of ['tools', 'chat_template_kwargs', 'stop']) wellFormedDeep(b[field], field);
+  if (limits && prompt.length > limits.maxPromptBytes / 3) {
+    // A UTF-16 unit is at most 3 UTF-8 bytes: only long prompts are measured.
+    const bytes = Buffer.byteLength(prompt, 'utf8');
+    if (bytes > limits.maxPromptBytes) {
+      throw new ApiError(
+        400,
+        `the prompt is ${bytes} bytes of UTF-8, over this server's limit of ${limits.maxPromptBytes} ` +
+          '(openai-serve --max-prompt-bytes): shorten it',
+        'invalid_request_error',
+        param,
+        'context_length_exceeded',
+      );
+    }
+  }
   return {
     kind,
     model: b.model,
@@ -143,6 +177,40 @@ function sampling(b: Record<string, unknown>): Sampling {
     throw invalid("'stop' must be a string or an array of strings", 'stop');
   return out;
 }
+
+/**
+ * JSON can carry lone UTF-16 surrogates (`"\\ud800"`), which no UTF-8 text holds: the request is
+ * refused (not repaired with U+FFFD), so the model never answers a prompt other than the one sent.
+ */
+function wellFormed(text: string, param: string): void {
+  const lone = LONE_SURROGATE.exec(text);
+  if (!lone) return;
+  const unit = lone[0].charCodeAt(0).toString(16);
+  throw invalid(
+    `'${param}' holds a lone UTF-16 surrogate (\\u${unit} at offset ${lone.index}), which is not Unicode text: ` +
+      'send surrogates only in pairs (or the character itself as UTF-8)',
+    param,
+  );
+}
+
+/** `wellFormed` for every string (and key) inside a JSON value; iterative, as deep as JSON.parse went. */
+function wellFormedDeep(value: unknown, param: string): void {
+  const pending = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'string') wellFormed(v, param);
+    else if (Array.isArray(v)) pending.push(...(v as unknown[]));
+    else if (typeof v === 'object' && v !== null) {
+      for (const [k, inner] of Object.entries(v)) {
+        wellFormed(k, param);
+        pending.push(inner);
+      }
+    }
+  }
+}
+
+/** With the `u` flag a paired surrogate is one code point: only a lone one is `Cs`. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 function completionPrompt(prompt: unknown): string {
   if (typeof prompt === 'string') return prompt;

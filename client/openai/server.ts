@@ -6,15 +6,21 @@
  * them (its tokenize step renders the model's own chat template), and sampling fields to the
  * inputs of TensorRT-LLM's names it has (`temperature`, `top_p`, `stop_words`…).
  * Token counts in `usage` come from the pipeline's own native tokenizer.
+ *
+ * A request can fail only itself: bodies and prompts have size limits checked before anything is
+ * parsed or tokenized, requests beyond the concurrency limit wait (their bodies unread) or are
+ * refused with 429, every error is an OpenAI error object, and a client that hangs up has its
+ * request cancelled at Triton.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { status } from '@grpc/grpc-js';
 import type { TritonClient } from '../grpc/client.js';
+import { CancelPacer } from '../grpc/cancelPacer.js';
 import { TritonError } from '../grpc/errors.js';
 import type { ModelConfig } from '../grpc/types.js';
-import { sendPrompt } from '../prompt.js';
+import { promptInputs, sendPrompt } from '../prompt.js';
 import type { NativeTokenizer } from '../tokenizer/nativeTokenizer.js';
 import {
   ApiError,
@@ -26,6 +32,15 @@ import {
   type Kind,
   type ParsedRequest,
 } from './protocol.js';
+import { RequestGate } from './requestGate.js';
+import { serverVersionNotes } from '../serverVersion.js';
+
+/**
+ * On a server with the burst-cancellation fault: 50 clients hanging up at once, 12 times over,
+ * left Triton 2.51 serving with 250 ms between cancellations; with 20 ms it crashed in the 5th
+ * burst, unpaced in the 1st (docs/BENCHMARKS.md has the command).
+ */
+const AFFECTED_SERVER_CANCEL_GAP_MS = 250;
 
 export interface OpenAiServerOptions {
   /** The Triton server the front translates to. */
@@ -38,15 +53,38 @@ export interface OpenAiServerOptions {
   port?: number;
   /** Each request as it ends (the CLI's log line). */
   onRequest?: (line: string) => void;
+  /** When set, every request must carry `Authorization: Bearer <apiKey>` (else 401). */
+  apiKey?: string;
+  /** A larger request body is refused with 413 before it is read (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** A prompt (chat: the rendered messages) over this many UTF-8 bytes is refused with 400 before it is tokenized (default 1 MiB). */
+  maxPromptBytes?: number;
+  /** A prompt over this many tokens is refused with 400 before it reaches Triton (default: no limit here; the steps have their own). */
+  maxPromptTokens?: number;
+  /** Requests handled at once (default 64); more wait, unread, in a queue of `maxQueued` (default 1024), beyond which 429. */
+  maxConcurrent?: number;
+  maxQueued?: number;
+  /**
+   * Cancellations at Triton go out one at a time, this far apart (see CancelPacer). Default: 250 ms
+   * for a server with the burst-cancellation fault (before 2.53), else 0.
+   */
+  cancelGapMs?: number;
 }
+
+export const OPENAI_DEFAULT_LIMITS = {
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxPromptBytes: 1024 * 1024,
+  maxConcurrent: 64,
+  maxQueued: 1024,
+} as const;
 
 export interface OpenAiServer {
   /** The API base, `http://host:port/v1`. */
   url: string;
+  /** What the Triton server's version means for this front (see `serverVersionWarning`). */
+  warnings: string[];
   close(): Promise<void>;
 }
-
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export async function startOpenAiServer(options: OpenAiServerOptions): Promise<OpenAiServer> {
   const configs = new Map<string, Promise<ModelConfig>>();
@@ -61,11 +99,49 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
     return config;
   };
 
+  const limits = { ...OPENAI_DEFAULT_LIMITS, ...definedOnly(options) };
+  const gate = new RequestGate(limits.maxConcurrent, limits.maxQueued);
+  const key = options.apiKey !== undefined ? digest(options.apiKey) : undefined;
+  const triton = await serverVersionNotes(options.triton);
+  const cancellations = new CancelPacer(
+    options.cancelGapMs ?? (triton.warnings.length > 0 ? AFFECTED_SERVER_CANCEL_GAP_MS : 0),
+  );
+
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => fail(res, asApiError(error)));
+    // One request's failure is that request's answer, never the process's end.
+    res.on('error', () => undefined);
+    req.on('error', () => undefined);
+    handleGated(req, res).catch((error: unknown) => fail(res, asApiError(error)));
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handleGated(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (key !== undefined && !authorized(req, key)) {
+      res.setHeader('www-authenticate', 'Bearer');
+      throw new ApiError(
+        401,
+        'missing or wrong API key: send the header Authorization: Bearer <key> (the key given to openai-serve --api-key)',
+        'authentication_error',
+        null,
+        'invalid_api_key',
+      );
+    }
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
+    // A client gone while its request waits takes its place back; one gone while it runs has its
+    // request cancelled at Triton (paced: see CancelPacer).
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    const release = await gate.enter(gone.signal);
+    try {
+      await handle(req, res, cancellations.paced(gone.signal));
+    } finally {
+      release();
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
     if (req.method === 'GET' && path === '/v1/models') {
       const models = await options.triton.repositoryIndex({ readyOnly: true });
@@ -83,13 +159,50 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
         'not_found_error',
       );
     if (req.method !== 'POST') throw new ApiError(405, `${path} takes POST`);
-    const request = parseRequest(kind, await readJson(req));
+    const request = parseRequest(kind, await readJson(req, limits.maxBodyBytes), limits);
     const config = await configOf(request.model);
-    await (request.stream ? streamed(request, config, res) : unary(request, config, res));
+    try {
+      // The same inputs sendPrompt builds: a model that cannot take them is the request's error.
+      promptInputs(config, {
+        text: request.prompt,
+        maxTokens: request.maxTokens,
+        stream: request.stream,
+        chat: request.chat,
+        extra: request.sampling,
+      });
+    } catch (error) {
+      throw new ApiError(400, (error as Error).message, 'invalid_request_error', 'model');
+    }
+    const promptTokens = countPrompt(request);
+    // Settled later (awaited, or the request failed first): never an unhandled rejection.
+    promptTokens.catch(() => undefined);
+    if (limits.maxPromptTokens !== undefined) await promptTokens;
+    await (request.stream ? streamed : unary)(request, config, res, promptTokens, gone);
   }
 
-  async function unary(request: ParsedRequest, config: ModelConfig, res: ServerResponse): Promise<void> {
-    const promptTokens = options.tokenizer.count(request.prompt);
+  /** The prompt's tokens; over `maxPromptTokens` a 400 that says by how much. */
+  async function countPrompt(request: ParsedRequest): Promise<number> {
+    const tokens = await options.tokenizer.count(request.prompt);
+    if (limits.maxPromptTokens !== undefined && tokens > limits.maxPromptTokens) {
+      throw new ApiError(
+        400,
+        `the prompt is ${tokens} tokens, over this server's limit of ${limits.maxPromptTokens} ` +
+          '(openai-serve --max-prompt-tokens): shorten it',
+        'invalid_request_error',
+        request.kind === 'chat' ? 'messages' : 'prompt',
+        'context_length_exceeded',
+      );
+    }
+    return tokens;
+  }
+
+  async function unary(
+    request: ParsedRequest,
+    config: ModelConfig,
+    res: ServerResponse,
+    promptTokens: Promise<number>,
+    gone: AbortSignal,
+  ): Promise<void> {
     const answer = await sendPrompt(options.triton, {
       model: request.model,
       config,
@@ -98,6 +211,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
       extra: request.sampling,
       maxTokens: request.maxTokens,
       stream: false,
+      signal: gone,
     });
     const completionTokens = await options.tokenizer.count(answer.text);
     const counted = usage(await promptTokens, completionTokens);
@@ -117,11 +231,14 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
     );
   }
 
-  async function streamed(request: ParsedRequest, config: ModelConfig, res: ServerResponse): Promise<void> {
-    const promptTokens = options.tokenizer.count(request.prompt);
+  async function streamed(
+    request: ParsedRequest,
+    config: ModelConfig,
+    res: ServerResponse,
+    promptTokens: Promise<number>,
+    gone: AbortSignal,
+  ): Promise<void> {
     const h = head(request);
-    // A client that hangs up is not cancelled at Triton (concurrent stream cancellations crash
-    // Triton 2.51, see TRITON.md): the answer runs to its end and its chunks are dropped.
     const send = (data: object | string) => {
       if (!res.writableEnded && !res.destroyed) {
         res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
@@ -149,13 +266,15 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
         extra: request.sampling,
         maxTokens: request.maxTokens,
         stream: true,
+        // A client that hangs up has its request cancelled at Triton (its model step stops).
+        signal: gone,
         onText: (text) => {
           start();
           send(chunk(request.kind, h, { text, ...nulls }));
         },
       });
     } catch (error) {
-      if (!started) throw error;
+      if (!started || gone.aborted) throw error;
       // Headers are gone: the error travels as an event, as OpenAI-compatible servers send it.
       send(asApiError(error).body());
       send('[DONE]');
@@ -182,6 +301,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}/v1`,
+    warnings: triton.warnings,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -198,6 +318,8 @@ function head(request: ParsedRequest) {
   };
 }
 
+const STEP_PROMPT_LIMIT = /over this step's limit of \d+.*\(parameter max_input_(bytes|tokens)\)/;
+
 /** Triton's failures in OpenAI's terms: an unknown model is 404, a request the pipeline refused 400, the rest 502. */
 function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
@@ -213,6 +335,10 @@ function asApiError(error: unknown): ApiError {
       );
     }
     if (error.code === status.INVALID_ARGUMENT) return new ApiError(400, message, 'invalid_request_error');
+    // A stream's error carries no code, only the words: the native steps' prompt limits
+    // (backends/triton tokenize_runner.h) are the client's to fix.
+    if (STEP_PROMPT_LIMIT.test(error.serverMessage))
+      return new ApiError(400, message, 'invalid_request_error', null, 'context_length_exceeded');
     // The pipeline answered this request with an error (its chat template's raise_exception, a
     // conversation it cannot render): Triton's stream carries no status code for those, and the
     // server itself is fine, so it is the request OpenAI's clients should see refused.
@@ -224,11 +350,36 @@ function asApiError(error: unknown): ApiError {
 }
 
 function fail(res: ServerResponse, error: ApiError): void {
+  if (res.destroyed || res.writableEnded) return;
   if (res.headersSent) {
     res.end();
     return;
   }
+  // A refused body is not read on: the connection closes after the answer.
+  if (error.status === 413) res.setHeader('connection', 'close');
+  if (error.status === 429) res.setHeader('retry-after', '1');
   json(res, error.status, error.body());
+}
+
+function tooLarge(max: number): ApiError {
+  return new ApiError(
+    413,
+    `the request body is over this server's limit of ${max} bytes (openai-serve --max-body-bytes)`,
+  );
+}
+
+/** Keys are compared as SHA-256 digests: equal lengths, so the comparison takes constant time. */
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+function authorized(req: IncomingMessage, key: Buffer): boolean {
+  const match = /^Bearer +(.+)$/i.exec(req.headers.authorization ?? '');
+  return timingSafeEqual(digest(match?.[1]?.trim() ?? ''), key) && match !== null;
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function json(res: ServerResponse, code: number, body: object): void {
@@ -237,13 +388,12 @@ function json(res: ServerResponse, code: number, body: object): void {
   res.end(text);
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const parts: Buffer[] = [];
   let size = 0;
   for await (const part of req) {
     size += (part as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw new ApiError(413, `the request body is over ${MAX_BODY_BYTES / 1024 / 1024} MB`);
+    if (size > maxBytes) throw tooLarge(maxBytes);
     parts.push(part as Buffer);
   }
   try {

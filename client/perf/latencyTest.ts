@@ -1,3 +1,9 @@
+/**
+ * `runLatencyTest`: one measured run against an ensemble — warm-up, then closed-loop concurrency or
+ * open-loop request rate (load/), through the node engine or the native one (ts-perf-driver),
+ * over any prompt transport — and its `PerfReport`: the metric table's results (metrics/), the
+ * server's own statistics for the run, stability windows and, on request, every record.
+ */
 import { TritonClient } from '../grpc/client.js';
 import type { ModelStatistics } from '../grpc/types.js';
 import type { PromptResult } from '../prompt.js';

@@ -1,3 +1,7 @@
+/**
+ * `runSweep`: the latency test over a list of loads, each point run several times, with a 95%
+ * confidence interval per metric — the data of the report's charts and of `perf compare`.
+ */
 import type { TritonClient } from '../grpc/client.js';
 import type { PromptTransport } from '../transports/types.js';
 import { runLatencyTest, type LatencyTestOptions, type PerfReport } from './latencyTest.js';

@@ -1,3 +1,9 @@
+/**
+ * A tritonserver process of our own: `startLocalServer` finds the binary (option, then
+ * $TRITON_STUDIO_TRITONSERVER, then the project's .venv), picks free ports, starts it with explicit
+ * model control in a process group of its own, waits until it answers, and returns its addresses
+ * and `stop()`, which signals the whole group. Failures are LocalServerError with the log's tail.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
   accessSync,

@@ -19,7 +19,7 @@ import { sendPrompt } from '../prompt.js';
 export const SCHEDULING_MODES = ['none', 'static', 'dynamic', 'inflight'] as const;
 export type SchedulingMode = (typeof SCHEDULING_MODES)[number];
 
-/** sim-llm's cost model and batch limits for the study's models (docs/ARCHITECTURE.md, sim-llm). */
+/** sim-llm's cost model and batch limits for the study's models (docs/decisions/contracts.md, sim-llm). */
 export interface StudyModel {
   prefillUsPerToken: number;
   decodeUsPerStep: number;

@@ -5,11 +5,8 @@
  * encodes). What the editor's preview beside a pipeline shows; no JavaScript re-implementation of
  * either.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { buildBackends } from '../../generator/index.js';
-import { packageRoot } from '../paths.js';
+import { readFileSync } from 'node:fs';
+import { ChatRenderError, renderChat } from '../chat/renderChat.js';
 import { NativeTokenizer } from './nativeTokenizer.js';
 import { tokenizeTool } from './repositoryTokenizer.js';
 
@@ -35,30 +32,44 @@ export type ChatPreview =
   | { ok: true; text: string; segments: TextSegment[]; tokens: number }
   | { ok: false; error: string; kind: string; line?: number; column?: number };
 
-/** `build/backends/tools/ts-render-chat`, built (incrementally) before use. */
-export async function renderChatTool(progress: (line: string) => void = () => undefined): Promise<string> {
-  const buildDir = join(packageRoot(), 'build', 'backends');
-  const binary = join(buildDir, 'tools', 'ts-render-chat');
-  if (!existsSync(binary)) progress('building the native chat-template renderer (ts-render-chat), once…');
-  await buildBackends({ buildDir, targets: ['ts-render-chat'] });
-  return binary;
-}
-
 export async function previewChat(request: ChatPreviewRequest): Promise<ChatPreview> {
-  const args = ['--tokenizer-config', request.tokenizerConfig, '--batch'];
-  if (request.chatTemplate) args.push('--chat-template', request.chatTemplate);
-  const line = JSON.stringify({
-    messages: asTheStepSeesThem(request.messages),
-    ...(request.tools !== undefined && { tools: request.tools }),
-    add_generation_prompt: request.addGenerationPrompt ?? true,
-    kwargs: request.kwargs ?? {},
-  });
-  return finish(await run(await renderChatTool(), args, `${line}\n`), request);
+  let text: string;
+  try {
+    text = await renderChat(
+      {
+        tokenizerConfig: request.tokenizerConfig,
+        ...(request.chatTemplate && { chatTemplate: request.chatTemplate }),
+      },
+      {
+        messages: asTheStepSeesThem(request.messages),
+        ...(request.tools !== undefined && { tools: request.tools as unknown[] }),
+        addGenerationPrompt: request.addGenerationPrompt ?? true,
+        ...(request.kwargs && { kwargs: request.kwargs }),
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof ChatRenderError)) throw error;
+    const f = error.failure;
+    return {
+      ok: false,
+      kind: f.kind,
+      error: f.message,
+      ...(f.line !== undefined && { line: f.line }),
+      ...(f.column !== undefined && { column: f.column }),
+    };
+  }
+  const tokenizer = new NativeTokenizer(await tokenizeTool(), request.tokenizer);
+  try {
+    const tokens = await tokenizer.count(text);
+    return { ok: true, text, segments: markSpecialTokens(text, specialTokens(request.tokenizer)), tokens };
+  } finally {
+    tokenizer.close();
+  }
 }
 
 /** Text parts joined with "\n", as the tokenize step joins them (backends/triton chat_prompt.cc). */
-function asTheStepSeesThem(messages: unknown): unknown {
-  if (!Array.isArray(messages)) return messages;
+function asTheStepSeesThem(messages: unknown): unknown[] {
+  if (!Array.isArray(messages)) throw new Error('messages must be a JSON array of {"role", "content"}');
   return messages.map((m: unknown) => {
     const content = (m as { content?: unknown } | null)?.content;
     if (
@@ -67,48 +78,6 @@ function asTheStepSeesThem(messages: unknown): unknown {
     )
       return m;
     return { ...(m as object), content: content.map((p: { text?: unknown }) => String(p.text)).join('\n') };
-  });
-}
-
-async function finish(stdout: string, request: ChatPreviewRequest): Promise<ChatPreview> {
-  let parsed: { text?: string; error?: { kind?: string; message?: string; line?: number; column?: number } };
-  try {
-    parsed = JSON.parse(stdout.trim().split('\n')[0] ?? '') as typeof parsed;
-  } catch {
-    return { ok: false, kind: 'tool', error: `ts-render-chat answered no JSON: ${stdout.slice(0, 200)}` };
-  }
-  if (parsed.error || parsed.text === undefined) {
-    const e = parsed.error ?? {};
-    return {
-      ok: false,
-      kind: e.kind ?? 'unknown',
-      error: e.message ?? 'the template gave no text',
-      ...(e.line !== undefined && { line: e.line }),
-      ...(e.column !== undefined && { column: e.column }),
-    };
-  }
-  const tokenizer = new NativeTokenizer(await tokenizeTool(), request.tokenizer);
-  try {
-    const tokens = await tokenizer.count(parsed.text);
-    return {
-      ok: true,
-      text: parsed.text,
-      segments: markSpecialTokens(parsed.text, specialTokens(request.tokenizer)),
-      tokens,
-    };
-  } finally {
-    tokenizer.close();
-  }
-}
-
-function run(tool: string, args: string[], input: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(tool, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.on('error', reject);
-    child.on('close', () => resolve(Buffer.concat(out).toString('utf8')));
-    child.stdin.end(input);
   });
 }
 

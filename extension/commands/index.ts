@@ -11,6 +11,7 @@ import {
   openLatencyReport,
   runLatencyTestCommand,
 } from './latency.js';
+import { previewChatTemplate } from './chatTemplate.js';
 import { build, deploy, generate, importModelRepository, newPipeline } from './pipeline.js';
 import { sendPromptCommand } from './sendPrompt.js';
 import { CHOOSE_TOKENIZER_COMMAND, chooseTokenizerFile } from '../setup/chooseTokenizer.js';
@@ -84,6 +85,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: 'tritonStudio.showServerLog', title: 'Show Server Log', needsTrust: false, run: showServerLog },
   { id: 'tritonStudio.deploy', title: 'Deploy', needsTrust: true, run: deploy },
   { id: 'tritonStudio.sendPrompt', title: 'Send Prompt', needsTrust: true, run: sendPromptCommand },
+  {
+    id: 'tritonStudio.previewChatTemplate',
+    title: 'Preview Chat Template',
+    needsTrust: true,
+    run: previewChatTemplate,
+  },
   {
     id: 'tritonStudio.runLatencyTest',
     title: 'Run Latency Test',

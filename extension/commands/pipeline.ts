@@ -444,6 +444,7 @@ export async function deploy(
       }),
     );
     ctx.serverContentsChanged();
+    for (const warning of result.warnings ?? []) ctx.log(`warning: ${warning}`);
     if (!result.ok) {
       const failed = result.models.find((m) => m.state === 'failed');
       const message = `Deploy failed: ${failed ? `${failed.model}: ${failed.error ?? 'failed'}` : 'see the log'}; ${deployOutcomeText(result)}`;

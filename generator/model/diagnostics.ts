@@ -63,6 +63,8 @@ export const DIAGNOSTIC_CODES = {
   'TS-E056': 'the tokenizer file is not a tokenizer.json (not JSON, or no "model")',
   'TS-E057': 'a tokenize step takes conversations (a messages port) but has no chat template',
   'TS-E058': "a tokenize step's chat template cannot be parsed (the message names its line and column)",
+  'TS-E059':
+    'a step\'s "files" entry outside the pipeline\'s folder (and the folders allowed in TRITON_STUDIO_FILES_ALLOW)',
   'TS-E060': 'the output folder holds files Triton Studio did not generate',
   'TS-E061': 'the repository could not be written',
   'TS-E070': 'config.pbtxt syntax error or a field Triton does not know',

@@ -91,3 +91,24 @@ export function hookSignature(h: HookDescriptor): string {
   const params = h.params.map((p) => `${p.name}${'optional' in p ? '?' : ''}: ${p.type}`).join(', ');
   return `${h.name}(${params}): ${h.returns}`;
 }
+
+/**
+ * What one call of a compiled module may take (issue 25): its time, and the size of one value
+ * (a string or an array) in bytes. Going over fails that request with an error that names the
+ * budget; the runtime (backends/tsrt, ts_core.h) checks it at every call, loop iteration and
+ * growing value. A recursion deeper than the stack allows is a RangeError, as in Node.
+ */
+export const MODULE_BUDGET = { timeMs: 10_000, memoryMB: 256 } as const;
+
+/** A step's `budget` in the pipeline file: either limit may be left to its default; 0 lifts it. */
+export interface ModuleBudget {
+  timeMs?: number;
+  memoryMB?: number;
+}
+
+/** The C++ statement that opens a call's budget in generated code. */
+export function budgetScope(budget: ModuleBudget = {}): string {
+  const timeMs = budget.timeMs ?? MODULE_BUDGET.timeMs;
+  const bytes = (budget.memoryMB ?? MODULE_BUDGET.memoryMB) * 1024 * 1024;
+  return `const tsrt::BudgetScope tsrt_budget(tsrt::Limits{${timeMs}, ${bytes}});`;
+}

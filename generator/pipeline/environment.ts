@@ -5,11 +5,11 @@
  * and these on save, and a test can hand in its own file system.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckContext, isNative } from './checks/context.js';
-import { versionFiles } from './checks/files.js';
+import { fileRoots, isInside, outsideMessage, versionFiles } from './checks/files.js';
 import {
   defaultTokenizerSearchDirs,
   isTokenizerPath,
@@ -24,6 +24,8 @@ export interface PipelineEnvironment {
   readonly tokenizerSearchDirs: readonly string[];
   resolveTokenizer(ref: string, pipelineFile: string, searchDirs: readonly string[]): TokenizerResolution;
   exists(path: string): boolean;
+  /** Where a path really leads (links followed); the path itself when it does not exist. */
+  realPath?(path: string): string;
   /** Why `file` is no tokenizer.json the native steps can load; undefined when it is one. */
   tokenizerProblem(file: string): string | undefined;
   /** Why a step's chat template cannot be loaded (a syntax error at its line and column); undefined when it can. */
@@ -41,9 +43,18 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     tokenizerSearchDirs: [...(options.tokenizerSearchDirs ?? []), ...defaultTokenizerSearchDirs()],
     resolveTokenizer,
     exists: existsSync,
+    realPath,
     tokenizerProblem,
     chatTemplateProblem,
   };
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 const templateVerdicts = new Map<string, string | undefined>(); // files + mtimes → verdict
@@ -176,7 +187,7 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
       else {
         const how = isTokenizerPath(step.tokenizer)
           ? 'Check the path (relative to the pipeline file).'
-          : 'Run `npm run tokenizers:assemble`, add a folder to "tokenizerSearchPaths", or give a path to a tokenizer.json.';
+          : `Give the path of the model's tokenizer.json, relative to the pipeline file (e.g. "./my-model/tokenizer.json"), or add a folder holding ${step.tokenizer}/tokenizer.json to "tokenizerSearchPaths".`;
         ctx.report(
           [...step.path, 'tokenizer'],
           'TS-E051',
@@ -186,8 +197,20 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
     }
     // One that does not exist yet is allowed (with a warning): model weights are often put into
     // the generated repository by hand, and a later generation keeps them there.
+    const roots = fileRoots(ctx.source.file).map((r) => env.realPath?.(r) ?? r);
     for (const f of versionFiles(step, ctx.source.file)) {
-      if (f.problem || env.exists(f.source)) continue;
+      if (f.problem) continue;
+      const real = env.realPath?.(f.source) ?? f.source;
+      if (!roots.some((root) => isInside(real, root))) {
+        // A link inside the folder that leads out of it.
+        ctx.report(
+          [...step.path, 'files', f.index],
+          'TS-E059',
+          outsideMessage(f.entry, `leads to ${real},`, roots),
+        );
+        continue;
+      }
+      if (env.exists(f.source)) continue;
       ctx.report(
         [...step.path, 'files', f.index],
         'TS-W003',

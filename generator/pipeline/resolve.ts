@@ -4,6 +4,7 @@
  * where in the file it came from (the step's port, or the step's `preset` property) so a
  * diagnostic about it points at text the user can change.
  */
+import type { ModuleBudget } from '../model/hooks.js';
 import { isNativeStepKind } from '../model/portRoles.js';
 import { findPreset, type Preset } from '../presets/index.js';
 import {
@@ -61,6 +62,7 @@ export interface ResolvedStep {
   files: string[];
   config?: Record<string, unknown>;
   module?: ResolvedModule;
+  budget?: ModuleBudget;
 }
 
 export interface ResolvedEnsemblePort extends Port {
@@ -146,6 +148,7 @@ function resolveStep(step: Step, index: number, pipeline: Pipeline, lookup?: Mod
     ...(step.generationConfig !== undefined && { generationConfig: step.generationConfig }),
     files: step.files ?? [],
     config: step.config,
+    budget: step.budget,
   };
 }
 

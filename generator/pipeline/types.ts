@@ -6,6 +6,7 @@
  */
 import type { TritonDataType } from '../model/dataTypes.js';
 import type { PortRole } from '../model/portRoles.js';
+import type { ModuleBudget } from '../model/hooks.js';
 
 export type { TritonDataType };
 export type {
@@ -80,6 +81,11 @@ export interface Step {
    * step becomes the generated backend libtriton_<name>.so, its ports come from the module's types.
    */
   source?: string;
+  /**
+   * Hooks/custom: what one call of the module may take — time (ms) and the size of one value (MB);
+   * defaults 10,000 ms and 256 MB, 0 lifts a limit (docs/HOOKS.md).
+   */
+  budget?: ModuleBudget;
   /**
    * Model/custom: the Triton backend (`tensorrtllm`, `onnxruntime`, `vllm`, `sim_llm`, …). A step's
    * own backend or platform replaces its preset's choice of either; `null` removes the preset's.

@@ -119,7 +119,7 @@ export function planRepository(
         sources.push({ path: `${m.name}/module.h`, content: rendered['module.h'] });
     }
     if (m.customModule) {
-      const rendered = renderCustomStep(m.customModule, m.name);
+      const rendered = renderCustomStep(m.customModule, m.name, m.budget);
       for (const [name, content] of Object.entries(rendered.files))
         sources.push({ path: `${m.name}/${name}`, content });
     }

@@ -17,6 +17,7 @@ import type { ResolvedPort, ResolvedStep } from '../pipeline/resolve.js';
 import { versionFiles as copiedFiles } from '../pipeline/checks/files.js';
 import type { PipelineGraph } from '../pipeline/graph.js';
 import type { CompiledModule } from '../tscompile/index.js';
+import type { ModuleBudget } from '../model/hooks.js';
 import { planOrchestrator } from '../pipeline/orchestration.js';
 import { endTokenIds, type ChatTemplateFiles } from '../pipeline/chatTemplates.js';
 import type { Port, StepKind } from '../pipeline/types.js';
@@ -38,6 +39,8 @@ export interface GeneratedModel {
   nativeStep?: NativeStepModel;
   /** A custom step written in TypeScript: its compiled module, rendered into src/. */
   customModule?: CompiledModule;
+  /** The custom step's budget (pipeline `budget`). */
+  budget?: ModuleBudget;
   /** the orchestrator: rendered to src/step.cc + src/CMakeLists.txt. */
   orchestrator?: OrchestratorModel;
   /** Files (or folders) copied into `<model>/1/`: absolute source → name there. */
@@ -98,7 +101,11 @@ function orchestratedModels(graph: PipelineGraph, pipelineFile: string): Generat
     // serves any number of requests at once.
     instance_group: [{ count: 1, kind: 'KIND_CPU' }],
     model_transaction_policy: { decoupled: true },
-    parameters: parameters({ ...graph.parameters, [ORCHESTRATES_PARAMETER]: plan.model.name }),
+    parameters: parameters({
+      ...graph.parameters,
+      ...inputLimits(plan.tokenize.parameters, plan.model.parameters),
+      [ORCHESTRATES_PARAMETER]: plan.model.name,
+    }),
   };
   const orchestrator: OrchestratorModel = {
     kind: 'orchestrator',
@@ -136,6 +143,22 @@ function outputTensor(p: Port): ModelTensor {
   const t = tensor(p);
   if (p.reshape) t.reshape = { shape: [...p.reshape] };
   return t;
+}
+
+/**
+ * The orchestrator tokenizes as its tokenize step would: that step's prompt limits
+ * (`max_input_bytes`, `max_input_tokens`; backends/triton tokenize_runner.h), and the model step's
+ * own `max_input_len` (TensorRT-LLM's name) as the token limit when the step sets none.
+ */
+function inputLimits(
+  tokenize: Record<string, string>,
+  model: Record<string, string>,
+): Record<string, string> {
+  const limits: Record<string, string> = {};
+  const tokens = tokenize.max_input_tokens ?? model.max_input_len;
+  if (tokenize.max_input_bytes !== undefined) limits.max_input_bytes = tokenize.max_input_bytes;
+  if (tokens !== undefined) limits.max_input_tokens = tokens;
+  return limits;
 }
 
 function parameters(params: Record<string, string>): ModelConfig['parameters'] {
@@ -236,7 +259,15 @@ function stepModel(
     );
     nativeStep = nativeStepModel(step, merged, graph);
   }
-  return { name: step.name, kind: step.kind, config: merged, nativeStep, customModule, versionFiles };
+  return {
+    name: step.name,
+    kind: step.kind,
+    config: merged,
+    nativeStep,
+    customModule,
+    budget: step.budget,
+    versionFiles,
+  };
 }
 
 /** Objects merge key by key; anything else (lists included) is replaced. */
@@ -309,6 +340,7 @@ function nativeStepModel(step: ResolvedStep, config: ModelConfig, graph: Pipelin
             source: step.module!.ref,
             hooks: hooks.hooks,
             inputs: hooks.inputs.map((p) => p.name),
+            budget: step.budget,
           },
         }
       : {}),

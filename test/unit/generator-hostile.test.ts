@@ -100,3 +100,21 @@ describe('hostile names', () => {
     ).toBe(true);
   });
 });
+
+describe('files outside the pipeline folder', () => {
+  it.each(['/etc/hostname', '../../../../../etc/hostname'])(
+    '%s is refused by generate (TS-E059): nothing is copied into the repository deploy uploads',
+    (entry) => {
+      const p = JSON.parse(
+        readFileSync(join(__dirname, '../../samples/gpt2-sim/gpt2-sim.pipeline.json'), 'utf8'),
+      ) as Pipeline;
+      delete p.$schema;
+      p.steps.find((s) => s.name === 'sim_llm')!.files = [entry];
+      const file = writePipeline('files.pipeline.json', p);
+      const repo = join(work, `files${Math.random().toString(36).slice(2)}`);
+      const r = generateRepository({ pipelinePath: file, outDir: repo });
+      expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['TS-E059']);
+      expect(() => readFileSync(join(repo, 'sim_llm/1/hostname'))).toThrow(/ENOENT/);
+    },
+  );
+});

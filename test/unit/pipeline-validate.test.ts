@@ -2,7 +2,7 @@
  * Validation of pipeline files: one test per diagnostic code, each checking the code, that the
  * range covers the exact text at fault, and that the message says how to fix it.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -429,7 +429,7 @@ describe('names, steps and presets', () => {
     const { d, at } = only('TS-E051', (p) => (step(p, 'preprocessing').tokenizer = 'gpt-5'));
     expect(at).toBe('"gpt-5"');
     expect(d.message).toMatch(
-      /Tokenizer "gpt-5" not found \(looked in .*gpt-5\/tokenizer\.json.*\)\. Run `npm run tokenizers:assemble`/,
+      /Tokenizer "gpt-5" not found \(looked in .*gpt-5\/tokenizer\.json.*\)\. Give the path of the model's tokenizer\.json, relative to the pipeline file/,
     );
   });
 
@@ -504,13 +504,10 @@ describe('names, steps and presets', () => {
   it('TS-E055: two files that would land on one name in the version folder', () => {
     const { d, at } = only(
       'TS-E055',
-      (p) =>
-        (step(p, 'sim_llm').files = ['../pbtxt/onnx_bert.pbtxt', '../../fixtures/pbtxt/onnx_bert.pbtxt']),
+      (p) => (step(p, 'sim_llm').files = ['hostile.ts', '../pipelines/hostile.ts']),
     );
-    expect(at).toBe('"../../fixtures/pbtxt/onnx_bert.pbtxt"');
-    expect(d.message).toBe(
-      'files[0] and files[1] both land in sim_llm/1/onnx_bert.pbtxt; rename one of them.',
-    );
+    expect(at).toBe('"../pipelines/hostile.ts"');
+    expect(d.message).toBe('files[0] and files[1] both land in sim_llm/1/hostile.ts; rename one of them.');
   });
 
   it('TS-E055: a file named like what the generator writes', () => {
@@ -518,6 +515,44 @@ describe('names, steps and presets', () => {
     expect(d.message).toContain(
       '"tokenizer.json" is a name the generator or the build writes into preprocessing/1/',
     );
+  });
+
+  it.each(['/etc/hostname', '../../../../../etc/hostname', '../pbtxt/onnx_bert.pbtxt'])(
+    "TS-E059: %s lies outside the pipeline's folder, at the entry's exact range",
+    (entry) => {
+      const { d, at } = only('TS-E059', (p) => (step(p, 'sim_llm').files = ['hostile.ts', entry]));
+      expect(at).toBe(JSON.stringify(entry));
+      expect(d.message).toContain(`"${entry}" is outside the pipeline's folder ${resolve(FILE, '..')}`);
+      expect(d.message).toContain(
+        "Move the file into the pipeline's folder, or allow its folder with TRITON_STUDIO_FILES_ALLOW",
+      );
+    },
+  );
+
+  it('TS-E059: a folder in TRITON_STUDIO_FILES_ALLOW is allowed, and only that one', () => {
+    process.env.TRITON_STUDIO_FILES_ALLOW = resolve(__dirname, '../fixtures/pbtxt');
+    try {
+      const p = base();
+      step(p, 'sim_llm').files = ['../pbtxt/onnx_bert.pbtxt'];
+      expect(run(JSON.stringify(p, null, 2)).filter((d) => d.severity !== 'info')).toEqual([]);
+      only('TS-E059', (q) => (step(q, 'sim_llm').files = ['/etc/hostname']));
+    } finally {
+      delete process.env.TRITON_STUDIO_FILES_ALLOW;
+    }
+  });
+
+  it('TS-E059: a link inside the folder that leads out of it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ts-files-link-'));
+    symlinkSync('/etc/hostname', join(dir, 'hostname'));
+    const p = base();
+    step(p, 'sim_llm').files = ['hostname'];
+    const text = JSON.stringify(p, null, 2);
+    const ds = validatePipeline(text, join(dir, 'x.pipeline.json')).diagnostics.filter(
+      (d) => d.severity !== 'info',
+    );
+    expect(ds.map((d) => d.code)).toEqual(['TS-E059']);
+    expect(covered(text, ds[0]!)).toBe('"hostname"');
+    expect(ds[0]!.message).toContain('"hostname" leads to /etc/hostname, outside the pipeline\'s folder');
   });
 
   it('TS-W003: a listed file that does not exist yet is a warning (weights placed by hand)', () => {

@@ -204,6 +204,7 @@ Value ToString(Runtime&, const Value& v, CallArgs&) { return Value::String(ToStr
 Value ToInt(Runtime&, const Value& v, CallArgs& a) {
   Value def = Arg(a, 0, "default").value_or(Value::Int(0));
   int64_t base = Arg(a, 1, "base").value_or(Value::Int(10)).as_int();
+  if (v.is_undefined()) throw ValueError("an undefined value has no int() (int filter)");
   if (v.type() == Type::Int || v.type() == Type::Bool) return Value::Int(v.as_int());
   if (v.type() == Type::Float) return Value::Int(FloatToInt(v.as_double()));
   if (v.is_string()) {
@@ -224,6 +225,7 @@ Value ToInt(Runtime&, const Value& v, CallArgs& a) {
 
 Value ToFloat(Runtime&, const Value& v, CallArgs& a) {
   Value def = Arg(a, 0, "default").value_or(Value::Float(0.0));
+  if (v.is_undefined()) throw ValueError("an undefined value has no float() (float filter)");
   if (v.is_number()) return Value::Float(v.as_double());
   if (v.is_string()) {
     std::string s(PyStrip(v.str(), std::nullopt, true, true));
@@ -274,7 +276,10 @@ Value Indent(Runtime&, const Value& v, CallArgs& a) {
   std::string pad = w.is_string() ? std::string(w.str()) : std::string(static_cast<size_t>(std::max<int64_t>(0, w.as_int())), ' ');
   bool first = ArgBool(a, 1, "first", false);
   bool blank = ArgBool(a, 2, "blank", false);
-  std::vector<std::string> lines = PySplitLines(ToStr(v) + "\n", false);
+  if (!v.is_string()) {  // jinja2 appends "\n" to the value itself
+    throw ValueError(std::string("unsupported operand type(s) for +=: '") + TypeName(v) + "' and 'str'");
+  }
+  std::vector<std::string> lines = PySplitLines(std::string(v.str()) + "\n", false);
   std::string out;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i > 0) {
@@ -349,6 +354,8 @@ Value Unique(Runtime& rt, const Value& v, CallArgs& a) {
   std::vector<Value> seen, out;
   for (auto& item : Items(v)) {
     Value key = SortKey(attr && !attr->is_none() ? GetPath(rt, item, ToStr(*attr)) : item, cs);
+    if (key.is_list() && !key.is_tuple()) throw ValueError("unhashable type: 'list'");
+    if (key.is_dict()) throw ValueError("unhashable type: 'dict'");
     bool dup = false;
     for (const auto& s : seen) {
       if (Equal(s, key)) {
@@ -401,6 +408,7 @@ Value Sum(Runtime& rt, const Value& v, CallArgs& a) {
 
 Value Map(Runtime& rt, const Value& v, CallArgs& a) {
   std::vector<Value> out;
+  if (!Truthy(v)) return Value::Generator({});  // jinja2 iterates only a truthy value
   auto attr = a.Get(SIZE_MAX, "attribute");
   if (attr) {
     auto def = a.Get(SIZE_MAX, "default");
@@ -436,6 +444,7 @@ Value SelectOrReject(Runtime& rt, const Value& v, CallArgs& a, bool attr_mode, b
   if (a.positional.size() > first + 1) rest.positional.assign(a.positional.begin() + first + 1, a.positional.end());
   rest.keyword = a.keyword;
   std::vector<Value> out;
+  if (!Truthy(v)) return Value::Generator({});  // jinja2 iterates only a truthy value
   for (auto& item : Items(v)) {
     Value subject = attr_mode ? GetPath(rt, item, attr) : item;
     bool r;

@@ -48,6 +48,7 @@ std::string PercentFormat(std::string_view fmt, const Value& args) {
     if (fmt[i] == '(') {
       size_t close = fmt.find(')', i);
       if (close == std::string_view::npos) throw ValueError("incomplete format key");
+      if (args.is_undefined()) throw ValueError("undefined value used as a mapping in '%' formatting");
       if (!mapping) throw ValueError("format requires a mapping");
       auto v = mapping->get(fmt.substr(i + 1, close - i - 1));
       if (!v) throw ValueError("KeyError: '" + std::string(fmt.substr(i + 1, close - i - 1)) + "'");
@@ -130,7 +131,9 @@ std::string PercentFormat(std::string_view fmt, const Value& args) {
     }
     out += PadTo(piece, width, left, zero && conv != 's' && conv != 'r' ? '0' : ' ');
   }
-  if (!mapping && next < positional.size()) throw ValueError("not all arguments converted during string formatting");
+  // CPython skips this check when the argument is a mapping-like non-tuple (a dict or a list).
+  bool mapping_like = args.is_dict() || args.is_undefined() || (args.is_list() && !args.is_tuple());
+  if (!mapping_like && next < positional.size()) throw ValueError("not all arguments converted during string formatting");
   (void)used_mapping;
   return out;
 }

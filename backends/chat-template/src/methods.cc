@@ -282,10 +282,13 @@ Value DictMethod(Runtime&, const Value& subject, std::string_view name, CallArgs
   std::vector<Value> out;
   if (name == "items") {
     subject.ForEachEntry([&](const Value& k, const Value& v) { out.push_back(Value::List({k, v}, true)); });
+    return Value::DictView(std::move(out), "dict_items");
   } else if (name == "keys") {
     subject.ForEachEntry([&](const Value& k, const Value&) { out.push_back(k); });
+    return Value::DictView(std::move(out), "dict_keys");
   } else if (name == "values") {
     subject.ForEachEntry([&](const Value&, const Value& v) { out.push_back(v); });
+    return Value::DictView(std::move(out), "dict_values");
   } else {  // copy
     auto d = std::make_shared<DictObject>();
     subject.ForEachEntry([&](const Value& k, const Value& v) { d->Set(k.str(), v); });
@@ -316,7 +319,7 @@ MethodKind LookupMethod(const Value& subject, std::string_view name) {
       if (In(kStrOther, name)) return MethodKind::Unsupported;
       return MethodKind::None;
     case Type::List:
-      if (subject.is_generator()) return MethodKind::None;
+      if (subject.is_generator() || subject.view()) return MethodKind::None;
       if (In(kListSupported, name)) return MethodKind::Supported;
       if (In(kListUnsafe, name)) return MethodKind::Unsafe;
       return MethodKind::None;

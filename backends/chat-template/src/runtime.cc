@@ -379,7 +379,7 @@ Value Runtime::Eval(const Expr& e) {
       std::vector<Value> seq;
       if (subject.is_string()) {
         seq = Iterate(subject);
-      } else if (subject.is_list()) {
+      } else if (subject.is_list() && !subject.is_generator() && !subject.view()) {
         seq = Iterate(subject);
       } else {
         Fail(std::string("'") + TypeName(subject) + "' object is not subscriptable", e.line);
@@ -476,6 +476,8 @@ Value Runtime::EvalBinary(const Expr& e) {
     CheckOutput(s.size());
     return Value::String(std::move(s));
   }
+  // str % undefined formats (Undefined is mapping-like to CPython): '%s' gives ''.
+  if (e.bin_op == BinOp::Mod && l.is_string() && r.is_undefined()) return Value::String(PercentFormat(l.str(), r));
   if (l.is_undefined()) Fail("'" + Describe(*e.a) + "' is undefined", e.line);
   if (r.is_undefined()) Fail("'" + Describe(*e.b) + "' is undefined", e.line);
   static const char* kSym[] = {"+", "-", "*", "/", "//", "%", "**", "~"};
@@ -609,6 +611,7 @@ bool Contains(const Value& container, const Value& item) {
       }
       return false;
     case Type::Dict:
+      if (item.is_list() || item.is_dict()) throw ValueError(std::string("unhashable type: '") + TypeName(item) + "'");
       return item.is_string() && container.get(item.str()).has_value();
     default:
       throw ValueError(std::string("argument of type '") + TypeName(container) + "' is not iterable");
@@ -733,6 +736,9 @@ Value Runtime::GetItem(const Value& subject, const Value& key, int line) {
       return Value();
     case Type::List:
     case Type::String:
+      if ((subject.is_generator() || subject.view()) && (key.type() == Type::Int || key.type() == Type::Bool)) {
+        Fail(std::string("'") + TypeName(subject) + "' object is not subscriptable", line);
+      }
       if (key.type() == Type::Int || key.type() == Type::Bool) {
         if (subject.is_string()) {
           std::vector<Value> chars = Iterate(subject);

@@ -33,7 +33,7 @@ bool Iterable(Runtime&, const Value& v, CallArgs&) {
          (v.type() == Type::Object && dynamic_cast<LoopObject*>(v.object()) != nullptr);
 }
 bool Sequence(Runtime&, const Value& v, CallArgs&) {
-  return v.is_undefined() || v.is_string() || (v.is_list() && !v.is_generator()) || v.is_dict();
+  return v.is_undefined() || v.is_string() || (v.is_list() && !v.is_generator() && !v.view()) || v.is_dict();
 }
 bool Callable(Runtime&, const Value& v, CallArgs&) {
   return v.type() == Type::Object && v.object()->Callable();
@@ -41,11 +41,15 @@ bool Callable(Runtime&, const Value& v, CallArgs&) {
 bool Escaped(Runtime&, const Value&, CallArgs&) { return false; }
 bool Lower(Runtime&, const Value& v, CallArgs&) { return PyIsLower(ToStr(v)); }
 bool Upper(Runtime&, const Value& v, CallArgs&) { return PyIsUpper(ToStr(v)); }
-bool Even(Runtime&, const Value& v, CallArgs&) {
-  if (!v.is_number()) throw ValueError("even: a number is required");
-  return v.type() == Type::Float ? std::fmod(v.as_double(), 2.0) == 0 : v.as_int() % 2 == 0;
+// jinja2: value % 2 == 0 / == 1 with Python's modulo (for floats, -0.5 is neither).
+double PyMod2(const Value& v, const char* test) {
+  if (!v.is_number()) throw ValueError(std::string(test) + ": a number is required");
+  if (v.type() != Type::Float) return static_cast<double>(((v.as_int() % 2) + 2) % 2);
+  double m = std::fmod(v.as_double(), 2.0);
+  return m < 0 ? m + 2.0 : m;
 }
-bool Odd(Runtime& rt, const Value& v, CallArgs& a) { return !Even(rt, v, a); }
+bool Even(Runtime&, const Value& v, CallArgs&) { return PyMod2(v, "even") == 0; }
+bool Odd(Runtime&, const Value& v, CallArgs&) { return PyMod2(v, "odd") == 1; }
 bool DivisibleBy(Runtime&, const Value& v, CallArgs& a) {
   auto n = a.Get(0, "num");
   if (!n || !n->is_number() || !v.is_number()) throw ValueError("divisibleby: numbers are required");

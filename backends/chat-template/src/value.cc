@@ -103,6 +103,16 @@ Value Value::Generator(std::vector<Value> items) {
   return v;
 }
 
+Value Value::DictView(std::vector<Value> items, const char* view) {
+  Value v = List(std::move(items));
+  std::static_pointer_cast<ListObject>(v.obj_)->view = view;
+  return v;
+}
+
+const char* Value::view() const {
+  return type_ == Type::List && !json_ ? static_cast<const ListObject*>(obj_.get())->view : nullptr;
+}
+
 bool Value::is_generator() const {
   return type_ == Type::List && !json_ && static_cast<const ListObject*>(obj_.get())->generator;
 }
@@ -208,6 +218,7 @@ bool EqualAt(const Value& a, const Value& b, int depth) {
       return a.str() == b.str();
     case Type::List: {
       if (a.is_generator() || b.is_generator()) return a.same_identity(b);
+      if ((a.view() != nullptr) != (b.view() != nullptr)) return false;
       if (a.is_tuple() != b.is_tuple() || a.size() != b.size()) return false;
       for (size_t i = 0; i < a.size(); ++i) {
         if (!EqualAt(a.at(i), b.at(i), depth + 1)) return false;
@@ -267,7 +278,7 @@ const char* TypeName(const Value& v) {
     case Type::String:
       return "str";
     case Type::List:
-      return v.is_generator() ? "generator" : v.is_tuple() ? "tuple" : "list";
+      return v.is_generator() ? "generator" : v.view() ? v.view() : v.is_tuple() ? "tuple" : "list";
     case Type::Dict:
       return "dict";
     case Type::Object:
@@ -377,6 +388,7 @@ void AppendRepr(std::string& out, const Value& v, int depth = 0) {
         throw UnsupportedConstructError("printing a generator (jinja2 prints its memory address; add |list)", 0, 0);
       }
       bool tuple = v.is_tuple();
+      if (v.view()) out += std::string(v.view()) + "(";
       out += tuple ? '(' : '[';
       for (size_t i = 0; i < v.size(); ++i) {
         if (i) out += ", ";
@@ -384,6 +396,7 @@ void AppendRepr(std::string& out, const Value& v, int depth = 0) {
       }
       if (tuple && v.size() == 1) out += ',';
       out += tuple ? ')' : ']';
+      if (v.view()) out += ')';
       return;
     }
     case Type::Dict: {
@@ -401,6 +414,9 @@ void AppendRepr(std::string& out, const Value& v, int depth = 0) {
     }
     case Type::Object:
       out += v.object()->Repr();
+      return;
+    case Type::Undefined:
+      out += "Undefined";
       return;
     default:
       AppendStr(out, v);
@@ -498,7 +514,9 @@ void AppendJson(std::string& out, const Value& v, const JsonDumpOptions& o, int 
       AppendJsonString(out, v.str(), o.ensure_ascii);
       return;
     case Type::List: {
-      if (v.is_generator()) throw ValueError("Object of type generator is not JSON serializable");
+      if (v.is_generator() || v.view()) {
+        throw ValueError(std::string("Object of type ") + TypeName(v) + " is not JSON serializable");
+      }
       if (v.size() == 0) {
         out += "[]";
         return;

@@ -39,6 +39,9 @@ struct ListObject : Object {
   // live in one render, so the cursor is plain mutable state.
   bool generator = false;
   mutable size_t consumed = 0;
+  // A dict view (what dict.keys()/values()/items() return): "dict_keys"…; iterable with len(),
+  // not indexable, not JSON.
+  const char* view = nullptr;
 };
 
 struct DictObject : Object {
@@ -89,6 +92,7 @@ class Value {
   static Value FromJson(const Json* j, std::shared_ptr<Object> owner = nullptr);
   static Value List(std::vector<Value> items, bool tuple = false);
   static Value Generator(std::vector<Value> items);
+  static Value DictView(std::vector<Value> items, const char* view);
   static Value Dict(std::shared_ptr<DictObject> d);
   static Value Obj(std::shared_ptr<CallableObject> o) {
     Value v(Type::Object);
@@ -109,6 +113,7 @@ class Value {
   std::string_view str() const { return *s_; }
   bool is_tuple() const;
   bool is_generator() const;
+  const char* view() const;  // the dict view's type name, or nullptr
   CallableObject* object() const { return static_cast<CallableObject*>(obj_.get()); }
 
   // Lists: length and items. Dicts: length, lookup and entries in order.

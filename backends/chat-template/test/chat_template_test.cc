@@ -211,6 +211,22 @@ TEST(ChatTemplateHostile, DeepNestingIsAnErrorNotACrash) {
   EXPECT_THROW(t.Render(r), TemplateRuntimeError);
 }
 
+TEST(ChatTemplateDifferential, FindingsOfTheRandomCheckAgainstJinja2) {
+  // bench/chat-template/differential.py found each of these; the expected texts are jinja2's.
+  EXPECT_EQ(Render("{{ 0 | map('upper') | list }}{{ none | select | list }}"), "[][]");
+  EXPECT_THROW(Render("{{ 3 | indent }}"), TemplateRuntimeError);
+  EXPECT_THROW(Render("{{ missing | int }}"), TemplateRuntimeError);
+  EXPECT_EQ(Render("{{ {'k': 1}.keys() }} {{ {'k': 1}.items() }} {{ {'k': 1}.values() | list }}"),
+            "dict_keys(['k']) dict_items([('k', 1)]) [1]");
+  EXPECT_THROW(Render("{{ {'k': 1}.keys()[0] }}"), TemplateRuntimeError);
+  EXPECT_THROW(Render("{{ {'k': 1}.keys() | tojson }}"), TemplateRuntimeError);
+  EXPECT_EQ(Render("{{ 'x' | map(attribute='role') | list }}"), "[Undefined]");
+  EXPECT_THROW(Render("{{ [] in {} }}"), TemplateRuntimeError);
+  EXPECT_THROW(Render("{{ messages | unique | list }}"), TemplateRuntimeError);
+  EXPECT_EQ(Render("[{{ ' x ' % [] }}][{{ 'abc' % missing }}][{{ '%s' % missing }}]"), "[ x ][abc][]");
+  EXPECT_EQ(Render("{{ -0.5 is odd }}{{ -0.5 is even }}{{ -3 is odd }}{{ 1.0 is odd }}"), "FalseFalseTrueTrue");
+}
+
 TEST(ChatTemplateHostile, IntegersPast64BitsAreNamedNotWrapped) {
   // Python's ints have no bound; the engine stops instead of wrapping (a fuzzer finding).
   for (const char* src : {"{{ 2 ** 64 }}", "{{ 9223372036854775807 + 1 }}", "{{ -9223372036854775807 - 2 }}",

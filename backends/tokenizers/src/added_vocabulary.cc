@@ -83,7 +83,7 @@ void AddedVocabulary::Load(const Json& list, const std::string& path, const Norm
     AllowOnlyKeys(t, p, {"id", "content", "single_word", "lstrip", "rstrip", "normalized", "special"});
     AddedToken tok;
     const Json* id = Find(t, "id");
-    if (id == nullptr || !id->is_number_unsigned()) FieldError(p + ".id", "expected a non-negative id");
+    if (id == nullptr || !IsTokenId(*id)) FieldError(p + ".id", "expected a non-negative id below 2^32 (a u32)");
     tok.content = GetString(t, "content", p);
     if (!utf8::IsValid(tok.content)) FieldError(p + ".content", "not valid UTF-8");
     tok.special = GetBool(t, "special", p, false);

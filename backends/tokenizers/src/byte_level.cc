@@ -73,8 +73,8 @@ struct Cursor {
       c = b;
       return 1;
     }
-    const size_t n = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-    c = utf8::DecodeAt(s, i, n);
+    size_t n;
+    c = scanners::DecodeAt(s, i, n);  // inline: the text is valid UTF-8
     return n;
   }
   // End of the run of characters of class k starting at i.

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "input_limits.h"
 #include "utf8.h"
 
 namespace triton_studio::tok {
@@ -42,7 +43,9 @@ Padding ParsePadding(const Json& node) {
   if (direction != "Right" && direction != "Left") FieldError(path + ".direction", "expected Left or Right");
   p.left = direction == "Left";
   p.multiple_of = GetUint(node, "pad_to_multiple_of", path, 0);
-  p.pad_id = static_cast<uint32_t>(GetUint(node, "pad_id", path, 0));
+  const uint64_t pad_id = GetUint(node, "pad_id", path, 0);
+  if (pad_id > UINT32_MAX) FieldError(path + ".pad_id", "expected an id below 2^32 (a u32)");
+  p.pad_id = static_cast<uint32_t>(pad_id);
   return p;
 }
 
@@ -209,6 +212,7 @@ std::string HfTokenizer::Decode(const std::vector<uint32_t>& ids, bool skip_spec
 }
 
 std::unique_ptr<Tokenizer> Tokenizer::FromJson(std::string_view json) {
+  CheckTokenizerJsonLimits(json);
   try {
     return std::make_unique<HfTokenizer>(ParseTokenizerJson(json));
   } catch (const nlohmann::json::exception& e) {
@@ -220,6 +224,13 @@ std::unique_ptr<Tokenizer> Tokenizer::FromJson(std::string_view json) {
 std::unique_ptr<Tokenizer> Tokenizer::FromFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TokenizerError("cannot open tokenizer file '" + path + "' (check the path)");
+  // Refused before it is read: the size is known without reading.
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<long long>(in.tellg());
+  in.seekg(0, std::ios::beg);
+  if (size > static_cast<long long>(kMaxTokenizerJsonBytes))
+    throw TokenizerError(path + ": the file is " + std::to_string(size) + " bytes, over the limit of " +
+                         std::to_string(kMaxTokenizerJsonBytes) + " for a tokenizer.json");
   std::ostringstream buf;
   buf << in.rdbuf();
   if (in.bad()) throw TokenizerError("cannot read tokenizer file '" + path + "'");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <string>
 
 #include "triton_studio/tokenizer.h"
@@ -53,6 +54,9 @@ inline uint64_t GetUint(const Json& node, const char* key, const std::string& pa
     FieldError(path + "." + key, "expected a non-negative integer");
   return v->get<uint64_t>();
 }
+
+// A token id: Hugging Face reads ids as u32 and refuses larger ones ("expected u32"), never wraps them.
+inline bool IsTokenId(const Json& v) { return v.is_number_unsigned() && v.get<uint64_t>() <= UINT32_MAX; }
 
 // Rejects keys this library does not know for a component, so a newer option is never ignored.
 inline void AllowOnlyKeys(const Json& node, const std::string& path, std::initializer_list<const char*> keys) {

@@ -26,7 +26,7 @@ void LoadVocab(const Json& node, const std::string& path, const TokenizerJson& f
   // The reader takes an object-valued model.vocab out of the DOM; anything left there is not one.
   if (!file.vocab || node.contains("vocab")) FieldError(path + ".vocab", "expected an object {token: id}");
   const VocabTable& table = *file.vocab;
-  if (table.bad_key) FieldError(path + ".vocab[\"" + *table.bad_key + "\"]", "expected a non-negative id");
+  if (table.bad_key) FieldError(path + ".vocab[\"" + *table.bad_key + "\"]", "expected a non-negative id below 2^32 (a u32)");
   constexpr uint32_t kMaxId = (1u << 24) - 1;  // far above any real vocabulary; bounds the id table
   std::vector<bool> taken;
   bool shared_ids = false;

@@ -120,8 +120,32 @@ class StripAccents final : public Normalizer {
 class UnicodeForm final : public Normalizer {
  public:
   explicit UnicodeForm(unicode::NormalForm form) : form_(form) {}
+  // An ASCII character is a starter that every form maps to itself, and no composition pair ends
+  // in one: text splits before any ASCII character into parts that normalize on their own. So
+  // ASCII is copied, and only an ASCII character that a non-ASCII run follows (it may compose
+  // with it, e + U+0301) starts a part that goes through code points. All-ASCII text (most
+  // prompts) is left as is; converting every input to code points was most of a Qwen3 encode.
   void Normalize(std::string& text) const override {
-    text = utf8::FromCodePoints(unicode::Normalize(utf8::ToCodePoints(text), form_));
+    const auto ascii = [&](size_t i) { return static_cast<unsigned char>(text[i]) < 0x80; };
+    const size_t n = text.size();
+    size_t i = 0;
+    while (i < n && ascii(i)) ++i;
+    if (i == n) return;
+    std::string out;
+    out.reserve(n + n / 8);
+    i = 0;
+    while (i < n) {
+      size_t j = i;
+      while (j < n && ascii(j) && (j + 1 == n || ascii(j + 1))) ++j;
+      out.append(text, i, j - i);
+      if (j == n) break;
+      size_t k = ascii(j) ? j + 1 : j;
+      while (k < n && !ascii(k)) ++k;
+      out += utf8::FromCodePoints(
+          unicode::Normalize(utf8::ToCodePoints(std::string_view(text).substr(j, k - j)), form_));
+      i = k;
+    }
+    text.swap(out);
   }
 
  private:

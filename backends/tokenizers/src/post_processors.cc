@@ -44,7 +44,7 @@ class Sequence final : public PostProcessor {
 
 uint32_t PairId(const Json& node, const char* key, const std::string& path) {
   const Json* v = Find(node, key);
-  if (v == nullptr || !v->is_array() || v->size() != 2 || !(*v)[1].is_number_unsigned())
+  if (v == nullptr || !v->is_array() || v->size() != 2 || !IsTokenId((*v)[1]))
     FieldError(path + "." + key, "expected [\"token\", id]");
   return (*v)[1].get<uint32_t>();
 }
@@ -69,7 +69,7 @@ std::unique_ptr<PostProcessor> MakeTemplate(const Json& node, const std::string&
       const Json* ids = Find(*entry, "ids");
       if (ids == nullptr || !ids->is_array()) FieldError(path + ".special_tokens." + name + ".ids", "expected ids");
       for (const Json& id : *ids) {
-        if (!id.is_number_unsigned()) FieldError(path + ".special_tokens." + name + ".ids", "expected ids");
+        if (!IsTokenId(id)) FieldError(path + ".special_tokens." + name + ".ids", "expected ids below 2^32 (u32)");
         (seen_sequence ? after : before).push_back(id.get<uint32_t>());
       }
     } else {

@@ -16,7 +16,8 @@ class Reader final : public nlohmann::json_sax<Json> {
   bool number_integer(number_integer_t v) override { return Scalar(Json(v)); }
   bool number_unsigned(number_unsigned_t v) override {
     if (mode_ == kVocab && nest_ == 0) {
-      // Ids beyond 32 bits wrap as they did when the DOM was read with get<uint32_t>().
+      // Ids are u32 in Hugging Face, which refuses larger ones: never wrap them.
+      if (v > UINT32_MAX) return Scalar(Json(v));
       if (!out_.vocab->bad_key) out_.vocab->entries.emplace_back(std::move(vocab_key_), static_cast<uint32_t>(v));
       return true;
     }

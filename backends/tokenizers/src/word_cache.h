@@ -48,8 +48,9 @@ class WordCache {
       if (s.hash == 0) return false;
       if (s.hash == hash && s.word_size == word.size() && Equal(words_.data() + s.word_offset, word)) {
         const uint32_t* ids = ids_.data() + s.ids_offset;
-        if (s.ids_size == 1) {
-          out.push_back(ids[0]);  // most words are one token: skip the general insert and memmove
+        if (s.ids_size <= 8) {
+          // Most words are a few tokens: push_back beats the general range insert and its memmove.
+          for (uint16_t k = 0; k < s.ids_size; ++k) out.push_back(ids[k]);
         } else {
           out.insert(out.end(), ids, ids + s.ids_size);
         }

@@ -3,6 +3,7 @@
 // fuzz/fuzz_split_scanners.cc runs the same comparison on generated text.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,19 @@ TEST(SplitScanners, Cl100kPiecesReadAsTheSpecificationSays) {
   EXPECT_EQ(pieces("I'M 12345 x"), (std::vector<std::string>{"I", "'M", " ", "123", "45", " x"}));
   EXPECT_EQ(pieces("  hi\n\n  there"), (std::vector<std::string>{" ", " hi", "\n\n", " ", " there"}));
   EXPECT_EQ(pieces("'\xC5\xBF"), (std::vector<std::string>{"'\xC5\xBF"}));  // case folding: 'ſ is 's
+}
+
+// The Split nodes exactly as Llama-3.1's and Qwen3's tokenizer.json hold them (JSON escapes and
+// all): their patterns must select a scanner, or those files silently fall back to Oniguruma.
+TEST(SplitScanners, TheShippedLlama3AndQwen3PatternsSelectAScanner) {
+  const char* const kSplitNodes[] = {
+      R"({"type": "Split", "pattern": {"Regex": "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"}, "behavior": "Isolated", "invert": false})",
+      R"({"type": "Split", "pattern": {"Regex": "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"}, "behavior": "Isolated", "invert": false})",
+  };
+  for (const char* node : kSplitNodes) {
+    const std::string pattern = nlohmann::json::parse(node)["pattern"]["Regex"].get<std::string>();
+    EXPECT_NE(FindSplitScanner(pattern), nullptr) << pattern;
+  }
 }
 
 }  // namespace

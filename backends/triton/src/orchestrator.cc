@@ -100,7 +100,7 @@ class OrchestratorModel : public glue::BackendModel {
                        : LoadTokenizer(model, spec_.detokenize.tokenizer_file);
     tokenize_batching_ = spec_.tokenize.max_batch_size > 0;
     runner_ = std::make_unique<TokenizeRunner>(spec_.tokenize, tokenizer, add_special_tokens, tokenize_batching_,
-                                               LoadChatPrompt(model, spec_.tokenize));
+                                               LoadChatPrompt(model, spec_.tokenize), InputLimits::FromConfig(config_));
     // The hooks' inputs (a system prompt, ...) are ports of the tokenize step, so they come from the
     // client's inputs wired to them (tokenize_inputs), as in the ensemble; an unwired one reads "".
     for (const auto& input : spec_.target_inputs) {

@@ -26,6 +26,23 @@ using PromptHook = std::function<std::string(const std::string& prompt, int64_t 
 // module has no beforeEncode.
 PromptHook BeforeEncodeHook(const StepHooks& hooks, const InputLookup& inputs, bool batching);
 
+// How large a prompt the step takes, per batch row. Bytes are checked before the prompt is
+// decoded or tokenized, so a huge prompt is refused at once instead of holding the instance (and
+// everyone queued behind it) while it is tokenized; tokens right after encoding, before anything
+// reaches the model. Config parameters `max_input_bytes` / `max_input_tokens` (from the pipeline
+// step's "parameters") override the defaults.
+struct InputLimits {
+  // 1 MiB: about 250,000 tokens of English, beyond the context of most models.
+  static constexpr uint64_t kDefaultMaxBytes = uint64_t{1} << 20;
+  // 128 Ki tokens: the largest common context window; set the model's own `max_input_len`.
+  static constexpr uint64_t kDefaultMaxTokens = uint64_t{1} << 17;
+  uint64_t max_bytes = kDefaultMaxBytes;
+  uint64_t max_tokens = kDefaultMaxTokens;
+
+  // Throws BackendError for a value that is not a whole number ≥ 1 (at model load).
+  static InputLimits FromConfig(const glue::ModelConfig& config);
+};
+
 // The step's chat template from its model version folder, parsed once (null when it has none);
 // a template that cannot be parsed fails the model load, naming its line and column.
 std::shared_ptr<const ChatPrompt> LoadChatPrompt(TRITONBACKEND_Model* model, const TokenizeSpec& spec);
@@ -35,7 +52,7 @@ class TokenizeRunner {
   // Throws BackendError when the spec cannot be served with this tokenizer (at model load).
   // `chat` renders the `messages` input (null: the step has no chat template).
   TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const tok::Tokenizer> tokenizer, bool add_special_tokens,
-                 bool batching, std::shared_ptr<const ChatPrompt> chat = nullptr);
+                 bool batching, std::shared_ptr<const ChatPrompt> chat = nullptr, InputLimits limits = {});
 
   // The outputs named in `requested`, computed from the inputs `inputs` finds. A row whose
   // `messages` is sent (non-empty) is its conversation rendered with the chat template and encoded
@@ -60,6 +77,7 @@ class TokenizeRunner {
   std::shared_ptr<const tok::Tokenizer> tokenizer_;
   bool add_special_tokens_;
   bool batching_;
+  InputLimits limits_;
   int64_t pad_value_ = 0;
   std::shared_ptr<const ChatPrompt> chat_;
 };

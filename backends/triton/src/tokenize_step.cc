@@ -40,7 +40,8 @@ class TokenizeModel : public glue::BackendModel {
     // TensorRT-LLM's preprocessing takes this as a config parameter; honour it the same way.
     const bool add_special_tokens = config_.BoolParameter("add_special_tokens", spec.add_special_tokens);
     runner_ = std::make_unique<TokenizeRunner>(spec, LoadTokenizer(model, spec.tokenizer_file), add_special_tokens,
-                                               config_.batching(), LoadChatPrompt(model, spec));
+                                               config_.batching(), LoadChatPrompt(model, spec),
+                                               InputLimits::FromConfig(config_));
   }
 
   void Execute(TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t count) override {
@@ -92,12 +93,24 @@ std::shared_ptr<const ChatPrompt> LoadChatPrompt(TRITONBACKEND_Model* model, con
   return ChatPrompt::Load(glue::ModelVersionDirectory(model) + "/" + spec.chat_template_file);
 }
 
+InputLimits InputLimits::FromConfig(const glue::ModelConfig& config) {
+  auto read = [&](const char* key, uint64_t fallback) {
+    const double value = config.NumberParameter(key, static_cast<double>(fallback));
+    if (value < 1 || value != static_cast<double>(static_cast<uint64_t>(value)))
+      throw BackendError("model '" + config.name + "': parameter '" + key + "' must be a whole number >= 1");
+    return static_cast<uint64_t>(value);
+  };
+  return {read("max_input_bytes", kDefaultMaxBytes), read("max_input_tokens", kDefaultMaxTokens)};
+}
+
 TokenizeRunner::TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const tok::Tokenizer> tokenizer,
-                               bool add_special_tokens, bool batching, std::shared_ptr<const ChatPrompt> chat)
+                               bool add_special_tokens, bool batching, std::shared_ptr<const ChatPrompt> chat,
+                               InputLimits limits)
     : spec_(spec),
       tokenizer_(std::move(tokenizer)),
       add_special_tokens_(add_special_tokens),
       batching_(batching),
+      limits_(limits),
       chat_(std::move(chat)) {
   if (spec_.messages && !chat_) {
     throw BackendError("input '" + spec_.messages->name +
@@ -196,7 +209,31 @@ std::vector<std::vector<uint32_t>> TokenizeRunner::EncodeRows(const InputLookup&
                          (batching ? std::string("batch row") : std::string("request")) + ", got shape " +
                          glue::ShapeToString(tensor->shape));
     }
+    // Each element is a 4-byte length and its bytes: a buffer this large holds a row over the limit,
+    // refused before it is decoded or tokenized.
+    const uint64_t elements = static_cast<uint64_t>(std::max<int64_t>(tensor->ElementCount(), 1));
+    if (tensor->data.size() > (limits_.max_bytes + 4) * elements) {
+      throw BackendError("input '" + tensor->name + "' holds " + std::to_string(tensor->data.size()) +
+                         " bytes, over this step's limit of " + std::to_string(limits_.max_bytes) +
+                         " per prompt (parameter max_input_bytes): shorten the prompt or raise the limit");
+    }
     return tensor->Strings();
+  };
+  // The text that is encoded (a hook's or the chat template's output) is bounded too, and so is
+  // what the encoding gives, before anything reaches the model.
+  const auto encode = [&](const std::string& text, bool add_special) {
+    if (text.size() > limits_.max_bytes) {
+      throw BackendError("the prompt is " + std::to_string(text.size()) + " bytes, over this step's limit of " +
+                         std::to_string(limits_.max_bytes) +
+                         " (parameter max_input_bytes): shorten the prompt or raise the limit");
+    }
+    std::vector<uint32_t> ids = tokenizer_->Encode(text, add_special);
+    if (ids.size() > limits_.max_tokens) {
+      throw BackendError("the prompt is " + std::to_string(ids.size()) + " tokens, over this step's limit of " +
+                         std::to_string(limits_.max_tokens) +
+                         " (parameter max_input_tokens): shorten the prompt or raise the limit");
+    }
+    return ids;
   };
   const auto texts = per_row_strings(spec_.text);
   const auto conversations = per_row_strings(spec_.messages);
@@ -229,11 +266,10 @@ std::vector<std::vector<uint32_t>> TokenizeRunner::EncodeRows(const InputLookup&
     if (!conversation.empty()) {
       // As apply_chat_template(tokenize=True): the rendered text already holds the BOS the
       // template writes, so nothing is added (a second BOS would change the model's input).
-      encoded.push_back(tokenizer_->Encode(chat_->Render(conversation, cell(tools, r), cell(kwargs, r)), false));
+      encoded.push_back(encode(chat_->Render(conversation, cell(tools, r), cell(kwargs, r)), false));
     } else if (texts) {
       const std::string& prompt = (*texts)[r];
-      encoded.push_back(
-          tokenizer_->Encode(before_encode ? before_encode(prompt, static_cast<int64_t>(r)) : prompt, add_special_tokens_));
+      encoded.push_back(encode(before_encode ? before_encode(prompt, static_cast<int64_t>(r)) : prompt, add_special_tokens_));
     } else {
       throw BackendError("row " + std::to_string(r) + " of input '" + spec_.messages->name +
                          "' is empty and the request has no '" + spec_.text.name + "'");

@@ -4,11 +4,10 @@
  * graph, or with the reason it refused. Keyboard: Tab moves between nodes, Enter/Space selects,
  * arrows move the selection, Delete removes steps and wires, A opens the palette.
  */
-import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type Edge } from '@xyflow/react';
-import { useEffect, useRef, useState } from 'react';
-import type { ProblemView } from '../host/graphModel.js';
-import { edgeTypes, nodeTypes } from './canvas/flowTypes.js';
+import { useReactFlow, type Edge } from '@xyflow/react';
+import { useCallback, useRef, useState } from 'react';
 import type { GraphNode } from './canvas/types.js';
+import { GraphCanvas } from './GraphCanvas.js';
 import { DragFeedback } from './DragFeedback.js';
 import { useAutoLayout } from './hooks/useAutoLayout.js';
 import { useDragFeedback } from './hooks/useDragFeedback.js';
@@ -17,7 +16,10 @@ import { useGraphEdits } from './hooks/useGraphEdits.js';
 import { useHostDocument } from './hooks/useHostDocument.js';
 import { useLegibleFit } from './hooks/useLegibleFit.js';
 import { useNotice } from './hooks/useNotice.js';
+import { usePaletteKey } from './hooks/usePaletteKey.js';
+import { useProblemPicker } from './hooks/useProblemPicker.js';
 import { useRenderMarks } from './hooks/useRenderMarks.js';
+import { useSelectionChanges } from './hooks/useSelectionChanges.js';
 import { SCRIPT_START, type InitialPage } from './initialPage.js';
 import { InvalidBanner } from './InvalidBanner.js';
 import { NoticeBar } from './NoticeBar.js';
@@ -25,10 +27,8 @@ import { Palette } from './Palette.js';
 import { ProblemList } from './ProblemList.js';
 import { RenderMarks } from './renderMarks.js';
 import type { Selection } from './selection.js';
-import { StepForm } from './stepForm/StepForm.js';
+import { SidePanel } from './SidePanel.js';
 import { Toolbar } from './Toolbar.js';
-import { post } from './vscodeApi.js';
-import { WireInfo } from './WireInfo.js';
 
 export function App({ initial }: { initial: InitialPage | null }) {
   const [marks] = useState(() => new RenderMarks(SCRIPT_START));
@@ -42,55 +42,26 @@ export function App({ initial }: { initial: InitialPage | null }) {
   const init = initial?.init;
 
   const { model, version, invalid } = useHostDocument(initial, marks, setNotice, setSelected);
-  const selectedStep = model?.nodes.find(
-    (n) => n.kind === 'step' && selected.nodes.length === 1 && n.id === selected.nodes[0],
-  );
+  const one = (ids: string[]) => (ids.length === 1 ? ids[0] : undefined);
+  const selectedStep = model?.nodes.find((n) => n.kind === 'step' && n.id === one(selected.nodes));
+  const selectedWire = model?.wires.find((w) => w.id === one(selected.wires));
   const view = useLegibleFit(flow, canvas, selectedStep?.id);
   const layout = useAutoLayout(model, onScreen, () => view.fit(150));
   const { nodes, setNodes, edges, drawnFrom } = useFlowElements(model, layout.auto, selected);
-  useRenderMarks(
-    marks,
-    {
-      version,
-      ready: invalid !== undefined || (!!model && drawnFrom(model)),
-      nodes: nodes.length,
-      edges: edges.length,
-      banner: invalid !== undefined,
-    },
-    () => setOnScreen(true),
-    [nodes, edges, version, invalid, model],
-  );
-  const gestures = useGraphEdits({ model, invalid, flow, setNodes, setSelected, setNotice });
+  const drawn = { version, ready: invalid !== undefined || (!!model && drawnFrom(model)) };
+  const counts = { nodes: nodes.length, edges: edges.length, banner: invalid !== undefined };
+  useRenderMarks(marks, { ...drawn, ...counts }, () => setOnScreen(true), [
+    nodes,
+    edges,
+    version,
+    invalid,
+    model,
+  ]);
+  const edits = useGraphEdits({ model, invalid, flow, setSelected, setNotice });
+  const selection = useSelectionChanges(setNodes, setSelected);
   const drag = useDragFeedback(model);
-
-  // A opens the palette wherever the focus is in the page (the empty canvas included), except in a field.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const inField = (e.target as HTMLElement | null)?.closest?.('input, select, textarea');
-      if (!inField && (e.key === 'a' || e.key === 'A') && !e.ctrlKey && !e.metaKey && !e.altKey) {
-        e.preventDefault();
-        setPaletteOpen(true);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-
-  const pickProblem = (p: ProblemView) => {
-    if (p.wire !== undefined) setSelected({ nodes: [], wires: [`wire:${p.wire}`] });
-    else if (p.node) {
-      setSelected({ nodes: [p.node], wires: [] });
-      const n = flow.getNode(p.node);
-      if (n)
-        void flow.setCenter(n.position.x + 150, n.position.y + 60, {
-          zoom: Math.max(flow.getZoom(), 0.9),
-          duration: 200,
-        });
-    }
-    post({ type: 'reveal', range: p.range });
-  };
-
-  const selectedWire = model?.wires.find((w) => selected.wires.length === 1 && w.id === selected.wires[0]);
+  const pickProblem = useProblemPicker(flow, setSelected);
+  usePaletteKey(useCallback(() => setPaletteOpen(true), []));
 
   return (
     <div className="app" data-layout={layout.state}>
@@ -100,7 +71,7 @@ export function App({ initial }: { initial: InitialPage | null }) {
         paletteOpen={paletteOpen}
         problemsOpen={problemsOpen}
         onTogglePalette={() => setPaletteOpen((o) => !o)}
-        onAutoLayout={() => gestures.edit({ op: 'clearLayout' })}
+        onAutoLayout={() => edits.edit({ op: 'clearLayout' })}
         onFit={() => view.fit(200)}
         onToggleProblems={() => setProblemsOpen((o) => !o)}
       />
@@ -114,58 +85,20 @@ export function App({ initial }: { initial: InitialPage | null }) {
               items={init.palette}
               onAdd={(id) => {
                 setPaletteOpen(false);
-                gestures.addFromPalette(id);
+                edits.addFromPalette(id);
               }}
               onClose={() => setPaletteOpen(false)}
             />
           ) : null}
           {problemsOpen && model ? <ProblemList problems={model.problems} onPick={pickProblem} /> : null}
-          <ReactFlow<GraphNode, Edge>
-            nodes={nodes}
-            edges={edges}
-            nodeTypes={nodeTypes}
-            edgeTypes={edgeTypes}
-            onNodesChange={gestures.onNodesChange}
-            onNodeDragStop={gestures.onNodeDragStop}
-            onConnect={gestures.onConnect}
+          <GraphCanvas
+            {...{ nodes, edges, edits, selection }}
             onConnectStart={drag.onConnectStart}
             onConnectEnd={drag.onConnectEnd}
-            onEdgeClick={gestures.onEdgeClick}
-            onPaneClick={() => setSelected({ nodes: [], wires: [] })}
-            onBeforeDelete={gestures.onBeforeDelete}
-            deleteKeyCode={['Delete', 'Backspace']}
-            nodesFocusable
-            edgesFocusable
-            minZoom={0.1}
             onInit={() => view.fit()}
-            proOptions={{ hideAttribution: true }}
-          >
-            <Background gap={24} />
-            <Controls showInteractive={false} />
-            {/* Small and see-through, in the corner: an overview that does not hide the graph. */}
-            <MiniMap
-              pannable
-              zoomable
-              className="minimap"
-              style={{ width: 140, height: 90 }}
-              ariaLabel="Overview of the pipeline graph"
-            />
-          </ReactFlow>
+          />
         </div>
-        {selectedStep?.kind === 'step' && init ? (
-          <aside className="side">
-            <StepForm
-              step={selectedStep}
-              schema={init.schema}
-              onEdit={gestures.edit}
-              onOpenModule={(ref) => post({ type: 'openModule', ref })}
-            />
-          </aside>
-        ) : selectedWire && model ? (
-          <aside className="side">
-            <WireInfo wire={selectedWire} model={model} onEdit={gestures.edit} />
-          </aside>
-        ) : null}
+        <SidePanel model={model} init={init} step={selectedStep} wire={selectedWire} onEdit={edits.edit} />
       </div>
     </div>
   );

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import {
+  cppName,
   customStepInterface,
   TYPED_ARRAYS,
   type CompiledModule,
@@ -15,6 +16,7 @@ import {
   type PortPlan,
   type TsType,
 } from '../../tscompile/index.js';
+import { budgetScope, type ModuleBudget } from '../../model/hooks.js';
 import { cppStringLiteral } from './escape.js';
 
 export type CustomStepPort = ModulePort;
@@ -39,7 +41,7 @@ function cppElement(t: TsType): string {
 }
 
 function inputAssign(p: PortPlan): string {
-  const f = `row->${p.field.name}`;
+  const f = `row->${cppName(p.field.name)}`;
   const t = p.field.type;
   if (p.kind === 'scalar')
     return p.reader === 'Strings' ? `${f} = tsrt::fromUtf8(*first);` : `${f} = static_cast<double>(*first);`;
@@ -52,7 +54,7 @@ function inputAssign(p: PortPlan): string {
 
 function outputCollect(p: PortPlan): string {
   const name = cppStringLiteral(p.port.name);
-  const f = `o->${p.field.name}`;
+  const f = `o->${cppName(p.field.name)}`;
   const t = p.field.type;
   const lines: string[] = [];
   const elem = p.reader === 'Strings' ? 'std::string' : p.reader === 'Floats' ? 'double' : 'int64_t';
@@ -107,7 +109,7 @@ function loadTemplates(): NonNullable<typeof templates> {
 }
 
 /** The backend for `module` (compiled without errors) as model `model`. Throws CustomStepError. */
-export function renderCustomStep(module: CompiledModule, model: string): CustomStep {
+export function renderCustomStep(module: CompiledModule, model: string, budget?: ModuleBudget): CustomStep {
   if (!/^[A-Za-z0-9_]+$/.test(model))
     throw new CustomStepError(
       `a custom step's name must be letters, digits and _ (it names libtriton_${model}.so)`,
@@ -120,7 +122,7 @@ export function renderCustomStep(module: CompiledModule, model: string): CustomS
   const { inputs, outputs, rowType, outType, paramType } = iface;
   const params = iface.parameters.map((f) => {
     const key = cppStringLiteral(f.name);
-    const target = `params_->${f.name}`;
+    const target = `params_->${cppName(f.name)}`;
     if (f.type.kind === 'string') return { key, assign: `${target} = tsrt::fromUtf8(*v);` };
     if (f.type.kind === 'number')
       return { key, assign: `${target} = tsrt::stringToNumber(tsrt::fromUtf8(*v));` };
@@ -133,9 +135,10 @@ export function renderCustomStep(module: CompiledModule, model: string): CustomS
     source,
     model,
     namespace: module.namespace,
-    rowType,
-    outType,
-    paramType: paramType ?? '',
+    budgetScope: budgetScope(budget),
+    rowType: cppName(rowType ?? ''),
+    outType: cppName(outType ?? ''),
+    paramType: paramType ? cppName(paramType) : '',
     hasParams: !!paramType,
     params,
     inputs: inputs.map((p) => ({

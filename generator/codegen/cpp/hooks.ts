@@ -4,7 +4,13 @@
  * lambdas that convert UTF-8 to JavaScript strings and call the module's functions. Only the hooks
  * the step's kind calls are wired (model/hooks.ts); the module itself is `module.h`.
  */
-import { HOOK_INPUTS_INTERFACE, STREAM_STATE_INTERFACE, type HookName } from '../../model/hooks.js';
+import {
+  budgetScope,
+  HOOK_INPUTS_INTERFACE,
+  STREAM_STATE_INTERFACE,
+  type HookName,
+  type ModuleBudget,
+} from '../../model/hooks.js';
 import { cppName, type CompiledModule } from '../../tscompile/index.js';
 import { cppStringLiteral } from './escape.js';
 
@@ -16,11 +22,14 @@ export interface StepHooksModel {
   hooks: HookName[];
   /** The HookInputs fields the step reads as optional inputs (tokenize). */
   inputs: string[];
+  /** What one call of the module may take (the step's `budget`). */
+  budget?: ModuleBudget;
 }
 
 /** The body of the generated `Hooks()` function. */
 export function renderHooksFunction(model: StepHooksModel): string {
   const { module, hooks } = model;
+  const BUDGET_SCOPE = budgetScope(model.budget);
   const fn = (name: HookName): string => `mod::${module.functions.get(name)!.cppName}`;
   const lines: string[] = ['  triton_studio::steps::StepHooks h;'];
   if (hooks.includes('beforeEncode')) {
@@ -29,6 +38,7 @@ export function renderHooksFunction(model: StepHooksModel): string {
     lines.push(
       '  h.before_encode = [](const std::string& prompt, const std::vector<std::string>& in) {',
       '    (void)in;',
+      `    ${BUDGET_SCOPE}`,
     );
     if (takesInputs) {
       lines.push(`    auto inputs = std::make_shared<mod::${HOOK_INPUTS_INTERFACE}>();`);
@@ -43,7 +53,7 @@ export function renderHooksFunction(model: StepHooksModel): string {
   }
   if (hooks.includes('afterDecode')) {
     lines.push(
-      `  h.after_decode = [](const std::string& text) { return tsrt::toUtf8(${fn('afterDecode')}(tsrt::fromUtf8(text))); };`,
+      `  h.after_decode = [](const std::string& text) { ${BUDGET_SCOPE} return tsrt::toUtf8(${fn('afterDecode')}(tsrt::fromUtf8(text))); };`,
     );
   }
   if (hooks.includes('onChunk')) {
@@ -51,9 +61,9 @@ export function renderHooksFunction(model: StepHooksModel): string {
     const holder = `std::shared_ptr<mod::${STREAM_STATE_INTERFACE}>`;
     const state = `*static_cast<${holder}*>(state)`;
     lines.push(
-      `  h.start_stream = []() -> std::shared_ptr<void> { return std::make_shared<${holder}>(${fn('startStream')}()); };`,
-      `  h.on_chunk = [](void* state, const std::string& chunk) { return tsrt::toUtf8(${fn('onChunk')}(${state}, tsrt::fromUtf8(chunk))); };`,
-      `  h.end_stream = [](void* state) { return tsrt::toUtf8(${fn('endStream')}(${state})); };`,
+      `  h.start_stream = []() -> std::shared_ptr<void> { ${BUDGET_SCOPE} return std::make_shared<${holder}>(${fn('startStream')}()); };`,
+      `  h.on_chunk = [](void* state, const std::string& chunk) { ${BUDGET_SCOPE} return tsrt::toUtf8(${fn('onChunk')}(${state}, tsrt::fromUtf8(chunk))); };`,
+      `  h.end_stream = [](void* state) { ${BUDGET_SCOPE} return tsrt::toUtf8(${fn('endStream')}(${state})); };`,
     );
   }
   lines.push('  return h;');

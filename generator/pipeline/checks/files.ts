@@ -1,9 +1,13 @@
 /**
  * A step's `files` are copied into its version folder `1/`: each must name a file, not one the
- * generator or the build writes there, and no two may land on the same name. Whether the file
- * exists yet is the environment's question (`../environment.ts`).
+ * generator or the build writes there, and no two may land on the same name. Each must lie in the
+ * pipeline's folder (or a folder the user allows): `generate` copies it into the repository that
+ * `deploy` uploads, so `/etc/passwd` or `../../.ssh/id_rsa` would leave the machine. Whether the
+ * file exists yet, and where a symbolic link really leads, is the environment's question
+ * (`../environment.ts`).
  */
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { projectRoot } from '../projectRoot.js';
 import type { ResolvedStep } from '../resolve.js';
 import { hasControlChars, isNative, type CheckContext } from './context.js';
 
@@ -16,19 +20,54 @@ export interface VersionFile {
   name: string;
   /** Why it cannot be copied; undefined when it can. */
   problem?: string;
+  code?: 'TS-E055' | 'TS-E059';
+}
+
+/** Folders outside the pipeline's own that `files` may name: the user's allow-list. */
+export const FILES_ALLOW_ENV = 'TRITON_STUDIO_FILES_ALLOW';
+
+/**
+ * The folders a pipeline's `files` may come from: its own folder, Triton Studio's `.cache/` (where
+ * set-up fetches models, e.g. the demo's GGUF), then those in `TRITON_STUDIO_FILES_ALLOW`.
+ */
+export function fileRoots(pipelineFile: string): string[] {
+  const allowed = (process.env[FILES_ALLOW_ENV] ?? '').split(delimiter).filter((d) => isAbsolute(d));
+  const root = projectRoot();
+  return [
+    dirname(resolve(pipelineFile)),
+    ...(root ? [join(root, '.cache')] : []),
+    ...allowed.map((d) => resolve(d)),
+  ];
+}
+
+/** Whether `path` lies inside `root` (lexically; links are the environment's to follow). */
+export function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** The message of a `files` entry that leads outside the allowed folders. */
+export function outsideMessage(entry: string, where: string, roots: readonly string[]): string {
+  return (
+    `"${entry}" ${where} outside the pipeline's folder ${roots[0]}, Triton Studio's .cache/` +
+    ` and the folders in ${FILES_ALLOW_ENV}` +
+    ": generate would copy it into the repository that deploy uploads. Move the file into the pipeline's " +
+    `folder, or allow its folder with ${FILES_ALLOW_ENV}=/its/folder.`
+  );
 }
 
 export function checkFiles(ctx: CheckContext): void {
   for (const step of ctx.steps) {
     for (const f of versionFiles(step, ctx.source.file)) {
-      if (f.problem) ctx.report([...step.path, 'files', f.index], 'TS-E055', f.problem);
+      if (f.problem) ctx.report([...step.path, 'files', f.index], f.code ?? 'TS-E055', f.problem);
     }
   }
 }
 
 export function versionFiles(step: ResolvedStep, pipelineFile: string): VersionFile[] {
   const seen = new Map<string, number>();
-  return step.files.map((entry, index) => {
+  const roots = fileRoots(pipelineFile);
+  return step.files.map((entry, index): VersionFile => {
     const source = isAbsolute(entry) ? entry : resolve(dirname(resolve(pipelineFile)), entry);
     const name = basename(source);
     const file = { index, entry, source, name };
@@ -52,6 +91,9 @@ export function versionFiles(step: ResolvedStep, pipelineFile: string): VersionF
       };
     }
     seen.set(name, index);
+    if (!roots.some((root) => isInside(source, root))) {
+      return { ...file, code: 'TS-E059', problem: outsideMessage(entry, 'is', roots) };
+    }
     return file;
   });
 }

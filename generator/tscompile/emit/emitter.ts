@@ -122,6 +122,8 @@ export class Emitter {
     const sig = this.signature(fn);
     this.lines = [];
     this.depth = 1;
+    // The stack and the time budget are checked as each call starts (ts_core.h).
+    this.line('tsrt::enterCall();');
     const body = fn.getBody();
     if (!body || !Node.isBlock(body)) throw new Unsupported(fn, 'a function needs a body');
     this.block(body, onError);
@@ -154,9 +156,11 @@ export class Emitter {
     this.statements(block.getStatements(), onError);
   }
 
-  nested(s: Statement, onError: (e: Unsupported) => void): void {
+  /** A statement as a block; `first` opens it (a loop body's budget check). */
+  nested(s: Statement, onError: (e: Unsupported) => void, first?: string): void {
     this.line('{');
     this.depth++;
+    if (first) this.line(first);
     if (Node.isBlock(s)) this.block(s, onError);
     else this.statement(s, onError);
     this.depth--;

@@ -86,7 +86,7 @@ function assignment(em: Emitter, e: BinaryExpression, discarded: boolean): Value
     if (!base) throw new Unsupported(e, `${e.getOperatorToken().getText()} is not in the subset`);
     value = arith(em, base, { code: target.read, type: target.type }, r, e).code;
     if (target.type.kind === 'string' && !target.setter && base === SyntaxKind.PlusToken) {
-      return { code: `(${target.code} += ${em.toStr(r, rightNode)})`, type: STRING };
+      return { code: `tsrt::append(${target.code}, ${em.toStr(r, rightNode)})`, type: STRING };
     }
   }
   if (target.setter) return { code: target.setter(value), type: target.type };
@@ -122,7 +122,7 @@ export function arith(em: Emitter, op: SyntaxKind, l: Value, r: Value, e: Node):
   switch (op) {
     case SyntaxKind.PlusToken:
       if (l.type.kind === 'string' || r.type.kind === 'string') {
-        return { code: `(${em.toStr(l, e)} + ${em.toStr(r, e)})`, type: STRING };
+        return { code: `tsrt::plus(${em.toStr(l, e)}, ${em.toStr(r, e)})`, type: STRING };
       }
       num();
       return { code: `(${l.code} + ${r.code})`, type: NUMBER };

@@ -23,6 +23,9 @@ import { Unsupported, type Value } from './unsupported.js';
 
 type OnError = (e: Unsupported) => void;
 
+/** The first statement of every loop body: the time budget is checked as the loop runs (ts_core.h). */
+const LOOP_CHECK = 'tsrt::tick();';
+
 export function statement(em: Emitter, s: Statement, onError: OnError): void {
   if (Node.isBlock(s)) return em.nested(s, onError);
   if (Node.isEmptyStatement(s)) return;
@@ -36,12 +39,12 @@ export function statement(em: Emitter, s: Statement, onError: OnError): void {
   if (Node.isIfStatement(s)) return ifStatement(em, s, onError);
   if (Node.isWhileStatement(s)) {
     em.line(`while (${em.condition(s.getExpression())})`);
-    em.nested(s.getStatement(), onError);
+    em.nested(s.getStatement(), onError, LOOP_CHECK);
     return;
   }
   if (Node.isDoStatement(s)) {
     em.line('do');
-    em.nested(s.getStatement(), onError);
+    em.nested(s.getStatement(), onError, LOOP_CHECK);
     em.line(`while (${em.condition(s.getExpression())});`);
     return;
   }
@@ -147,7 +150,7 @@ function forStatement(em: Emitter, s: ForStatement, onError: OnError): void {
   const cond = s.getCondition();
   const inc = s.getIncrementor();
   em.line(`for (; ${cond ? em.condition(cond) : ''}; ${inc ? em.expr(inc, true).code : ''})`);
-  em.nested(s.getStatement(), onError);
+  em.nested(s.getStatement(), onError, LOOP_CHECK);
   em.depth--;
   em.line('}');
 }
@@ -241,6 +244,7 @@ function forOf(em: Emitter, s: ForOfStatement, onError: OnError): void {
       `for-of over ${typeName(ct)} is not in the subset: iterate an array, a string, a typed array, a Map or a Set`,
     );
   }
+  em.line(LOOP_CHECK);
   const body = s.getStatement();
   if (Node.isBlock(body)) em.block(body, onError);
   else em.statement(body, onError);

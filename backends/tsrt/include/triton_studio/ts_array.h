@@ -48,6 +48,7 @@ inline bool sameValueZero(const T& a, const T& b) {
 
 template <class T>
 inline double push(const Array<T>& a, Elem<T> x) {
+  allocating(static_cast<double>(sizeof(T)) * static_cast<double>(a.size() + 1));
   a.p->push_back(std::move(x));
   return a.length();
 }
@@ -194,6 +195,7 @@ inline Str join(const Array<T>& a, const Str& sep = u",") {
   for (size_t i = 0; i < a.size(); ++i) {
     if (i) out += sep;
     out += toStr((*a.p)[i]);
+    allocating(2.0 * static_cast<double>(out.size()));
   }
   return out;
 }

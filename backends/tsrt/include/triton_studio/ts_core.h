@@ -4,7 +4,10 @@
 
 #pragma once
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <chrono>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -198,4 +201,115 @@ inline T unwrap(const std::optional<T>& o, const char16_t* what) {
   return *o;
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// What one call into compiled code may take. JavaScript's own failure where Node has one: a
+// recursion deeper than the thread's stack allows is a RangeError ("Maximum call stack size
+// exceeded", checked at every function entry against the stack's end), never a crash of the
+// server. And the step's budget (pipeline `budget`, per step): time, checked at every call and
+// loop iteration, and the size of one value (a string or an array), checked where values grow.
+// Going over throws for that request only; unwinding frees what the call took.
+
+struct Limits {
+  double timeMs;         // 0: no time limit
+  double maxValueBytes;  // 0: only V8's own limits
+};
+
+struct Budget {
+  const char* stackEnd = nullptr;  // calls may not go below this address
+  bool timed = false;
+  std::chrono::steady_clock::time_point deadline{};
+  Limits limits{0, 0};
+  uint32_t ticks = 0;
+};
+
+inline Budget& budget() {
+  static thread_local Budget b;
+  return b;
+}
+
+// The thread's stack minus a margin for the runtime's own calls and for unwinding.
+inline const char* stackEnd() {
+  constexpr size_t kMargin = 256 * 1024;
+  pthread_attr_t attr;
+  void* low = nullptr;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+  }
+  char here;
+  if (low == nullptr || size <= 2 * kMargin) return &here - 512 * 1024;  // unknown: assume 1 MB left
+  return static_cast<const char*>(low) + kMargin;
+}
+
+[[noreturn]] inline void throwTimeBudget(double ms) {
+  throw Error(u"Error", u"the step's time budget of " + ascii(std::to_string(static_cast<long long>(ms))) +
+                            u" ms is spent: the request is stopped (raise budget.timeMs of this step if it needs more)");
+}
+
+// Every loop iteration and call: the clock is read every 256th time.
+inline void tick() {
+  Budget& b = budget();
+  if (b.timed && (++b.ticks & 255u) == 0 && std::chrono::steady_clock::now() > b.deadline)
+    throwTimeBudget(b.limits.timeMs);
+}
+
+// The first statement of every compiled function.
+inline void enterCall() {
+  Budget& b = budget();
+  char here;
+  if (b.stackEnd == nullptr) b.stackEnd = stackEnd();
+  if (&here < b.stackEnd) throwRangeError(u"Maximum call stack size exceeded");
+  tick();
+}
+
+// A value about to hold `bytes`: within the step's budget?
+inline void allocating(double bytes) {
+  const double max = budget().limits.maxValueBytes;
+  if (max > 0 && bytes > max)
+    throw Error(u"Error", u"a value of " + ascii(std::to_string(static_cast<long long>(bytes))) +
+                              u" bytes is over the step's memory budget of " +
+                              ascii(std::to_string(static_cast<long long>(max))) +
+                              u" bytes per value: the request is stopped (raise budget.memoryMB of this step if it needs more)");
+}
+
+// One call from the step into the module: the limits hold from here until it returns.
+class BudgetScope {
+ public:
+  explicit BudgetScope(Limits limits) : saved_(budget()) {
+    Budget& b = budget();
+    b.limits = limits;
+    b.timed = limits.timeMs > 0;
+    b.ticks = 0;
+    if (b.timed)
+      b.deadline = std::chrono::steady_clock::now() +
+                   std::chrono::microseconds(static_cast<long long>(limits.timeMs * 1000));
+  }
+  ~BudgetScope() {
+    Budget& b = budget();
+    b.limits = saved_.limits;
+    b.timed = saved_.timed;
+    b.deadline = saved_.deadline;
+  }
+  BudgetScope(const BudgetScope&) = delete;
+  BudgetScope& operator=(const BudgetScope&) = delete;
+
+ private:
+  Budget saved_;
+};
+
+// String concatenation (+ and +=) within the budget and V8's string length.
+inline Str plus(const Str& a, const Str& b) {
+  const double n = static_cast<double>(a.size()) + static_cast<double>(b.size());
+  if (n > 536870888.0) throwRangeError(u"Invalid string length");
+  allocating(2 * n);
+  return a + b;
+}
+inline Str& append(Str& a, const Str& b) {
+  const double n = static_cast<double>(a.size()) + static_cast<double>(b.size());
+  if (n > 536870888.0) throwRangeError(u"Invalid string length");
+  allocating(2 * n);
+  return a += b;
+}
 }  // namespace tsrt

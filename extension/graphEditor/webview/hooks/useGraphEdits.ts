@@ -1,15 +1,9 @@
 /**
  * Gestures on the canvas turned into edit requests to the provider (the text is the source of
- * truth: a removal or a move happens when the new text's graph arrives), and the local ones
- * (drag, measure, select) applied at once.
+ * truth: a removal or a move happens when the new text's graph arrives). The local changes
+ * (drag, measure, select) are useSelectionChanges'.
  */
-import {
-  applyNodeChanges,
-  type Connection,
-  type Edge,
-  type NodeChange,
-  type ReactFlowInstance,
-} from '@xyflow/react';
+import { type Connection, type Edge, type ReactFlowInstance } from '@xyflow/react';
 import { useCallback, type Dispatch, type SetStateAction } from 'react';
 import type { GraphModel } from '../../host/graphModel.js';
 import type { GraphEdit } from '../../host/textEdits.js';
@@ -18,21 +12,15 @@ import { layoutKeyOf, refOf } from '../refs.js';
 import type { Notice, Selection } from '../selection.js';
 import { post } from '../vscodeApi.js';
 
-export function useGraphEdits({
-  model,
-  invalid,
-  flow,
-  setNodes,
-  setSelected,
-  setNotice,
-}: {
+export interface GraphEditsContext {
   model: GraphModel | undefined;
   invalid: unknown;
   flow: ReactFlowInstance<GraphNode, Edge>;
-  setNodes: Dispatch<SetStateAction<GraphNode[]>>;
   setSelected: Dispatch<SetStateAction<Selection>>;
   setNotice: (n: Notice) => void;
-}) {
+}
+
+export function useGraphEdits({ model, invalid, flow, setSelected, setNotice }: GraphEditsContext) {
   const edit = useCallback(
     (e: GraphEdit) => {
       if (invalid) {
@@ -48,30 +36,6 @@ export function useGraphEdits({
     },
     [invalid],
   );
-
-  const onNodesChange = useCallback((changes: NodeChange<GraphNode>[]) => {
-    // Removal goes through the text (onBeforeDelete); the rest (drag, measure, select) is local.
-    setNodes((ns) =>
-      applyNodeChanges(
-        changes.filter((c) => c.type !== 'remove'),
-        ns,
-      ),
-    );
-    const sel = changes.filter((c) => c.type === 'select');
-    if (sel.length) {
-      setSelected((s) => {
-        const set = new Set(s.nodes);
-        for (const c of sel) {
-          if (c.type !== 'select') continue;
-          if (c.selected) set.add(c.id);
-          else set.delete(c.id);
-        }
-        return { nodes: [...set], wires: sel.some((c) => c.type === 'select' && c.selected) ? [] : s.wires };
-      });
-    }
-  }, []);
-
-  const onEdgeClick = useCallback((_: unknown, e: Edge) => setSelected({ nodes: [], wires: [e.id] }), []);
 
   const onNodeDragStop = useCallback(
     (_: unknown, _node: GraphNode, dragged: GraphNode[]) => {
@@ -124,5 +88,5 @@ export function useGraphEdits({
     post({ type: 'addFromPalette', item: id, position: stored ? position : undefined, sentAt: Date.now() });
   };
 
-  return { edit, onNodesChange, onEdgeClick, onNodeDragStop, onConnect, onBeforeDelete, addFromPalette };
+  return { edit, onNodeDragStop, onConnect, onBeforeDelete, addFromPalette };
 }
