@@ -88,6 +88,9 @@ const triton_studio::tok::Tokenizer& Pipeline(uint8_t n, uint8_t p, uint8_t d) {
   static std::mutex mutex;
   const uint32_t key = (static_cast<uint32_t>(n) << 16) | (static_cast<uint32_t>(p) << 8) | d;
   std::lock_guard<std::mutex> lock(mutex);
+  // Up to 16M byte triples name a few thousand pipelines, each with its own word cache: keep a
+  // bounded set (an unbounded one ran the fuzzer out of memory after 800k executions).
+  if (cache.size() >= 256 && cache.find(key) == cache.end()) cache.clear();
   auto& slot = cache[key];
   if (!slot) {
     const std::string json =
