@@ -170,3 +170,41 @@ export const INVALID_UTF8_HEX: string[] = [
   '41c328',
   'e2e282ac',
 ];
+
+/**
+ * Text with a tokenizer's own added tokens inside (its special tokens: `<|eot_id|>`, `<|im_start|>`,
+ * `<start_of_turn>`, …), next to words, spaces, newlines and each other: `count` strings per seed.
+ */
+export function addedTokenMixes(addedTokens: string[], count: number, seed: number): string[] {
+  if (addedTokens.length === 0) return [];
+  const rand = prng(seed);
+  const words = [
+    'hello',
+    ' world',
+    ' ',
+    '  ',
+    '\n',
+    '\n\n',
+    'x',
+    'The',
+    '東京',
+    '😀',
+    '12',
+    '\t',
+    'é',
+    '<',
+    '|',
+  ];
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let s = '';
+    for (let k = 1 + Math.floor(rand() * 7); k > 0; k--) {
+      s +=
+        rand() < 0.45
+          ? addedTokens[Math.floor(rand() * addedTokens.length)]!
+          : words[Math.floor(rand() * words.length)]!;
+    }
+    out.push(s);
+  }
+  return out;
+}

@@ -204,6 +204,15 @@ describe('pre-tokenizers', () => {
       }),
     );
   });
+  it('Whitespace (Rust regex \\w+|[^\\w\\s]+, kept) and CharDelimiterSplit', async () => {
+    await expectParity(variant('bert-base-uncased', { pre_tokenizer: { type: 'Whitespace' } }), [
+      ...inputs,
+      { text: 'Ⅻ ⅻx a\u200cb a\u200db x_y ٣٤ 𝔾𝕠 ½ ²' },
+    ]);
+    await expectParity(
+      variant('bert-base-uncased', { pre_tokenizer: { type: 'CharDelimiterSplit', delimiter: 'o' } }),
+    );
+  });
   it('ByteLevel with add_prefix_space', async () => {
     await expectParity(
       variant('gpt2', {
@@ -229,12 +238,78 @@ describe('pre-tokenizers', () => {
   }
 });
 
+/**
+ * A BPE over BERT's vocabulary whose merges rebuild every token from the one a character shorter:
+ * with the prefix, "##" marks word-inner pieces as in BERT; with the suffix, "</w>" marks a word's
+ * last piece (every token in an inner and a final form). HF decides what either encodes to.
+ */
+function affixedBpe(kind: 'prefix' | 'suffix'): Json {
+  const bertVocab = bertWordPiece().vocab as Record<string, number>;
+  const ordered = Object.entries(bertVocab)
+    .sort((a, b) => a[1] - b[1])
+    .map(([t]) => t);
+  const vocab: Record<string, number> = {};
+  const add = (t: string): void => {
+    if (!(t in vocab)) vocab[t] = Object.keys(vocab).length;
+  };
+  const merges: string[] = [];
+  if (kind === 'prefix') {
+    ordered.forEach(add);
+    for (const tok of ordered) {
+      const inner = tok.startsWith('##');
+      const chars = [...(inner ? tok.slice(2) : tok)];
+      if (chars.length < 2) continue;
+      const head = (inner ? '##' : '') + chars.slice(0, -1).join('');
+      const tail = `##${chars[chars.length - 1]!}`;
+      if (head in vocab && tail in vocab) merges.push(`${head} ${tail}`);
+    }
+    return {
+      type: 'BPE',
+      dropout: null,
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      end_of_word_suffix: null,
+      fuse_unk: false,
+      byte_fallback: false,
+      ignore_merges: false,
+      vocab,
+      merges,
+    };
+  }
+  const bodies = ordered.map((t) => (t.startsWith('##') ? t.slice(2) : t)).filter((t) => t.length > 0);
+  for (const body of bodies) for (const c of body) [c, `${c}</w>`].forEach(add);
+  for (const body of bodies) [body, `${body}</w>`].forEach(add);
+  for (const body of bodies) {
+    const chars = [...body];
+    if (chars.length < 2) continue;
+    const head = chars.slice(0, -1).join('');
+    const last = chars[chars.length - 1]!;
+    if (head in vocab) merges.push(`${head} ${last}`, `${head} ${last}</w>`);
+  }
+  return {
+    type: 'BPE',
+    dropout: null,
+    unk_token: '[UNK]',
+    continuing_subword_prefix: null,
+    end_of_word_suffix: '</w>',
+    fuse_unk: false,
+    byte_fallback: false,
+    ignore_merges: false,
+    vocab: { ...vocab, '[UNK]': Object.keys(vocab).length },
+    merges,
+  };
+}
+
 describe('models', () => {
   it('WordLevel: one id per piece, the unknown token for the rest', async () => {
     const bert = base['bert-base-uncased'].model as Json;
     await expectParity(
       variant('bert-base-uncased', { model: { type: 'WordLevel', vocab: bert.vocab, unk_token: '[UNK]' } }),
     );
+  });
+  it('BPE with a continuing_subword_prefix ("##", BERT-style) and with an end_of_word_suffix ("</w>")', async () => {
+    await expectParity(variant('bert-base-uncased', { model: affixedBpe('prefix') }));
+    await expectParity(variant('bert-base-uncased', { model: affixedBpe('suffix') }));
   });
   it('BPE with ignore_merges off on a vocabulary built to have it on (Llama-3.1)', async () => {
     await expectParity(
@@ -322,6 +397,33 @@ describe('decoders', () => {
         },
       }),
       // HF's Strip decoder panics on an empty string (it indexes before the start), so no empty input here.
+      inputs.filter((i) => !('text' in i) || i.text.length > 0),
+    );
+  });
+  it('CTC: repeats collapse, the pad token goes, the word delimiter becomes a space', async () => {
+    await expectParity(
+      variant('bert-base-uncased', {
+        decoder: { type: 'CTC', pad_token: '[PAD]', word_delimiter_token: '##', cleanup: true },
+      }),
+    );
+  });
+  it('BPEDecoder: the suffix is a space except at the end', async () => {
+    await expectParity(variant('bert-base-uncased', { decoder: { type: 'BPEDecoder', suffix: '##' } }));
+  });
+  it('Replace with a regex, token by token, before ByteFallback and Fuse', async () => {
+    await expectParity(
+      variant('llama-2', {
+        decoder: {
+          type: 'Sequence',
+          decoders: [
+            { type: 'Replace', pattern: { Regex: '▁+' }, content: ' ' },
+            { type: 'Replace', pattern: { Regex: '(?=e)' }, content: '·' },
+            { type: 'ByteFallback' },
+            { type: 'Fuse' },
+            { type: 'Strip', content: ' ', start: 1, stop: 0 },
+          ],
+        },
+      }),
       inputs.filter((i) => !('text' in i) || i.text.length > 0),
     );
   });

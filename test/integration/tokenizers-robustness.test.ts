@@ -48,10 +48,10 @@ describe('unsupported configurations are rejected at load, naming the field', ()
       /pre_tokenizer\.type: unsupported pre-tokenizer 'Foo'/,
     ],
     [
-      'a Unigram model',
+      'a Unigram model whose vocabulary is a BPE one',
       'gpt2',
       (t) => ((t.model as Record<string, unknown>).type = 'Unigram'),
-      /model\.type: unsupported model 'Unigram'/,
+      /model\.vocab: expected an array of \[piece, score\] pairs/,
     ],
     [
       'BPE dropout',
@@ -86,8 +86,8 @@ describe('unsupported configurations are rejected at load, naming the field', ()
     [
       'a decoder nested in a Sequence',
       'llama-2',
-      (t) => (((t.decoder as Record<string, unknown>).decoders as unknown[])[1] = { type: 'CTC' }),
-      /decoder\.decoders\[1\]\.type: unsupported decoder 'CTC'/,
+      (t) => (((t.decoder as Record<string, unknown>).decoders as unknown[])[1] = { type: 'Wordpiece' }),
+      /decoder\.decoders\[1\]\.type: unsupported decoder 'Wordpiece'/,
     ],
     [
       'a merge of unknown tokens',
@@ -206,6 +206,28 @@ describe('unsupported configurations are rejected at load, naming the field', ()
     const r = cli(['--tokenizer', file, 'hello']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/not valid JSON/);
+  });
+});
+
+describe('a regex that backtracks catastrophically', () => {
+  it('is stopped by the backtracking limits with an error naming the pattern, in well under a second', () => {
+    const file = withChange('gpt2', (t) => {
+      t.pre_tokenizer = {
+        type: 'Sequence',
+        pretokenizers: [
+          { type: 'Split', pattern: { Regex: '(a+)+b' }, behavior: 'Isolated', invert: false },
+          { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
+        ],
+      };
+    });
+    expect(cli(['--tokenizer', file, 'aaab aab']).status).toBe(0);
+    const started = Date.now();
+    const r = cli(['--tokenizer', file, `${'a'.repeat(64)}c`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /pre_tokenizer\.pretokenizers\[0\]\.pattern\.Regex regex \(a\+\)\+b failed on a 65-byte piece: the regex backtracks too much on this input \(retry-limit-in-match over\)/,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000); // the exponential search would take years
   });
 });
 

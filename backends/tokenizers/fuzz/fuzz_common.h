@@ -17,7 +17,8 @@ inline std::vector<std::unique_ptr<triton_studio::tok::Tokenizer>>& Tokenizers()
     const char* env = std::getenv("TS_FUZZ_TOKENIZERS");
     const std::string dir = env ? env : ".cache/tokenizers";
     std::vector<std::unique_ptr<triton_studio::tok::Tokenizer>> v;
-    for (const char* name : {"gpt2", "codegen-350M-mono", "llama-2", "mistral-7b", "bert-base-uncased"}) {
+    for (const char* name : {"gpt2", "codegen-350M-mono", "llama-2", "mistral-7b", "bert-base-uncased", "llama-3.1",
+                             "qwen3", "deepseek-v3", "gemma-3", "gpt-oss"}) {
       v.push_back(triton_studio::tok::Tokenizer::FromFile(dir + "/" + name + "/tokenizer.json"));
     }
     return v;

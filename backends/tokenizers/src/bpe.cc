@@ -47,12 +47,15 @@ class Bpe final : public Model {
   __attribute__((noinline)) void TokenizeWord(std::string_view word, bool byte_level, std::vector<uint32_t>& out) const;
   // Appends the initial symbol(s) for one character (its UTF-8 in `ch`); `unk` holds a pending
   // unknown-token run (fuse_unk) as (id, active).
-  void AddChar(std::string_view ch, std::vector<Symbol>& symbols, uint32_t& pending_unk) const;
+  void AddChar(std::string_view ch, bool first, bool last, std::vector<Symbol>& symbols, uint32_t& pending_unk) const;
   void MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const;
 
   PairMap merges_;
   std::optional<uint32_t> unk_id_;
   bool fuse_unk_ = false, byte_fallback_ = false, ignore_merges_ = false;
+  // Added to every character but a word's first / after its last before the vocabulary lookup
+  // (BERT-style "##" BPE, CLIP's "</w>").
+  std::string prefix_, suffix_;
   // SentencePiece-style vocabularies (Llama, Mistral) have no pre-tokenizer: the whole input is one
   // BPE word, which the word cache cannot serve. When no merge joins a symbol ending in another
   // character to one starting with the word-start mark "▁", no merge can cross the position
@@ -72,11 +75,9 @@ Bpe::Bpe(const Json& node, const std::string& path, const TokenizerJson& file) {
     if (!d->is_number() || d->get<double>() != 0.0)
       FieldError(path + ".dropout", "unsupported: BPE dropout makes encoding random (use null)");
   }
-  for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"}) {
-    const Json* v = Find(node, key);
-    if (v != nullptr && (!v->is_string() || !v->get<std::string>().empty()))
-      FieldError(path + "." + key, "unsupported: only null or \"\" is implemented");
-  }
+  const std::string none;
+  prefix_ = GetString(node, "continuing_subword_prefix", path, &none);
+  suffix_ = GetString(node, "end_of_word_suffix", path, &none);
   fuse_unk_ = GetBool(node, "fuse_unk", path, false);
   byte_fallback_ = GetBool(node, "byte_fallback", path, false);
   ignore_merges_ = GetBool(node, "ignore_merges", path, false);
@@ -99,14 +100,17 @@ Bpe::Bpe(const Json& node, const std::string& path, const TokenizerJson& file) {
     const auto ia = vocab_.Find(a), ib = vocab_.Find(b);
     if (!ia) FieldError(where(), "'" + a + "' is not in the vocabulary");
     if (!ib) FieldError(where(), "'" + b + "' is not in the vocabulary");
-    merged.assign(a).append(b);
+    // HF drops the prefix's length from the right token whether or not it starts with it.
+    if (b.size() < prefix_.size())
+      FieldError(where(), "'" + b + "' is shorter than continuing_subword_prefix '" + prefix_ + "'");
+    merged.assign(a).append(b, prefix_.size());
     const auto im = vocab_.Find(merged);
     if (!im) FieldError(where(), "merge result '" + merged + "' is not in the vocabulary");
     merges_.Insert(*ia, *ib, {static_cast<uint32_t>(rank), *im});
   }
   if (merges.bad) FieldError(path + ".merges[" + std::to_string(merges.pairs.size()) + "]", *merges.bad);
 
-  split_at_word_starts_ = !ignore_merges_ && vocab_.Find(kWordStart).has_value() &&
+  split_at_word_starts_ = !ignore_merges_ && prefix_.empty() && suffix_.empty() && vocab_.Find(kWordStart).has_value() &&
                           std::none_of(merges.pairs.begin(), merges.pairs.end(), [](const auto& m) {
                             const std::string_view a = m.first, b = m.second;
                             const bool a_ends_with_mark = a.size() >= kWordStart.size() &&
@@ -126,11 +130,17 @@ Bpe::Bpe(const Json& node, const std::string& path, const TokenizerJson& file) {
   }
 }
 
-void Bpe::AddChar(std::string_view ch, std::vector<Symbol>& symbols, uint32_t& pending_unk) const {
+void Bpe::AddChar(std::string_view ch, bool first, bool last, std::vector<Symbol>& symbols,
+                  uint32_t& pending_unk) const {
   const auto push = [&](uint32_t id) {
     const auto n = static_cast<int32_t>(symbols.size());
     symbols.push_back({id, n - 1, n + 1, false});
   };
+  thread_local std::string affixed;
+  if ((!first && !prefix_.empty()) || (last && !suffix_.empty())) {
+    affixed.assign(first ? "" : prefix_).append(ch).append(last ? suffix_ : "");
+    ch = affixed;
+  }
   if (const auto id = vocab_.Find(ch)) {
     if (pending_unk != kNone) {
       push(pending_unk);
@@ -247,22 +257,23 @@ void Bpe::TokenizeWord(std::string_view piece, bool byte_level, std::vector<uint
   }
 
   uint32_t pending_unk = kNone;
+  const bool affixes = !prefix_.empty() || !suffix_.empty();
   if (byte_level) {
-    for (char c : piece) {
-      const auto b = static_cast<unsigned char>(c);
-      if (byte_level_ids_[b] >= 0 && pending_unk == kNone) {
+    for (size_t i = 0; i < piece.size(); ++i) {
+      const auto b = static_cast<unsigned char>(piece[i]);
+      if (byte_level_ids_[b] >= 0 && pending_unk == kNone && !affixes) {
         const auto n = static_cast<int32_t>(symbols.size());
         symbols.push_back({static_cast<uint32_t>(byte_level_ids_[b]), n - 1, n + 1, false});
       } else {
         std::string ch;
         utf8::Append(byte_level::ByteToChar()[b], ch);
-        AddChar(ch, symbols, pending_unk);
+        AddChar(ch, i == 0, i + 1 == piece.size(), symbols, pending_unk);
       }
     }
   } else {
     for (size_t i = 0; i < piece.size();) {
       const size_t n = utf8::ValidSequenceLength(piece, i);
-      AddChar(piece.substr(i, n), symbols, pending_unk);
+      AddChar(piece.substr(i, n), i == 0, i + n == piece.size(), symbols, pending_unk);
       i += n;
     }
   }

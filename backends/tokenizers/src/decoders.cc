@@ -5,6 +5,7 @@
 
 #include "byte_level.h"
 #include "component_table.h"
+#include "onig_regex.h"
 #include "utf8.h"
 
 namespace triton_studio::tok {
@@ -304,6 +305,21 @@ class MetaspaceStage final : public TokenLocalStage {
   bool strip_first_, fused_;
 };
 
+// HF's wordpiece::cleanup: BERT's spacing around punctuation and English contractions undone.
+std::string WordPieceCleanup(std::string cur) {
+  static const std::pair<const char*, const char*> kRules[] = {
+      {" .", "."},   {" ?", "?"},   {" !", "!"},         {" ,", ","},   {" ' ", "'"},  {" n't", "n't"},
+      {" 'm", "'m"}, {" do not", " don't"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
+  std::string next;
+  for (const auto& [from, to] : kRules) {
+    if (cur.find(from) == std::string::npos) continue;
+    next.clear();
+    ReplaceAll(cur, from, to, next);
+    cur.swap(next);
+  }
+  return cur;
+}
+
 // WordPiece: continuation tokens lose their prefix, others gain a leading space (except the
 // first), and `cleanup` undoes BERT's spacing around punctuation within each token.
 class WordPieceStage final : public TokenLocalStage {
@@ -320,25 +336,101 @@ class WordPieceStage final : public TokenLocalStage {
       t = " ";
       t.append(token);
     }
-    return cleanup_ ? Cleanup(t) : t;
+    return cleanup_ ? WordPieceCleanup(t) : t;
   }
 
  private:
-  static std::string Cleanup(std::string cur) {
-    static const std::pair<const char*, const char*> kRules[] = {
-        {" .", "."},   {" ?", "?"},   {" !", "!"},         {" ,", ","},   {" ' ", "'"},  {" n't", "n't"},
-        {" 'm", "'m"}, {" do not", " don't"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
-    std::string next;
-    for (const auto& [from, to] : kRules) {
-      if (cur.find(from) == std::string::npos) continue;
-      next.clear();
-      ReplaceAll(cur, from, to, next);
-      cur.swap(next);
+  std::string prefix_;
+  bool cleanup_;
+};
+
+// Replace with a regex (or the empty string, HF's empty regex), token by token: each match,
+// empty ones included, becomes the content.
+class RegexReplaceStage final : public TokenLocalStage {
+ public:
+  RegexReplaceStage(const std::string& pattern, const std::string& path, std::string content)
+      : regex_(std::make_unique<OnigRegex>(pattern, path)), content_(std::move(content)) {}
+  std::string MapToken(std::string_view token, bool) const override {
+    std::vector<Range> matches;
+    regex_->FindMatches(token, matches);
+    std::string r;
+    size_t pos = 0;
+    for (const Range& m : matches) {
+      r.append(token, pos, m.first - pos);
+      r.append(content_);
+      pos = m.second;
     }
-    return cur;
+    r.append(token, pos, std::string_view::npos);
+    return r;
   }
 
-  std::string prefix_;
+ private:
+  std::unique_ptr<OnigRegex> regex_;
+  std::string content_;
+};
+
+// BPEDecoder: every occurrence of the end-of-word suffix becomes a space, except in the last
+// token, where it goes; so each token waits for the next (or the end) to know which it is.
+class BpeSuffixStage final : public DecoderStage {
+ public:
+  explicit BpeSuffixStage(std::string suffix) : suffix_(std::move(suffix)) {}
+  void Push(StageState& st, DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    for (std::string_view token : in) {
+      if (st.done) Emit(st.pending, " ", out, arena);
+      st.pending.assign(token);
+      st.done = true;  // a token is held
+    }
+  }
+  void Finish(StageState& st, DecodedPieces& out, PieceArena& arena) const override {
+    if (st.done) Emit(st.pending, "", out, arena);
+    st.pending.clear();
+    st.done = false;
+  }
+
+ private:
+  void Emit(const std::string& token, std::string_view replacement, DecodedPieces& out, PieceArena& arena) const {
+    std::string r;
+    if (suffix_.empty()) {
+      // Rust's str::replace with an empty pattern inserts the replacement around every character.
+      for (size_t i = 0; i <= token.size();) {
+        r.append(replacement);
+        if (i == token.size()) break;
+        const size_t n = utf8::ValidSequenceLength(token, i);
+        r.append(token, i, n);
+        i += n;
+      }
+    } else {
+      ReplaceAll(token, suffix_, replacement, r);
+    }
+    out.push_back(arena.Keep(std::move(r)));
+  }
+
+  std::string suffix_;
+};
+
+// CTC: repeated tokens collapse to one, the pad token goes, then (with cleanup) WordPiece's
+// cleanup and the word delimiter becomes a space; tokens left empty vanish.
+class CtcStage final : public DecoderStage {
+ public:
+  CtcStage(std::string pad, std::string delimiter, bool cleanup)
+      : pad_(std::move(pad)), delimiter_(std::move(delimiter)), cleanup_(cleanup) {}
+  void Push(StageState& st, DecodedPieces& in, DecodedPieces& out, PieceArena& arena) const override {
+    for (std::string_view token : in) {
+      if (st.seen++ > 0 && token == st.pending) continue;
+      st.pending.assign(token);
+      std::string r;
+      ReplaceAll(token, pad_, "", r);
+      if (cleanup_) {
+        std::string cleaned = WordPieceCleanup(std::move(r));
+        r.clear();
+        ReplaceAll(cleaned, delimiter_, " ", r);
+      }
+      if (!r.empty()) out.push_back(arena.Keep(std::move(r)));
+    }
+  }
+
+ private:
+  std::string pad_, delimiter_;
   bool cleanup_;
 };
 
@@ -378,16 +470,41 @@ const ComponentEntry<DecoderFactory> kDecoders[] = {
        AllowOnlyKeys(node, path, {"pattern", "content"});
        const Json* pattern = Find(node, "pattern");
        if (pattern == nullptr || !pattern->is_object()) FieldError(path + ".pattern", "missing pattern object");
-       if (pattern->contains("Regex"))
-         FieldError(path + ".pattern.Regex", "unsupported: only literal {\"String\": ...} patterns are implemented");
-       const std::string p = GetString(*pattern, "String", path + ".pattern");
-       if (p.empty()) FieldError(path + ".pattern.String", "an empty pattern is not supported");
        std::string content = GetString(node, "content", path);
-       if (fused) {
+       const bool regex = pattern->contains("Regex");
+       const std::string p = GetString(*pattern, regex ? "Regex" : "String", path + ".pattern");
+       if (regex || p.empty()) {
+         // Per token, as HF; after a fusing stage a match could span chunks not yet seen.
+         if (fused) FieldError(path, "a regex Replace after a fusing decoder (Fuse, ByteLevel) is not supported");
+         stages.push_back(std::make_unique<RegexReplaceStage>(p, path + ".pattern", std::move(content)));
+       } else if (fused) {
          stages.push_back(std::make_unique<FusedReplaceStage>(p, std::move(content)));
        } else {
          stages.push_back(std::make_unique<ReplaceStage>(p, std::move(content)));
        }
+     }},
+    {"BPEDecoder",
+     [](const Json& node, const std::string& path, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {
+       AllowOnlyKeys(node, path, {"suffix"});
+       const std::string suffix_default = "</w>";
+       std::string suffix = GetString(node, "suffix", path, &suffix_default);
+       if (fused) {
+         // One string: it is the last token, so the suffix simply goes.
+         if (suffix.empty()) return;
+         stages.push_back(std::make_unique<FusedReplaceStage>(std::move(suffix), ""));
+       } else {
+         stages.push_back(std::make_unique<BpeSuffixStage>(std::move(suffix)));
+       }
+     }},
+    {"CTC",
+     [](const Json& node, const std::string& path, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {
+       AllowOnlyKeys(node, path, {"pad_token", "word_delimiter_token", "cleanup"});
+       RequireTokens(fused, path, "CTC");
+       const std::string pad_default = "<pad>", delimiter_default = "|";
+       std::string pad = GetString(node, "pad_token", path, &pad_default);
+       std::string delimiter = GetString(node, "word_delimiter_token", path, &delimiter_default);
+       if (pad.empty() || delimiter.empty()) FieldError(path, "empty pad_token or word_delimiter_token is not supported");
+       stages.push_back(std::make_unique<CtcStage>(std::move(pad), std::move(delimiter), GetBool(node, "cleanup", path, true)));
      }},
     {"ByteFallback",
      [](const Json&, const std::string& path, bool& fused, std::vector<std::unique_ptr<DecoderStage>>& stages) {

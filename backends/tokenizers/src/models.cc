@@ -6,15 +6,16 @@
 
 namespace triton_studio::tok {
 
-// bpe.cc, wordpiece.cc, wordlevel.cc
+// bpe.cc, wordpiece.cc, wordlevel.cc, unigram.cc
 std::unique_ptr<Model> MakeBpe(const Json& node, const std::string& path, const TokenizerJson& file);
 std::unique_ptr<Model> MakeWordPiece(const Json& node, const std::string& path, const TokenizerJson& file);
 std::unique_ptr<Model> MakeWordLevel(const Json& node, const std::string& path, const TokenizerJson& file);
+std::unique_ptr<Model> MakeUnigram(const Json& node, const std::string& path, const TokenizerJson& file);
 
 namespace {
 using ModelFactory = std::unique_ptr<Model> (*)(const Json&, const std::string&, const TokenizerJson&);
 const ComponentEntry<ModelFactory> kModels[] = {
-    {"BPE", MakeBpe}, {"WordPiece", MakeWordPiece}, {"WordLevel", MakeWordLevel}};
+    {"BPE", MakeBpe}, {"WordPiece", MakeWordPiece}, {"WordLevel", MakeWordLevel}, {"Unigram", MakeUnigram}};
 }  // namespace
 
 std::unique_ptr<Model> MakeModel(const Json& node, const std::string& path, const TokenizerJson& file) {

@@ -1,4 +1,4 @@
-// Models: turn one pre-tokenized piece into token ids. Mirrors HF's BPE and WordPiece.
+// Models: turn one pre-tokenized piece into token ids. Mirror HF's BPE, WordPiece, WordLevel and Unigram.
 #pragma once
 
 #include <cstdint>

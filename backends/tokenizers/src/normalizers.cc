@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "component_table.h"
+#include "onig_regex.h"
 #include "unicode.h"
 #include "utf8.h"
 
@@ -151,15 +152,23 @@ class UnicodeForm final : public Normalizer {
   unicode::NormalForm form_;
 };
 
+// Replace: HF runs a String pattern as its escaped regex, so a non-empty string is replaced at
+// its leftmost non-overlapping occurrences; a Regex (or the empty string, the empty regex) runs in
+// Oniguruma, empty matches included.
 class Replace final : public Normalizer {
  public:
-  Replace(std::string pattern, std::string content) : pattern_(std::move(pattern)), content_(std::move(content)) {}
+  Replace(std::string literal, std::string content) : literal_(std::move(literal)), content_(std::move(content)) {
+    if (literal_.empty()) regex_ = std::make_unique<OnigRegex>("", "(empty replace string)");
+  }
+  Replace(const std::string& regex, const std::string& path, std::string content)
+      : content_(std::move(content)), regex_(std::make_unique<OnigRegex>(regex, path)) {}
   void Normalize(std::string& text) const override {
-    if (pattern_.empty() || text.find(pattern_) == std::string::npos) return;
+    if (regex_) return ReplaceMatches(text);
+    if (text.find(literal_) == std::string::npos) return;
     std::string out;
     out.reserve(text.size() + text.size() / 4);
     size_t pos = 0;
-    for (size_t hit; (hit = text.find(pattern_, pos)) != std::string::npos; pos = hit + pattern_.size()) {
+    for (size_t hit; (hit = text.find(literal_, pos)) != std::string::npos; pos = hit + literal_.size()) {
       out.append(text, pos, hit - pos);
       out.append(content_);
     }
@@ -168,7 +177,25 @@ class Replace final : public Normalizer {
   }
 
  private:
-  std::string pattern_, content_;
+  void ReplaceMatches(std::string& text) const {
+    thread_local std::vector<Range> matches;
+    matches.clear();
+    regex_->FindMatches(text, matches);
+    if (matches.empty()) return;
+    std::string out;
+    out.reserve(text.size() + matches.size() * content_.size());
+    size_t pos = 0;
+    for (const Range& m : matches) {
+      out.append(text, pos, m.first - pos);
+      out.append(content_);
+      pos = m.second;
+    }
+    out.append(text, pos, std::string::npos);
+    text.swap(out);
+  }
+
+  std::string literal_, content_;
+  std::unique_ptr<OnigRegex> regex_;
 };
 
 class Prepend final : public Normalizer {
@@ -210,14 +237,6 @@ class Sequence final : public Normalizer {
   std::vector<std::unique_ptr<Normalizer>> parts_;
 };
 
-std::string StringPattern(const Json& node, const std::string& path) {
-  const Json* pattern = Find(node, "pattern");
-  if (pattern == nullptr || !pattern->is_object()) FieldError(path + ".pattern", "missing pattern object");
-  if (pattern->contains("Regex"))
-    FieldError(path + ".pattern.Regex", "unsupported: only literal {\"String\": ...} patterns are implemented");
-  return GetString(*pattern, "String", path + ".pattern");
-}
-
 using NormalizerFactory = std::unique_ptr<Normalizer> (*)(const Json&, const std::string&);
 
 const ComponentEntry<NormalizerFactory> kNormalizers[] = {
@@ -250,7 +269,13 @@ const ComponentEntry<NormalizerFactory> kNormalizers[] = {
     {"Replace",
      [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {
        AllowOnlyKeys(node, path, {"pattern", "content"});
-       return std::make_unique<Replace>(StringPattern(node, path), GetString(node, "content", path));
+       const Json* pattern = Find(node, "pattern");
+       if (pattern == nullptr || !pattern->is_object()) FieldError(path + ".pattern", "missing pattern object");
+       std::string content = GetString(node, "content", path);
+       if (pattern->contains("Regex"))
+         return std::make_unique<Replace>(GetString(*pattern, "Regex", path + ".pattern"), path + ".pattern.Regex",
+                                          std::move(content));
+       return std::make_unique<Replace>(GetString(*pattern, "String", path + ".pattern"), std::move(content));
      }},
     {"Prepend",
      [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {

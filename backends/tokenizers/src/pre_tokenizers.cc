@@ -213,6 +213,18 @@ class WhitespaceSplit final : public PreTokenizer {
   }
 };
 
+class CharDelimiterSplit final : public PreTokenizer {
+ public:
+  explicit CharDelimiterSplit(char32_t delimiter) : delimiter_(delimiter) {}
+  void PreTokenize(Pieces& pieces) const override {
+    const char32_t d = delimiter_;
+    SplitOnChars(pieces, [d](char32_t c) { return c == d; }, Behavior::kRemoved);
+  }
+
+ private:
+  char32_t delimiter_;
+};
+
 class Punctuation final : public PreTokenizer {
  public:
   explicit Punctuation(Behavior b) : behavior_(b) {}
@@ -392,6 +404,21 @@ const ComponentEntry<PreTokenizerFactory> kPreTokenizers[] = {
      }},
     {"WhitespaceSplit", [](const Json&, const std::string&) -> std::unique_ptr<PreTokenizer> {
        return std::make_unique<WhitespaceSplit>();
+     }},
+    // HF runs Rust's regex \w+|[^\w\s]+ and keeps its matches. Rust's \w is Unicode's word class
+    // (Alphabetic, marks, decimal digits, connector punctuation, the two joiners), wider than
+    // Oniguruma's \w (no letter numbers such as U+216B, no joiners): spelled out here.
+    {"Whitespace",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
+       AllowOnlyKeys(node, path, {});
+       static const std::string kWord = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\x{200C}\\x{200D}";
+       return std::make_unique<Split>("[" + kWord + "]+|[^" + kWord + "\\s]+", path, Behavior::kRemoved,
+                                      /*invert=*/true);
+     }},
+    {"CharDelimiterSplit",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
+       AllowOnlyKeys(node, path, {"delimiter"});
+       return std::make_unique<CharDelimiterSplit>(SingleChar(GetString(node, "delimiter", path), path + ".delimiter"));
      }},
     {"Punctuation",
      [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {

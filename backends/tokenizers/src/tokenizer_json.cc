@@ -1,5 +1,7 @@
 #include "tokenizer_json.h"
 
+#include "serde_float.h"
+
 namespace triton_studio::tok {
 namespace {
 
@@ -21,7 +23,10 @@ class Reader final : public nlohmann::json_sax<Json> {
     }
     return Scalar(Json(v));
   }
-  bool number_float(number_float_t v, const string_t&) override { return Scalar(Json(v)); }
+  // Floats hold the double HF's serde_json reads from the same text (serde_float.h).
+  bool number_float(number_float_t v, const string_t& text) override {
+    return Scalar(Json(SerdeJsonF64(text).value_or(v)));
+  }
   bool binary(binary_t& v) override { return Scalar(Json(nlohmann::json::binary_t(std::move(v)))); }
   bool string(string_t& v) override {
     if (mode_ == kMerges) {

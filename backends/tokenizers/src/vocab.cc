@@ -29,6 +29,12 @@ void Vocab::Add(std::string token, uint32_t id) {
   to_id_[to_token_[id]] = id;
 }
 
+void Vocab::AddKeepingEarlierIds(std::string token, uint32_t id) {
+  // Without a lookup entry for the token, Add leaves the earlier id's string and flag alone.
+  if (auto existing = to_id_.find(token); existing != to_id_.end()) to_id_.erase(existing);
+  Add(std::move(token), id);
+}
+
 void Vocab::Reserve(uint32_t id_limit, size_t tokens) {
   if (id_limit > to_token_.capacity()) {
     // Re-key every view if the strings move (Add does the same when it grows the table).

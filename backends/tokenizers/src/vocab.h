@@ -14,6 +14,9 @@ class Vocab {
  public:
   // Adds or replaces token -> id (later duplicates win, as when HF deserializes a JSON map).
   void Add(std::string token, uint32_t id);
+  // As Add, but a token seen before keeps its earlier ids for decoding (Unigram: HF reads an id's
+  // piece from its list, while the piece's lookup gives the last id).
+  void AddKeepingEarlierIds(std::string token, uint32_t id);
   // Room for ids below `id_limit` and `tokens` entries (no rehashing or re-keying while adding).
   void Reserve(uint32_t id_limit, size_t tokens);
   std::optional<uint32_t> Find(std::string_view token) const {

@@ -19,14 +19,14 @@ TEST(ComponentTable, UnknownNormalizerListsTheRegisteredOnes) {
 }
 
 TEST(ComponentTable, NestedUnknownPreTokenizerNamesItsPath) {
-  const Json seq = {{"type", "Sequence"}, {"pretokenizers", Json::array({Json{{"type", "Whitespace"}}})}};
+  const Json seq = {{"type", "Sequence"}, {"pretokenizers", Json::array({Json{{"type", "UnicodeScripts"}}})}};
   EXPECT_THROW(
       {
         try {
           triton_studio::tok::MakePreTokenizer(seq, "pre_tokenizer");
         } catch (const TokenizerError& e) {
           EXPECT_NE(std::string(e.what()).find("pre_tokenizer.pretokenizers[0].type: unsupported pre-tokenizer "
-                                               "'Whitespace' (supported: ByteLevel, "),
+                                               "'UnicodeScripts' (supported: ByteLevel, "),
                     std::string::npos)
               << e.what();
           throw;
