@@ -13,7 +13,7 @@ import { CONTAINER_GENERATIONS } from '../../generator/build/containers.js';
 import { compareVersions } from '../../generator/build/elf.js';
 import { renderNativeStep } from '../../generator/codegen/cpp/index.js';
 import type { TokenizeStepModel } from '../../generator/codegen/nativeStep.js';
-import { stepSourcesDir } from '../../generator/index.js';
+import { hostArchitecture, stepSourcesDir } from '../../generator/index.js';
 
 const step: TokenizeStepModel = {
   kind: 'tokenize',
@@ -61,6 +61,8 @@ describe('buildRepository', () => {
         model: 'tok',
         library: join(repo, 'tok', '1', 'libtriton_tok.so'),
         kind: 'step',
+        // Built for this machine's CPU when no --arch is given.
+        arch: hostArchitecture().arch,
         requires: {
           glibc: expect.stringMatching(/^2\.\d+$/),
           glibcxx: expect.stringMatching(/^3\.4\.\d+$/),
