@@ -16,7 +16,8 @@ beforeAll(() => {
 it('TS-E056 names what the native library cannot load', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ts-native-check-'));
   const gpt2 = JSON.parse(readFileSync(path.join(repoRoot, '.cache/tokenizers/gpt2/tokenizer.json'), 'utf8'));
-  gpt2.model.type = 'Unigram';
+  // Every model type HF writes is implemented now: a misspelt one stands for what is not.
+  gpt2.model.type = 'Wordpiece';
   writeFileSync(path.join(dir, 'tokenizer.json'), JSON.stringify(gpt2));
   const pipeline = JSON.parse(
     readFileSync(path.join(repoRoot, 'samples/gpt2-sim/gpt2-sim.pipeline.json'), 'utf8'),
@@ -30,7 +31,9 @@ it('TS-E056 names what the native library cannot load', () => {
   const { diagnostics } = validatePipeline(text, file);
   const e056 = diagnostics.filter((d) => d.code === 'TS-E056');
   expect(e056).toHaveLength(1);
-  expect(e056[0]!.message).toContain("model.type: unsupported model 'Unigram' (supported: BPE, WordPiece)");
+  expect(e056[0]!.message).toContain(
+    "model.type: unsupported model 'Wordpiece' (supported: BPE, WordPiece, WordLevel, Unigram)",
+  );
 
   // The same file with a supported model passes the check.
   gpt2.model.type = 'BPE';
