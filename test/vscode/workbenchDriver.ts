@@ -114,6 +114,9 @@ async function perform(page: Page, action: WorkbenchAction, dir: string): Promis
       await toast.locator('.monaco-button', { hasText: action.button }).click({ timeout: STEP_TIMEOUT_MS });
       return undefined;
     }
+    case 'pressKey':
+      await page.keyboard.press(action.key);
+      return undefined;
     case 'pickQuickItem': {
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: action.label }).first();
       await row.click({ timeout: STEP_TIMEOUT_MS });

@@ -29,6 +29,8 @@ export type WorkbenchAction =
   | { kind: 'clickNotificationButton'; text: string; button: string }
   /** Clicks the open quick pick's item whose label contains `label`. */
   | { kind: 'pickQuickItem'; label: string }
+  /** Presses a key (Playwright's name: `Control+End`, `Escape`…) in the focused workbench element. */
+  | { kind: 'pressKey'; key: string }
   /** Clicks the CodeLens (in the active editor) whose title contains `text`; `index` picks among equals. */
   | { kind: 'clickCodeLens'; text: string; index?: number }
   /** Waits until some webview's page text contains `text` (whitespace-insensitive); returns that page's text. */
