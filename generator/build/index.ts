@@ -11,6 +11,7 @@ export {
   checkLlamaCppFetched,
   llamaCacheDir,
   llamaCppLibrary,
+  llamaRuntimeLibraries,
   smolLm2Gguf,
   LLAMA_CPP_BACKEND,
   LLAMA_CPP_TARGET,

@@ -124,7 +124,7 @@ export function endTokenFilesBeside(tokenizerJson: string, exists = existsSync):
  * generation_config.json's `eos_token_id` (a number or a list), in that order, without repeats.
  * A token string the tokenizer does not know is an error naming it.
  */
-export function endTokenIds(tokenizerJson: string, files: EndTokenFiles): number[] {
+export function endTokenIds(tokenizerJson: string, files: EndTokenFiles | ChatTemplateFiles): number[] {
   const ids: number[] = [];
   const add = (id: number) => {
     if (!ids.includes(id)) ids.push(id);

@@ -55,7 +55,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   'generator/import/importRepository.ts#importRepository': 'to split with its file',
   'generator/import/importRepository.ts#fromEnsemble': 'to split with its file',
   'client/openai/server.ts#startOpenAiServer': 'being reworked by the OpenAI hardening (issue 25 item 1)',
-  'client/study/batching.ts#runBatchingStudy': 'to split: modes / report',
   'generator/tscompile/typeConversion.ts#convertType': 'one switch over the type kinds of the subset',
   'generator/k8s/manifests.ts#kubernetesObjects': 'declarative: the manifests as object literals',
   'generator/build/elf.ts#readElfDynamic': "one pass over the ELF's dynamic section",
