@@ -25,6 +25,7 @@
 
 #include "inflight_engine.h"
 #include "triton_studio/glue.h"
+#include "triton_studio/glue/token_model.h"
 
 namespace triton_studio::llama_cpp {
 namespace {
@@ -68,20 +69,9 @@ std::optional<T> Scalar(TRITONBACKEND_Request* request, const char* name) {
 class LlamaStepModel : public glue::BackendModel {
  public:
   LlamaStepModel(glue::ModelConfig config, const std::string& version_dir) : config_(std::move(config)) {
-    for (const char* input : {kInputIds, kRequestOutputLen}) {
-      if (!config_.HasTensor(input, false)) {
-        throw BackendError(std::string("llama_cpp needs an input named '") + input +
-                           "' (TensorRT-LLM interface: input_ids, input_lengths, request_output_len)");
-      }
-    }
-    output_ids_dtype_ = config_.TensorDataType(kOutputIds, true);
-    if (!glue::IsIntegerType(output_ids_dtype_)) {
-      throw BackendError("llama_cpp needs an integer output named 'output_ids' (e.g. TYPE_INT32, dims [-1,-1])");
-    }
-    sequence_length_dtype_ = config_.TensorDataType(kSequenceLength, true);
-    if (config_.HasTensor(kSequenceLength, true) && !glue::IsIntegerType(sequence_length_dtype_)) {
-      throw BackendError("llama_cpp's output 'sequence_length' must be an integer type");
-    }
+    const glue::TokenModelOutputs outputs = glue::CheckTokenModelConfig(config_, "llama_cpp", "TensorRT-LLM", "TYPE_INT32");
+    output_ids_dtype_ = outputs.output_ids;
+    sequence_length_dtype_ = outputs.sequence_length;
     EngineOptions options;
     const std::string gguf = config_.Parameter("gguf").value_or("model.gguf");
     options.model_path = !gguf.empty() && gguf[0] == '/' ? gguf : version_dir + "/" + gguf;
