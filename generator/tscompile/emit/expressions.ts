@@ -188,7 +188,7 @@ function objectLiteral(em: Emitter, e: ObjectLiteralExpression): Value {
     return em.convert(v.value, f.type, v.node);
   });
   const struct = cppName(type.name);
-  return { code: `std::make_shared<${struct}>(${struct}{${inits.join(', ')}})`, type };
+  return { code: `tsrt::makeShared<${struct}>(${struct}{${inits.join(', ')}})`, type };
 }
 
 export function lvalue(em: Emitter, e: Node): Place {
