@@ -281,6 +281,12 @@ function call(em: Emitter, c: CallExpression): Value {
     if (em.moduleFunctions.has(name) && !isGlobal(callee)) {
       const fnDecl = callee.getSymbol()?.getDeclarations()[0];
       const params = fnDecl && Node.isFunctionDeclaration(fnDecl) ? fnDecl.getParameters() : [];
+      // TypeScript reports it too (TS2554); JS would drop the extra values, C++ has no place for them.
+      if (c.getArguments().length > params.length)
+        throw new Unsupported(
+          c,
+          `${name} takes ${params.length} argument(s) and this call passes ${c.getArguments().length}: remove the extra ones`,
+        );
       const args = em.args(c).map((a, i) => em.argAs(a, em.tsType(params[i]!.getType(), params[i]!), c));
       return { code: `${cppName(name)}(${args.join(', ')})`, type: em.typeOf(c) };
     }
