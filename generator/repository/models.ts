@@ -223,17 +223,7 @@ function stepModel(
     inputTensor(conversational && p.role === 'text' ? { ...p, optional: true } : p),
   );
   config.output = step.outputs.map(outputTensor);
-  if (step.dynamicBatching) {
-    const db: PbMessage = {};
-    if (step.dynamicBatching.preferredBatchSizes?.length)
-      db.preferred_batch_size = [...step.dynamicBatching.preferredBatchSizes];
-    if (step.dynamicBatching.maxQueueDelayMicroseconds !== undefined) {
-      db.max_queue_delay_microseconds = step.dynamicBatching.maxQueueDelayMicroseconds;
-    }
-    if (step.dynamicBatching.preserveOrdering !== undefined)
-      db.preserve_ordering = step.dynamicBatching.preserveOrdering;
-    config.dynamic_batching = db;
-  }
+  if (step.dynamicBatching) config.dynamic_batching = dynamicBatchingConfig(step.dynamicBatching);
   const groups =
     step.instanceGroups.length > 0 || !(native || customModule)
       ? step.instanceGroups
@@ -284,6 +274,16 @@ function stepModel(
     budget: step.budget,
     versionFiles,
   };
+}
+
+/** A step's dynamicBatching as config.pbtxt's dynamic_batching message. */
+function dynamicBatchingConfig(batching: NonNullable<ResolvedStep['dynamicBatching']>): PbMessage {
+  const db: PbMessage = {};
+  if (batching.preferredBatchSizes?.length) db.preferred_batch_size = [...batching.preferredBatchSizes];
+  if (batching.maxQueueDelayMicroseconds !== undefined)
+    db.max_queue_delay_microseconds = batching.maxQueueDelayMicroseconds;
+  if (batching.preserveOrdering !== undefined) db.preserve_ordering = batching.preserveOrdering;
+  return db;
 }
 
 /** Objects merge key by key; anything else (lists included) is replaced. */
