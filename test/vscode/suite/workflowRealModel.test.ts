@@ -4,10 +4,12 @@
  * and deployed with the extension's commands, then ▶ Send prompt on the pipeline's sample prompt
  * streams the model's own answer (" Paris": a fact, not an echo of the prompt) into the answer
  * panel, and ⏱ Latency test measures it. Its screenshots are the README's real-model pictures.
- * Needs `npm run setup` (llama.cpp and the model in .cache/llama).
+ * Needs `npm run setup` (llama.cpp and the model in .cache/llama). Named to run after every other
+ * suite (files run in name order): its Generate leaves the extension a last repository, which
+ * changes what an unreachable server's notification offers in ui.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { Pipeline } from '../../../generator/index.js';
@@ -62,6 +64,9 @@ describe('Triton Studio with a real model: SmolLM2 on llama.cpp from the pipelin
 
   after(async () => {
     await vscode.commands.executeCommand('tritonStudio.stopLocalServer');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // The suites after this one see the workspace as it was: one pipeline fewer to pick among.
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it('Generate, Build Backends, Start Local Server and Deploy serve it', async () => {
