@@ -161,6 +161,23 @@ describe('no product function over 80 lines', () => {
   });
 });
 
+describe('every product source file says its job', () => {
+  const product = sources.filter(
+    (f) =>
+      (/^(generator|client|cli|extension)\//.test(f) && /\.(ts|tsx|mts)$/.test(f) && !f.endsWith('.d.ts')) ||
+      /^backends\/(?!.*\/(test|fuzz)\/).*\.(cc|h|cpp)$/.test(f),
+  );
+
+  it('starts with a comment (after a #! line), TypeScript and C++ alike', () => {
+    const silent = product.filter((f) => {
+      const text = readFileSync(f, 'utf8').replace(/^#!.*\n/, '');
+      return !/^(\/\/|\/\*)/.test(text);
+    });
+    expect(product.length).toBeGreaterThan(400);
+    expect(silent).toEqual([]);
+  });
+});
+
 describe('one naming style per folder', () => {
   /** camelCase or kebab-case (snake_case is C++'s); one lower-case word fits any. */
   const style = (name: string): string | undefined =>
