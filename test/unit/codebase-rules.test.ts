@@ -176,6 +176,28 @@ describe('every product source file says its job', () => {
     expect(product.length).toBeGreaterThan(400);
     expect(silent).toEqual([]);
   });
+
+  it('holds for tests too: a test file starts with what it pins', () => {
+    const tests = sources.filter((f) => f.startsWith('test/') && /\.(ts|tsx|mts)$/.test(f));
+    const silent = tests.filter((f) => !/^(\/\/|\/\*)/.test(readFileSync(f, 'utf8')));
+    expect(tests.length).toBeGreaterThan(100);
+    expect(silent).toEqual([]);
+  });
+});
+
+describe('every extension command goes through COMMANDS', () => {
+  it('registers commands only in extension/commands/index.ts, where the table and its trust gate are', () => {
+    const registering = sources.filter(
+      (f) =>
+        f.startsWith('extension/') &&
+        /\bregister(TextEditor)?Command\(/.test(readFileSync(f, 'utf8')) &&
+        f !== 'extension/commands/index.ts',
+    );
+    expect(registering).toEqual([]);
+    const table = readFileSync('extension/commands/index.ts', 'utf8');
+    expect(table).toMatch(/COMMANDS\.map\(\(spec\) =>\s*vscode\.commands\.registerCommand\(spec\.id/);
+    expect(table.match(/registerCommand\(/g)).toHaveLength(1);
+  });
 });
 
 describe('one naming style per folder', () => {
