@@ -1,3 +1,7 @@
+/**
+ * perf's reports: exports, the chart specification, the terminal and HTML reports, and perf
+ * compare.
+ */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
