@@ -27,7 +27,6 @@ const LONG_FILES: Record<string, string> = {
   'test/tscompile/harness.ts': 'the differential harness: driver generation and the Node side; to split',
   'test/unit/pipeline-validate.test.ts': 'one describe per check family; to split by family',
   'test/unit/generator.test.ts': 'to split by what it pins (repository writer, layout, manifests)',
-  'test/unit/perf-reports.test.ts': 'to split: export / HTML report / compare',
   'test/integration/cli.test.ts': 'one shared server for every command; to split by command',
   'test/integration/perf-endpoints.test.ts': 'one server per endpoint family; to split',
   'test/integration/native-steps.test.ts': 'one build shared by its tests; to split by step kind',
