@@ -53,7 +53,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     'one check over every module; to split per module kind',
   'generator/pipeline/checks/modules.ts#checkModules>anon': 'the per-module callback of checkModules',
   'client/perf/load/nativeEngine.ts#runNativeLoad': "the driver's protocol as one state machine",
-  'generator/repository/generate.ts#generateRepository': 'to split: plan / write / rename into place',
   'extension/commands/latency.ts#runLatencyTestCommand': 'to split: inputs / run / report',
   'client/server/localServer.ts#startOnce': 'to split: spawn / wait for ready',
   'client/deploy/load.ts#loadAll': 'the candidate and serve loads in dependency order',
