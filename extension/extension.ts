@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): TritonStudioApi {
     ),
     registerPromptFiles(),
     registerTsStepDiagnostics(),
-    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs),
+    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs, (query) => (ctx.graphEditorState = query)),
   );
   return { ctx, serverView };
 }

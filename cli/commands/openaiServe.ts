@@ -1,3 +1,4 @@
+/** `triton-studio openai-serve`: the OpenAI-compatible front in front of a Triton server. */
 import { Command } from 'commander';
 import { OPENAI_DEFAULT_LIMITS, startOpenAiServer } from '../../client/index.js';
 import { action } from '../action.js';

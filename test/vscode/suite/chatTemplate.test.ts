@@ -1,3 +1,4 @@
+/** Preview Chat Template in real VS Code: the step's native rendering beside the pipeline. */
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
