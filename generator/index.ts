@@ -99,6 +99,12 @@ export {
 } from './build/index.js';
 export { readElfDynamic, ElfError, type ElfDynamicInfo } from './build/elf.js';
 export {
+  resolveSymbols,
+  systemLibraryDirs,
+  type Resolution,
+  type ResolutionOptions,
+} from './build/symbolResolution.js';
+export {
   CONTAINER_GENERATIONS,
   compatibilityProblems,
   type ContainerGeneration,

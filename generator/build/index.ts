@@ -9,7 +9,9 @@ export {
 export { buildRepository, type BuildRepositoryOptions, type BuiltModel, type RepositoryBuild } from './repository.js';
 export {
   checkLlamaCppFetched,
+  llamaBinsDir,
   llamaCacheDir,
+  LLAMA_PREBUILT,
   llamaCppLibrary,
   smolLm2Gguf,
   LLAMA_CPP_BACKEND,
