@@ -26,6 +26,9 @@ export {
   emulationPrefix,
   hostArchitecture,
   libraryArchitecture,
+  resolveTargetArch,
+  TARGET_ARCH_SOURCES,
   type Architecture,
   type TargetArch,
+  type TargetArchSource,
 } from './architectures.js';

@@ -5,12 +5,12 @@
  * Every library here is real, compiled by the cross compiler or fetched from npm; the only fake is
  * the fault itself (a call to a function nothing defines, a library deleted after linking).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRepository, llamaBinsDir } from '../../generator/build/index.js';
+import { llamaBinsDir } from '../../generator/build/index.js';
 import { checkTargetSymbols, targetTritonLibrary } from '../../generator/build/targetSymbols.js';
 import { architecture, generateRepository, stepSourcesDir, type Pipeline } from '../../generator/index.js';
 
@@ -105,11 +105,12 @@ describe('symbols of a library cross-built for aarch64, resolved at build time',
     for (const library of libraries) expect(check(join(bins, library))).not.toThrow();
   });
 
-  it('fails `build --arch aarch64` of a step whose step.cc calls a function nothing defines', async () => {
+  it('fails `build` of a pipeline with target.arch aarch64 whose step.cc calls a function nothing defines', async () => {
     const sample = JSON.parse(
       readFileSync(join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json'), 'utf8'),
     ) as Pipeline;
     delete sample.$schema;
+    sample.target = { arch: 'aarch64' };
     const file = join(work, 'gpt2.pipeline.json');
     writeFileSync(file, JSON.stringify(sample));
     const repo = join(work, 'repo');
@@ -123,8 +124,19 @@ describe('symbols of a library cross-built for aarch64, resolved at build time',
       '\nextern "C" void ts_cross_probe_missing();\n' +
         'extern "C" __attribute__((visibility("default"), used)) void ts_cross_probe() { ts_cross_probe_missing(); }\n',
     );
-    await expect(buildRepository(repo, { arch: AARCH64, models: ['preprocessing'] })).rejects.toThrow(
-      /^preprocessing: libtriton_preprocessing\.so \(built for aarch64\) needs 1 symbol\(s\) .*: ts_cross_probe_missing\./,
+    // The CLI without --arch: the pipeline's target.arch decides.
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [join(ROOT, 'bin/triton-studio.js'), 'build', repo], {
+        cwd: ROOT,
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (code) => done({ code, stderr }));
+    });
+    expect(stderr).toContain(`building native steps of ${repo} for aarch64 (pipeline target.arch)`);
+    expect(stderr).toMatch(
+      /preprocessing: libtriton_preprocessing\.so \(built for aarch64\) needs 1 symbol\(s\) .*: ts_cross_probe_missing\./,
     );
+    expect(code).not.toBe(0);
   }, 600_000);
 });
