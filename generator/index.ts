@@ -114,6 +114,7 @@ export {
 } from './build/symbolResolution.js';
 export {
   CONTAINER_GENERATIONS,
+  containerFloor,
   compatibilityProblems,
   type ContainerGeneration,
 } from './build/containers.js';

@@ -21,7 +21,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parsePbtxt } from '../pbtxt/index.js';
 import { stepSourcesDir } from '../repository/layout.js';
 import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
-import { hostArchitecture } from './architectures.js';
+import { hostArchitecture, type Architecture } from './architectures.js';
 import {
   buildBackends,
   DEFAULT_BACKEND_TARGETS,
@@ -30,7 +30,7 @@ import {
   type BackendsBuild,
   type BuildBackendsOptions,
 } from './backends.js';
-import { compatibilityProblems, CONTAINER_GENERATIONS, requiredFloor } from './containers.js';
+import { compatibilityProblems, containerFloor, requiredFloor } from './containers.js';
 import { readElfDynamic } from './elf.js';
 import {
   checkLlamaCppFetched,
@@ -110,7 +110,7 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
       // ldd runs the library's own dynamic loader: only for this machine's architecture (a
       // cross-built one is resolved from its ELF tables once placed, below).
       if (backends.arch.arch === hostArchitecture().arch) await checkSymbolsResolve(model, library);
-      const requires = checkContainers(model, library);
+      const requires = checkContainers(model, library, backends.arch);
       const produced = basename(library);
       if (backend !== undefined && produced !== `libtriton_${backend}.so`) {
         throw new BuildError(
@@ -126,7 +126,7 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
       if (!existsSync(library)) {
         throw new BuildError(`${library} is missing after building the backends; rebuild with the triton_sim_llm target`);
       }
-      const requires = checkContainers(model, library);
+      const requires = checkContainers(model, library, backends.arch);
       const placed = placeInVersionFolders(library, modelDir);
       checkCrossBuilt(model, [placed]);
       built.push({
@@ -141,7 +141,7 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
       if (!existsSync(library)) {
         throw new BuildError(`${library} is missing after building the backends; rebuild with the ${LLAMA_CPP_TARGET} target`);
       }
-      const requires = checkContainers(model, library);
+      const requires = checkContainers(model, library, backends.arch);
       const runtimes = llamaRuntimeLibraries(root, backends.arch).map((runtime) => placeInVersionFolders(runtime, modelDir));
       const placed = placeInVersionFolders(library, modelDir);
       checkCrossBuilt(model, [placed, ...runtimes]);
@@ -265,9 +265,9 @@ async function checkSymbolsResolve(model: string, library: string): Promise<void
  * needing a symbol version the oldest supported container lacks would fail to load there
  * ("version `GLIBC_2.36' not found"). Refused now, naming the symbol (containers.ts).
  */
-function checkContainers(model: string, library: string): BuiltModel['requires'] {
+function checkContainers(model: string, library: string, arch: Architecture): BuiltModel['requires'] {
   const info = readElfDynamic(readFileSync(library));
-  const floor = CONTAINER_GENERATIONS[0]!;
+  const floor = containerFloor(arch.arch);
   const problems = compatibilityProblems(info, floor);
   if (problems.length > 0) {
     const what = problems
