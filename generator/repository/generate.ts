@@ -47,6 +47,8 @@ export interface GenerateResult {
   ensembleName?: string;
   /** What `ensembleName` is: 'orchestrator' when the native orchestrator serves the pipeline. */
   serving?: Serving;
+  /** The pipeline's `target.arch`, when it names one (kept in the manifest for `build`). */
+  targetArch?: string;
   models: { name: string; kind: GeneratedModel['kind'] }[];
   outDir: string;
 }
@@ -242,6 +244,7 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   }
   result.ensembleName = analyzed.graph.name;
   result.serving = analyzed.graph.serving;
+  result.targetArch = parsed.pipeline.target?.arch;
   result.models = models.map((m) => ({ name: m.name, kind: m.kind }));
   result.files = files.map((f) => f.path);
   result.sourceFiles = sources.map((f) => f.path);
