@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckContext, isNative } from './checks/context.js';
 import { fileRoots, isInside, outsideMessage, versionFiles } from './checks/files.js';
@@ -30,6 +30,8 @@ export interface PipelineEnvironment {
   tokenizerProblem(file: string): string | undefined;
   /** Why a step's chat template cannot be loaded (a syntax error at its line and column); undefined when it can. */
   chatTemplateProblem?(files: ChatTemplateFiles): string | undefined;
+  /** The CPUs this machine may use (a llama.cpp step's thread count is checked against them). */
+  readonly cpus?: number;
 }
 
 export interface EnvironmentOptions {
@@ -44,6 +46,7 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     resolveTokenizer,
     exists: existsSync,
     realPath,
+    cpus: availableParallelism(),
     tokenizerProblem,
     chatTemplateProblem,
   };
