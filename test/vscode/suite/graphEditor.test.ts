@@ -304,7 +304,9 @@ describe('Triton Studio graph editor (the pipeline as a typed graph, two-way wit
     });
     const notice = await workbench<Shown>({ kind: 'webviewWaitFor', selector: '.notice.refused' });
     assert.match(notice.text, /text_input → sim_llm\.request_output_len refused/);
+    // Both reasons: the port is fed already, and a STRING would not fit it anyway.
     assert.match(notice.text, /already wired/);
+    assert.match(notice.text, /text_input is STRING but sim_llm\.request_output_len expects INT32/);
     await workbench({ kind: 'webviewScreenshot', name: 'graph-refused-wire' });
     assert.equal(doc.getText(), before);
   });
