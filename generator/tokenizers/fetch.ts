@@ -75,6 +75,8 @@ export async function fetchTokenizerFrom(
       file: tarball,
       cwd: unpacked,
       strip: 1,
+      // Files dated now, not 1985 (npm's fixed tarball date): caches keyed on mtime see them as new.
+      noMtime: true,
       filter: (p) => wanted.has(p.replace(/^\.\//, '')),
     });
     const out = join(staging, name);
