@@ -158,6 +158,22 @@ describe('Triton Studio installed from its .vsix: a new user, a workspace with o
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
     await workbench({ kind: 'screenshot', name: 'walkthrough' });
+    // The first-run page in each kind of theme (docs/images/ keeps them).
+    const config = vscode.workspace.getConfiguration('workbench');
+    try {
+      for (const [theme, name] of [
+        ['Default Light Modern', 'walkthrough-light'],
+        ['Default Dark Modern', 'walkthrough-dark'],
+        ['Default High Contrast', 'walkthrough-high-contrast'],
+        ['Default High Contrast Light', 'walkthrough-high-contrast-light'],
+      ] as const) {
+        await config.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+        await new Promise((r) => setTimeout(r, 1_500));
+        await workbench({ kind: 'screenshot', name });
+      }
+    } finally {
+      await config.update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    }
     const checked = await run<{ prerequisites: { name: string; found?: string; how: string }[] }>(
       'checkPrerequisites',
     );
@@ -259,6 +275,7 @@ describe('Triton Studio installed from its .vsix: a new user, a workspace with o
     try {
       await vscode.window.showTextDocument(uri);
       await quietNotifications();
+      console.log(`[vsix suite] Generate (mistral-7b missing) at ${new Date().toISOString().slice(11, 23)}`);
       const refused = await vscode.commands.executeCommand<Result<object>>('tritonStudio.generate', uri);
       assert.equal(refused?.ok, false);
       assert.match(
