@@ -3,7 +3,9 @@
  * new toasts in any 800 ms (NotificationsToasts.SPAM_PROTECTION in the workbench); a fourth goes to
  * the notification center only. A test that clears the toasts of one command and at once runs the
  * next (a progress notification and an error each count) could so lose the toast it waits for:
- * the "first error toast sometimes missing" the suite used to retry for.
+ * one cause of the "first error toast sometimes missing" the suite used to retry for. The other
+ * was the product's: a toast taller than ~62% of the window is not shown either, and error
+ * messages naming several paths were that tall (extension/commands/toastText.ts now cuts them).
  */
 import * as vscode from 'vscode';
 
