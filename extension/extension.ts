@@ -10,7 +10,7 @@ import { Ctx } from './context.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
 import { registerGraphEditor } from './graphEditor/host/provider.js';
 import { registerPromptFiles } from './prompts/codeLens.js';
-import { ChooseTokenizerFix } from './setup/chooseTokenizer.js';
+import { TokenizerNotFoundFixes } from './setup/chooseTokenizer.js';
 import { ServerView } from './views/serverView.js';
 import { registerTsStepDiagnostics } from './tsStepDiagnostics.js';
 
@@ -27,12 +27,12 @@ export function activate(context: vscode.ExtensionContext): TritonStudioApi {
     ctx,
     ...registerCommands(ctx),
     serverView,
-    registerPipelineDiagnostics(ctx.storage.tokenizerSearchDirs),
+    registerPipelineDiagnostics(ctx.storage.tokenizerSearchDirs, ctx.onDidChangeTokenizers),
     vscode.languages.registerCodeActionsProvider(
       { pattern: '**/*.pipeline.json' },
-      new ChooseTokenizerFix(),
+      new TokenizerNotFoundFixes(),
       {
-        providedCodeActionKinds: ChooseTokenizerFix.kinds,
+        providedCodeActionKinds: TokenizerNotFoundFixes.kinds,
       },
     ),
     registerPromptFiles(),

