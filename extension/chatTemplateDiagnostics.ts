@@ -18,7 +18,8 @@ const DEBOUNCE_MS = 300;
 
 export function registerChatTemplateDiagnostics(): vscode.Disposable {
   const named = new Set<string>(); // Jinja files some pipeline names
-  const native = nativeTemplateCheck();
+  // Looked up per check: the native tool may be built after activation (the first Build).
+  const native = (template: string) => nativeTemplateCheck()?.(template);
   const problems = (text: string, file: string) =>
     (TOKENIZER_CONFIG.test(file)
       ? tokenizerConfigDiagnostics(text, file, native)

@@ -1,7 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { OPENAI_DEFAULT_LIMITS, startOpenAiServer, type ChatTemplateSource } from '../../client/index.js';
+import {
+  ChatRenderer,
+  OPENAI_DEFAULT_LIMITS,
+  renderChatTool,
+  startOpenAiServer,
+  type ChatTemplateSource,
+} from '../../client/index.js';
 import { action } from '../action.js';
 import { CliError } from '../io.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
@@ -84,13 +90,15 @@ export function openaiServeCommand(): Command {
       action(async (out, opts: OpenAiServeOptions) => {
         const tokenizer = await nativeTokenizer(opts.tokenizer, out.progress.bind(out));
         const chatTemplate = chatTemplateSource(opts.chatTemplate, tokenizer.tokenizer);
+        const chatRenderer =
+          chatTemplate && new ChatRenderer(await renderChatTool(out.progress.bind(out)), chatTemplate);
         const triton = connect(opts);
         try {
           await triton.serverReady();
           const server = await startOpenAiServer({
             triton,
             tokenizer,
-            chatTemplate,
+            chatRenderer,
             host: opts.host,
             port: opts.port,
             apiKey: opts.apiKey ?? (process.env[API_KEY_ENV] || undefined),
@@ -115,6 +123,7 @@ export function openaiServeCommand(): Command {
           return 0;
         } finally {
           tokenizer.close();
+          chatRenderer?.close();
           triton.close();
         }
       }),

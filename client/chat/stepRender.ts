@@ -5,7 +5,7 @@
  * the template variables there), by the native engine the step runs. What the step then encodes
  * without adding special tokens: its ids are the ids the model step receives.
  */
-import { renderChat, type ChatTemplateSource } from './renderChat.js';
+import type { ChatRenderRequest } from './renderChat.js';
 
 export interface StepConversation {
   messages: unknown;
@@ -13,7 +13,8 @@ export interface StepConversation {
   chatTemplateKwargs?: Record<string, unknown>;
 }
 
-export async function renderAsTheStep(source: ChatTemplateSource, chat: StepConversation): Promise<string> {
+/** The render request the step makes of a conversation. */
+export function stepRenderRequest(chat: StepConversation): ChatRenderRequest {
   const kwargs = { ...chat.chatTemplateKwargs };
   const control = (name: string): boolean | undefined => {
     const value = kwargs[name];
@@ -22,13 +23,13 @@ export async function renderAsTheStep(source: ChatTemplateSource, chat: StepConv
   };
   const addGenerationPrompt = control('add_generation_prompt') ?? true;
   const continueFinalMessage = control('continue_final_message') ?? false;
-  return renderChat(source, {
+  return {
     messages: asTheStepSeesThem(chat.messages),
     ...(chat.tools !== undefined && chat.tools !== null && { tools: chat.tools as unknown[] }),
     addGenerationPrompt: addGenerationPrompt && !continueFinalMessage,
     continueFinalMessage,
     kwargs,
-  });
+  };
 }
 
 /** Text parts joined with "\n", as the tokenize step joins them (chat_prompt.cc). */

@@ -21,8 +21,9 @@ import type { TritonClient } from '../grpc/client.js';
 import { CancelPacer } from '../grpc/cancelPacer.js';
 import { TritonError } from '../grpc/errors.js';
 import type { ModelConfig } from '../grpc/types.js';
-import { ChatRenderError, type ChatTemplateSource } from '../chat/renderChat.js';
-import { renderAsTheStep } from '../chat/stepRender.js';
+import type { ChatRenderer } from '../chat/chatRenderer.js';
+import { ChatRenderError } from '../chat/renderChat.js';
+import { stepRenderRequest } from '../chat/stepRender.js';
 import { MESSAGES, promptInputs, sendPrompt } from '../prompt.js';
 import type { NativeTokenizer } from '../tokenizer/nativeTokenizer.js';
 import {
@@ -51,10 +52,10 @@ export interface OpenAiServerOptions {
   /** Counts `usage` tokens (the pipeline's tokenizer). */
   tokenizer: NativeTokenizer;
   /**
-   * The chat template of the pipeline's tokenize step: a chat sent to a model with a `messages`
-   * input is counted as the step renders and encodes it. Without it, its flattened text is counted.
+   * Renders with the chat template of the pipeline's tokenize step: a chat sent to a model with a
+   * `messages` input is counted as the step renders and encodes it. Without it, its flattened text is counted.
    */
-  chatTemplate?: ChatTemplateSource;
+  chatRenderer?: ChatRenderer;
   /** Default 127.0.0.1; 0.0.0.0 to serve other machines. */
   host?: string;
   /** Default 0: a free port. */
@@ -206,10 +207,10 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
 
   /** The text the model's ids come from: a conversation as its tokenize step renders it, else the prompt. */
   async function promptText(request: ParsedRequest, config: ModelConfig): Promise<string> {
-    const template = options.chatTemplate;
-    if (!request.chat || !template || !config.input.some((i) => i.name === MESSAGES)) return request.prompt;
+    const renderer = options.chatRenderer;
+    if (!request.chat || !renderer || !config.input.some((i) => i.name === MESSAGES)) return request.prompt;
     try {
-      return await renderAsTheStep(template, request.chat);
+      return await renderer.render(stepRenderRequest(request.chat));
     } catch (error) {
       // The step renders the same template: its own error (a raise_exception) answers the request.
       if (error instanceof ChatRenderError) return request.prompt;

@@ -22,6 +22,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatRenderer } from '../../client/chat/chatRenderer.js';
+import { renderChatTool } from '../../client/chat/renderChat.js';
 import { deployRepository } from '../../client/deploy/index.js';
 import { bytesInput, numericInput, TritonClient } from '../../client/grpc/client.js';
 import { startOpenAiServer, type OpenAiServer } from '../../client/openai/server.js';
@@ -151,6 +153,7 @@ describe.each(MODELS)('$sample behind openai-serve', ({ tokenizer, sample, model
   const hf = Tokenizer.fromFile(join(TOKENIZERS, tokenizer, 'tokenizer.json'));
   let served: Awaited<ReturnType<typeof serve>>;
   let native: NativeTokenizer;
+  let renderer: ChatRenderer;
   let front: OpenAiServer;
 
   beforeAll(async () => {
@@ -158,16 +161,20 @@ describe.each(MODELS)('$sample behind openai-serve', ({ tokenizer, sample, model
     const deployed = await deployRepository(served.client, { repository: served.repo, mode: 'local' });
     expect(deployed.ok, JSON.stringify(deployed)).toBe(true);
     native = new NativeTokenizer(tsTokenize, join(TOKENIZERS, tokenizer, 'tokenizer.json'));
+    renderer = new ChatRenderer(await renderChatTool(), {
+      tokenizerConfig: join(TOKENIZERS, tokenizer, 'tokenizer_config.json'),
+    });
     front = await startOpenAiServer({
       triton: served.client,
       tokenizer: native,
-      chatTemplate: { tokenizerConfig: join(TOKENIZERS, tokenizer, 'tokenizer_config.json') },
+      chatRenderer: renderer,
     });
   }, 900_000);
 
   afterAll(async () => {
     await front?.close();
     native?.close();
+    renderer?.close();
     served?.client.close();
     await served?.server.stop();
   });
