@@ -157,3 +157,10 @@ export {
 
 /** Package-relative path of the pipeline JSON Schema (what `contributes.jsonValidation` names). */
 export const PIPELINE_SCHEMA_PATH = 'generator/schema/pipeline.schema.json';
+export {
+  jinjaFileDiagnostics,
+  jinjaTemplatesNamedBy,
+  tokenizerConfigDiagnostics,
+  type NativeTemplateCheck,
+} from './chatTemplate/templateDiagnostics.js';
+export { nativeTemplateCheck } from './chatTemplate/nativeCheck.js';
