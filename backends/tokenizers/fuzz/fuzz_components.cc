@@ -10,6 +10,8 @@
 #include <mutex>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "../src/utf8.h"
 #include "fuzz_common.h"
 
