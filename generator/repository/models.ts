@@ -161,6 +161,19 @@ function inputLimits(
   return limits;
 }
 
+/**
+ * The smallest `max_input_len` among the steps that take a tokenize step's outputs: a standalone
+ * tokenize step refuses a longer prompt itself, before the model would (as the orchestrator does).
+ */
+function consumersMaxInputLen(step: ResolvedStep, graph: PipelineGraph): string | undefined {
+  const produced = new Set(graph.outputMap.get(step.name)?.values() ?? []);
+  const limits = graph.steps
+    .filter((s) => [...(graph.inputMap.get(s.name)?.values() ?? [])].some((t) => produced.has(t)))
+    .map((s) => s.parameters.max_input_len)
+    .filter((v): v is string => v !== undefined && /^\d+$/.test(v));
+  return limits.length ? String(Math.min(...limits.map(Number))) : undefined;
+}
+
 function parameters(params: Record<string, string>): ModelConfig['parameters'] {
   const entries = Object.entries(params);
   if (entries.length === 0) return undefined;
@@ -237,8 +250,11 @@ function stepModel(
   const params = { ...step.parameters };
   if (native) {
     params.tokenizer_file ??= TOKENIZER_FILE;
-    if (step.kind === 'tokenize') params.add_special_tokens ??= String(step.addSpecialTokens);
-    else {
+    if (step.kind === 'tokenize') {
+      params.add_special_tokens ??= String(step.addSpecialTokens);
+      const modelLimit = consumersMaxInputLen(step, graph);
+      if (modelLimit !== undefined) params.max_input_tokens ??= modelLimit;
+    } else {
       params.skip_special_tokens ??= String(step.skipSpecialTokens);
       // Each streamed chunk continues its request's decoder (backends/triton stream_decoders).
       if (streamed) params.streaming ??= 'true';

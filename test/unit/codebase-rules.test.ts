@@ -16,14 +16,6 @@ const MAX_FUNCTION_LINES = 80;
 
 /** Files over MAX_FILE_LINES, and why they may be. */
 const LONG_FILES: Record<string, string> = {
-  'backends/chat-template/src/filters.cc':
-    'landed with the chat-template engine: one file per part of Jinja; to split',
-  'backends/chat-template/src/parser.cc':
-    'landed with the chat-template engine; to split: expressions / statements',
-  'backends/chat-template/src/runtime.cc':
-    'landed with the chat-template engine; to split: statements / calls / loops',
-  'backends/chat-template/src/value.cc':
-    'landed with the chat-template engine; to split: value kinds / conversions',
   'test/integration/openai-front-hardening.test.ts':
     'landed with the OpenAI hardening; to split by request shape',
   'backends/perf-driver/perf_driver.cc':
