@@ -53,10 +53,11 @@ run() {
     echo "{\"machine\": \"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)\", \"cores\": $(nproc), \"python\": \"$tag\", \"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\"}"
   } >"$out/machine.json"
   # One tokenizer per core (cores 2.., leaving 0 and 1 to the system), its implementations one
-  # after another on that core; on a machine of under 8 cores, one tokenizer at a time.
+  # after another on that core; on a machine of under 8 cores, or with BUNDLE_SEQUENTIAL=1, one
+  # tokenizer at a time (no neighbours sharing the cache and memory bandwidth).
   local cores && cores=$(nproc) && local core=$((cores > 2 ? 2 : 0))
   for t in "${TOKENIZERS[@]}"; do
-    if ((cores >= 8)); then
+    if ((cores >= 8)) && [[ -z ${BUNDLE_SEQUENTIAL:-} ]]; then
       run_tokenizer "$dir" "$work/tokenizers/$t/tokenizer.json" "$t" "$core" "$seconds" "$out" &
       core=$((core + 1 < cores ? core + 1 : 2))
     else
