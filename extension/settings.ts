@@ -1,3 +1,4 @@
+/** The `tritonStudio.*` settings: their keys, and the checked values a prompt needs. */
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { normalizeUrl, type TritonClientOptions } from '../client/index.js';

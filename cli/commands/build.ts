@@ -1,3 +1,4 @@
+/** `triton-studio build`: compile a generated repository's native steps. */
 import { Command } from 'commander';
 import { action } from '../action.js';
 import { targetArch, wholeNumber } from '../options.js';

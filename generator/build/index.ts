@@ -13,6 +13,7 @@ export {
   llamaCacheDir,
   LLAMA_PREBUILT,
   llamaCppLibrary,
+  llamaRuntimeLibraries,
   smolLm2Gguf,
   LLAMA_CPP_BACKEND,
   LLAMA_CPP_TARGET,

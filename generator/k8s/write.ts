@@ -1,3 +1,4 @@
+/** Writes the Kubernetes manifests of a generated repository into a folder. */
 import { resolveTargetArch, type Architecture } from '../build/architectures.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -183,6 +183,47 @@ function deployedLibraries(outDir: string, models: GeneratedModel[]): string[] {
   return kept;
 }
 
+/**
+ * Writes the planned repository and step sources (each tree renamed into place), keeping the
+ * libraries a deploy placed; a refusal as the diagnostic to report, nothing replaced.
+ */
+function writeRepository(
+  outDir: string,
+  sourcesDir: string,
+  models: GeneratedModel[],
+  files: PlannedFile[],
+  sources: PlannedFile[],
+  expected: string[],
+): { code: 'TS-E060' | 'TS-E061'; message: string } | undefined {
+  try {
+    writeTrees([
+      {
+        outDir,
+        files,
+        emptyDirs: models.map((m) => `${m.name}/1`),
+        keep: [...expected, ...deployedLibraries(outDir, models)],
+      },
+      // No native step: stale sources of an earlier generation go (the build would compile them).
+      { outDir: sourcesDir, files: sources.length > 0 ? sources : null },
+    ]);
+  } catch (e) {
+    if (e instanceof RepositoryWriteError)
+      return { code: e.kind === 'not-ours' ? 'TS-E060' : 'TS-E061', message: e.message };
+    // The file system refused (no permission, no space, read-only): nothing was replaced.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      return {
+        code: 'TS-E061',
+        message:
+          `The repository cannot be written to ${outDir}: ${(e as Error).message}. ` +
+          'Nothing was changed; choose an output folder you can write to, e.g. a new folder in your project.',
+      };
+    }
+    throw e;
+  }
+  return undefined;
+}
+
 export function generateRepository(options: GenerateOptions): GenerateResult {
   const pipelinePath = resolve(options.pipelinePath);
   const outDir = resolve(options.outDir);
@@ -249,30 +290,7 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   result.files = files.map((f) => f.path);
   result.sourceFiles = sources.map((f) => f.path);
   if (options.dryRun) return result;
-  try {
-    writeTrees([
-      {
-        outDir,
-        files,
-        emptyDirs: models.map((m) => `${m.name}/1`),
-        keep: [...expected, ...deployedLibraries(outDir, models)],
-      },
-      // No native step: stale sources of an earlier generation go (the build would compile them).
-      { outDir: sourcesDir, files: sources.length > 0 ? sources : null },
-    ]);
-  } catch (e) {
-    if (e instanceof RepositoryWriteError)
-      return fail(e.kind === 'not-ours' ? 'TS-E060' : 'TS-E061', e.message);
-    // The file system refused (no permission, no space, read-only): nothing was replaced.
-    const code = (e as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
-      return fail(
-        'TS-E061',
-        `The repository cannot be written to ${outDir}: ${(e as Error).message}. ` +
-          'Nothing was changed; choose an output folder you can write to, e.g. a new folder in your project.',
-      );
-    }
-    throw e;
-  }
+  const refused = writeRepository(outDir, sourcesDir, models, files, sources, expected);
+  if (refused) return fail(refused.code, refused.message);
   return result;
 }
