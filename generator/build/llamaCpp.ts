@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Architecture, TargetArch } from './architectures.js';
+import { hostArchitecture, type Architecture, type TargetArch } from './architectures.js';
 import { BuildError } from './run.js';
 
 export const LLAMA_CPP_BACKEND = 'llama_cpp';
@@ -48,8 +48,8 @@ export function llamaCppLibrary(buildDir: string): string {
   return join(buildDir, 'llama-cpp', 'libtriton_llama_cpp.so');
 }
 
-/** The step's headers and `arch`'s libraries are present, or a BuildError saying how to get them. */
-export function checkLlamaCppFetched(projectRoot: string, arch: Architecture): void {
+/** The step's headers and `arch`'s (default this machine's) libraries are present, or a BuildError saying how to get them. */
+export function checkLlamaCppFetched(projectRoot: string, arch: Architecture = hostArchitecture()): void {
   const dir = llamaCacheDir(projectRoot);
   const bins = llamaBinsDir(projectRoot, arch);
   const prebuilt = LLAMA_PREBUILT[arch.arch];
@@ -62,7 +62,7 @@ export function checkLlamaCppFetched(projectRoot: string, arch: Architecture): v
 }
 
 /** The libraries the step loads at run time: libllama, ggml and every ggml CPU variant (not llama-common). */
-export function llamaRuntimeLibraries(projectRoot: string, arch: Architecture): string[] {
+export function llamaRuntimeLibraries(projectRoot: string, arch: Architecture = hostArchitecture()): string[] {
   const bins = llamaBinsDir(projectRoot, arch);
   return readdirSync(bins)
     .filter((f) => /^lib(llama\.|ggml)[^/]*\.so$/.test(f))
