@@ -38,6 +38,9 @@ export class Ctx implements vscode.Disposable {
   /** Compiler errors of the last Build Backends run. */
   readonly buildProblems = vscode.languages.createDiagnosticCollection('triton-studio-build');
   private readonly serverChanged = new vscode.EventEmitter<void>();
+  private readonly tokenizersChangedEmitter = new vscode.EventEmitter<void>();
+  /** Fires when a tokenizer was added to the cache (Download Tokenizer): problems are re-checked. */
+  readonly onDidChangeTokenizers = this.tokenizersChangedEmitter.event;
   /** Fires when the target server may have changed: settings, secrets, local start/stop, deploy. */
   readonly onDidChangeServer = this.serverChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
@@ -59,6 +62,7 @@ export class Ctx implements vscode.Disposable {
       this.localServer,
       this.buildProblems,
       this.serverChanged,
+      this.tokenizersChangedEmitter,
       this.localServer.onDidChange(() => this.serverChanged.fire()),
       this.secrets.onDidChange(() => {
         this.connections.reset();
@@ -71,6 +75,10 @@ export class Ctx implements vscode.Disposable {
         }
       }),
     );
+  }
+
+  tokenizersChanged(): void {
+    this.tokenizersChangedEmitter.fire();
   }
 
   /** Something outside the context changed what the server serves (a deploy, a load or unload). */

@@ -20,6 +20,7 @@ import {
   openGraphEditor,
 } from '../graphEditor/host/provider.js';
 import { CHOOSE_TOKENIZER_COMMAND, chooseTokenizerFile } from '../setup/chooseTokenizer.js';
+import { DOWNLOAD_TOKENIZER_COMMAND, downloadTokenizer } from '../setup/downloadTokenizer.js';
 import { INSTALL_LOCAL_SERVER_COMMAND, installLocalServer } from '../setup/installLocalServer.js';
 import { CHECK_PREREQUISITES_COMMAND, checkPrerequisites } from '../setup/prerequisites.js';
 import {
@@ -71,6 +72,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     title: 'Choose Tokenizer File',
     needsTrust: false,
     run: (_ctx, ...args) => chooseTokenizerFile(...args),
+  },
+  {
+    id: DOWNLOAD_TOKENIZER_COMMAND,
+    title: 'Download Tokenizer',
+    needsTrust: false,
+    run: downloadTokenizer,
   },
   { id: 'tritonStudio.generate', title: 'Generate', needsTrust: true, run: generate },
   { id: 'tritonStudio.build', title: 'Build Backends', needsTrust: true, run: build },

@@ -47,6 +47,8 @@ export interface GenerateResult {
   ensembleName?: string;
   /** What `ensembleName` is: 'orchestrator' when the native orchestrator serves the pipeline. */
   serving?: Serving;
+  /** The pipeline's `target.arch`, when it names one (kept in the manifest for `build`). */
+  targetArch?: string;
   models: { name: string; kind: GeneratedModel['kind'] }[];
   outDir: string;
 }
@@ -71,6 +73,7 @@ function manifestFile(
   pipelineFile: string,
   ensembleName: string,
   expected: string[],
+  targetArch: string | undefined,
 ): PlannedFile {
   const manifest: Manifest = {
     generatedBy: GENERATED_MARKER,
@@ -79,6 +82,7 @@ function manifestFile(
     ensemble: ensembleName,
     models: models.map((m) => ({ name: m.name, kind: m.kind })),
     expected,
+    ...(targetArch && { targetArch }),
     files: Object.fromEntries(
       files.map((f) => [f.path, sha256(f.content !== undefined ? f.content : readFileSync(f.copyFrom!))]),
     ),
@@ -94,6 +98,7 @@ export function planRepository(
   models: GeneratedModel[],
   pipelineFile: string,
   ensembleName: string,
+  targetArch?: string,
 ): { files: PlannedFile[]; sources: PlannedFile[]; expected: string[] } {
   const files: PlannedFile[] = [];
   const sources: PlannedFile[] = [];
@@ -135,10 +140,10 @@ export function planRepository(
       }
     }
   }
-  files.push(manifestFile(files, models, pipelineFile, ensembleName, expected));
+  files.push(manifestFile(files, models, pipelineFile, ensembleName, expected, targetArch));
   if (sources.length > 0) {
     const native = models.filter((m) => m.nativeStep || m.customModule || m.orchestrator);
-    sources.push(manifestFile(sources, native, pipelineFile, ensembleName, []));
+    sources.push(manifestFile(sources, native, pipelineFile, ensembleName, [], targetArch));
   }
   return { files, sources, expected };
 }
@@ -261,7 +266,12 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   let expected: string[];
   try {
     models = buildModels(analyzed.graph, pipelinePath);
-    ({ files, sources, expected } = planRepository(models, pipelinePath, analyzed.graph.name));
+    ({ files, sources, expected } = planRepository(
+      models,
+      pipelinePath,
+      analyzed.graph.name,
+      parsed.pipeline.target?.arch,
+    ));
   } catch (e) {
     if (e instanceof NativeStepCodegenError || e instanceof CustomStepError) {
       const step = parsed.pipeline.steps.findIndex((s) => e.message.includes(s.name));
@@ -275,6 +285,7 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   }
   result.ensembleName = analyzed.graph.name;
   result.serving = analyzed.graph.serving;
+  result.targetArch = parsed.pipeline.target?.arch;
   result.models = models.map((m) => ({ name: m.name, kind: m.kind }));
   result.files = files.map((f) => f.path);
   result.sourceFiles = sources.map((f) => f.path);

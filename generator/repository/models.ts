@@ -19,7 +19,7 @@ import type { PipelineGraph } from '../pipeline/graph.js';
 import type { CompiledModule } from '../tscompile/index.js';
 import type { ModuleBudget } from '../model/hooks.js';
 import { planOrchestrator } from '../pipeline/orchestration.js';
-import { endTokenIds, type ChatTemplateFiles } from '../pipeline/chatTemplates.js';
+import { endTokenFilesBeside, endTokenIds, type ChatTemplateFiles } from '../pipeline/chatTemplates.js';
 import type { Port, StepKind } from '../pipeline/types.js';
 
 export const TOKENIZER_FILE = 'tokenizer.json';
@@ -388,6 +388,10 @@ function chatFields(
   files: ChatTemplateFiles | undefined,
   tokenizerFile: string,
 ): Pick<TokenizeStepModel, 'chatTemplateFile' | 'endIds'> {
-  if (!files) return {};
+  if (!files) {
+    // No conversations, but the model's configs still say where it ends.
+    const beside = endTokenFilesBeside(tokenizerFile);
+    return beside ? { endIds: endTokenIds(tokenizerFile, beside) } : {};
+  }
   return { chatTemplateFile: chatTemplateFileName(files), endIds: endTokenIds(tokenizerFile, files) };
 }

@@ -43,7 +43,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   'cli/commands/server.ts#serverCommand': "declarative: commander's subcommands of server",
   'cli/commands/k8s.ts#k8sCommand': "declarative: commander's option list of k8s",
   'client/openai/server.ts#startOpenAiServer': 'being reworked by the OpenAI hardening (issue 25 item 1)',
-  'client/study/batching.ts#runBatchingStudy': 'to split: modes / report',
   'generator/tscompile/typeConversion.ts#convertType': 'one switch over the type kinds of the subset',
   'generator/k8s/manifests.ts#kubernetesObjects': 'declarative: the manifests as object literals',
   'generator/build/elf.ts#readElfDynamic': "one pass over the ELF's dynamic section",

@@ -11,6 +11,7 @@
 #include "onig_regex.h"
 #include "split_scanner.h"
 #include "unicode.h"
+#include "unicode_scripts.h"
 #include "utf8.h"
 
 namespace triton_studio::tok {
@@ -453,6 +454,7 @@ const ComponentEntry<PreTokenizerFactory> kPreTokenizers[] = {
        }
        return std::make_unique<Split>(GetString(*pattern, "String", path + ".pattern"), behavior, invert);
      }},
+    {"UnicodeScripts", MakeUnicodeScripts},
     {"Sequence",
      [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
        const Json* list = Find(node, "pretokenizers");
