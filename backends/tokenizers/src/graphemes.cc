@@ -1,3 +1,4 @@
+// Extended grapheme clusters as unicode-segmentation splits them (see graphemes.h).
 #include "graphemes.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The Precompiled normalizer: SentencePiece's compiled charsmap applied as HF does (see precompiled.h).
 #include "precompiled.h"
 
 #include <cstring>

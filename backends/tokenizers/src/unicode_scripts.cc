@@ -1,3 +1,4 @@
+// The UnicodeScripts pre-tokenizer: splits where the script changes, as HF does (see unicode_scripts.h).
 #include "unicode_scripts.h"
 
 #include <algorithm>
