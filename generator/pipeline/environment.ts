@@ -5,8 +5,8 @@
  * and these on save, and a test can hand in its own file system.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { type CheckContext, isNative } from './checks/context.js';
 import { fileRoots, isInside, outsideMessage, versionFiles } from './checks/files.js';
