@@ -46,18 +46,13 @@ const LONG_FUNCTIONS: Record<string, string> = {
   'generator/tscompile/typeConversion.ts#convertType': 'one switch over the type kinds of the subset',
   'generator/k8s/manifests.ts#kubernetesObjects': 'declarative: the manifests as object literals',
   'generator/build/elf.ts#readElfDynamic': "one pass over the ELF's dynamic section",
-  'client/perf/latencyTest.ts#runLatencyTest': 'to split: engine choice / run / report',
   'extension/commands/sendPrompt.ts#sendPromptCommand': 'to split: pick the target / send / show',
-  'generator/pipeline/checks/modules.ts#checkModules':
-    'one check over every module; to split per module kind',
-  'generator/pipeline/checks/modules.ts#checkModules>anon': 'the per-module callback of checkModules',
   'client/perf/load/nativeEngine.ts#runNativeLoad': "the driver's protocol as one state machine",
   'extension/commands/latency.ts#runLatencyTestCommand': 'to split: inputs / run / report',
   'client/server/localServer.ts#startOnce': 'to split: spawn / wait for ready',
   'client/deploy/load.ts#loadAll': 'the candidate and serve loads in dependency order',
   'client/deploy/load.ts#deployModel': 'one model load and its failure causes',
   'backends/tools/ts_tokenize_bench.cc#main': 'a bench tool: options, runs and its report; to split',
-  'backends/tools/ts_render_chat.cc#main': 'a CLI: options, input and output; to split',
   'backends/perf-driver/perf_driver.cc#main': 'to split with its file',
   'backends/triton/src/tokenize_step.cc#TokenizeRunner::EncodeRows':
     'being reworked by issue 22 (truncation, padding, pairs)',

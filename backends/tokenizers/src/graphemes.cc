@@ -1,4 +1,4 @@
-// Extended grapheme clusters: the UAX #29 rules over the generated tables (graphemes.h says which).
+// Extended grapheme clusters as unicode-segmentation splits them (see graphemes.h).
 #include "graphemes.h"
 
 #include <algorithm>

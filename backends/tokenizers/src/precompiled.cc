@@ -1,4 +1,4 @@
-// The Precompiled normalizer: the charsmap's double-array trie walked per grapheme, as spm_precompiled does.
+// The Precompiled normalizer: SentencePiece's compiled charsmap applied as HF does (see precompiled.h).
 #include "precompiled.h"
 
 #include <cstring>

@@ -1,4 +1,4 @@
-// The UnicodeScripts pre-tokenizer: split where the script changes, with HF's script table.
+// The UnicodeScripts pre-tokenizer: splits where the script changes, as HF does (see unicode_scripts.h).
 #include "unicode_scripts.h"
 
 #include <algorithm>
