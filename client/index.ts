@@ -100,6 +100,7 @@ export {
   type ChatRenderRequest,
   type ChatTemplateSource,
 } from './chat/renderChat.js';
+export { ChatRenderer } from './chat/chatRenderer.js';
 export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokenizer/repositoryTokenizer.js';
 export {
   OPENAI_DEFAULT_LIMITS,

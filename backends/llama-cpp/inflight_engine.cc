@@ -1,3 +1,5 @@
+// In-flight batching over llama.cpp (see inflight_engine.h): each active request one sequence,
+// every step one llama_batch.
 #include "inflight_engine.h"
 
 #include <dlfcn.h>

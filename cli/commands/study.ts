@@ -1,3 +1,4 @@
+/** `triton-studio study batching`: the effective-batching experiment and its report. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import {

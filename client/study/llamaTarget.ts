@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import {
   buildBackends,
   checkLlamaCppFetched,
+  hostArchitecture,
   LLAMA_CPP_BACKEND,
   LLAMA_CPP_TARGET,
   llamaCppLibrary,
@@ -50,7 +51,9 @@ export interface LlamaStudyOptions {
 export async function llamaStudyTarget(options: LlamaStudyOptions): Promise<StudyTarget> {
   const built = await buildBackends({ ...options.backends, targets: [LLAMA_CPP_TARGET] });
   const root = dirname(built.sourceDir);
-  checkLlamaCppFetched(root);
+  // The study runs here, on this machine's CPU.
+  const arch = hostArchitecture();
+  checkLlamaCppFetched(root, arch);
   const gguf = options.gguf ?? smolLm2Gguf(root);
   const tokenizerFile =
     options.tokenizer ??
@@ -72,7 +75,8 @@ export async function llamaStudyTarget(options: LlamaStudyOptions): Promise<Stud
     '1/libtriton_llama_cpp.so': readFileSync(llamaCppLibrary(built.buildDir)),
     '1/model.gguf': readFileSync(gguf),
   };
-  for (const library of llamaRuntimeLibraries(root)) files[`1/${basename(library)}`] = readFileSync(library);
+  for (const library of llamaRuntimeLibraries(root, arch))
+    files[`1/${basename(library)}`] = readFileSync(library);
   const tokenizer = await openNativeTokenizer(tokenizerFile, undefined, options.backends);
   const prompt = await tokenizer
     .encode(options.prompt ?? LLAMA_STUDY_PROMPT)

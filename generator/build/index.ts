@@ -9,7 +9,9 @@ export {
 export { buildRepository, type BuildRepositoryOptions, type BuiltModel, type RepositoryBuild } from './repository.js';
 export {
   checkLlamaCppFetched,
+  llamaBinsDir,
   llamaCacheDir,
+  LLAMA_PREBUILT,
   llamaCppLibrary,
   llamaRuntimeLibraries,
   smolLm2Gguf,
@@ -25,6 +27,9 @@ export {
   emulationPrefix,
   hostArchitecture,
   libraryArchitecture,
+  resolveTargetArch,
+  TARGET_ARCH_SOURCES,
   type Architecture,
   type TargetArch,
+  type TargetArchSource,
 } from './architectures.js';

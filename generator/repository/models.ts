@@ -223,19 +223,13 @@ function stepModel(
     inputTensor(conversational && p.role === 'text' ? { ...p, optional: true } : p),
   );
   config.output = step.outputs.map(outputTensor);
-  if (step.dynamicBatching) config.dynamic_batching = dynamicBatchingConfig(step.dynamicBatching);
+  if (step.dynamicBatching) config.dynamic_batching = dynamicBatching(step.dynamicBatching);
   const groups =
     step.instanceGroups.length > 0 || !(native || customModule)
       ? step.instanceGroups
       : [{ count: 1, kind: 'CPU' as const }];
   if (groups.length > 0) {
-    config.instance_group = groups.map((g) => {
-      const m: PbMessage = {};
-      if (g.count !== undefined) m.count = g.count;
-      if (g.kind !== undefined) m.kind = `KIND_${g.kind}`;
-      if (g.gpus?.length) m.gpus = [...g.gpus];
-      return m;
-    });
+    config.instance_group = groups.map(instanceGroup);
   }
   const params = { ...step.parameters };
   if (native) {
@@ -276,14 +270,24 @@ function stepModel(
   };
 }
 
-/** A step's dynamicBatching as config.pbtxt's dynamic_batching message. */
-function dynamicBatchingConfig(batching: NonNullable<ResolvedStep['dynamicBatching']>): PbMessage {
+/** A step's dynamic batching as config.pbtxt's `dynamic_batching`. */
+function dynamicBatching(batching: NonNullable<ResolvedStep['dynamicBatching']>): PbMessage {
   const db: PbMessage = {};
   if (batching.preferredBatchSizes?.length) db.preferred_batch_size = [...batching.preferredBatchSizes];
-  if (batching.maxQueueDelayMicroseconds !== undefined)
+  if (batching.maxQueueDelayMicroseconds !== undefined) {
     db.max_queue_delay_microseconds = batching.maxQueueDelayMicroseconds;
+  }
   if (batching.preserveOrdering !== undefined) db.preserve_ordering = batching.preserveOrdering;
   return db;
+}
+
+/** One instance group as config.pbtxt's `instance_group` entry. */
+function instanceGroup(g: ResolvedStep['instanceGroups'][number]): PbMessage {
+  const m: PbMessage = {};
+  if (g.count !== undefined) m.count = g.count;
+  if (g.kind !== undefined) m.kind = `KIND_${g.kind}`;
+  if (g.gpus?.length) m.gpus = [...g.gpus];
+  return m;
 }
 
 /** Objects merge key by key; anything else (lists included) is replaced. */
