@@ -311,9 +311,10 @@ async function runStage<T>(run: Run, spec: StageSpec<T>): Promise<void> {
   if (options.signal?.aborted) throw new StageFailure('cancelled');
   options.onStage?.({ stage: spec.name, state: 'started' });
   const start = performance.now();
-  let value: T;
   try {
-    value = await spec.run(run);
+    const value = await spec.run(run);
+    // Kept before a cancel is looked at: a server started as the user cancelled is still stopped.
+    spec.keep?.(run, value);
     const ms = Math.round(performance.now() - start);
     result.timingsMs[spec.name] = ms;
     if (options.signal?.aborted) throw new StageFailure('cancelled');
@@ -325,7 +326,6 @@ async function runStage<T>(run: Run, spec: StageSpec<T>): Promise<void> {
     options.onStage?.({ stage: spec.name, state: 'failed', ms, error: message });
     throw new StageFailure(message);
   }
-  spec.keep?.(run, value);
 }
 
 function errorText(error: unknown): string {

@@ -93,10 +93,10 @@ export function hookSignature(h: HookDescriptor): string {
 }
 
 /**
- * What one call of a compiled module may take (issue 25): its time, and the size of one value
- * (a string or an array) in bytes. Going over fails that request with an error that names the
- * budget; the runtime (backends/tsrt, ts_core.h) checks it at every call, loop iteration and
- * growing value. A recursion deeper than the stack allows is a RangeError, as in Node.
+ * What one call of a compiled module may take (issue 25): its time, and the memory its values
+ * hold at once. Going over fails that request with an error that names the budget; the runtime
+ * (backends/tsrt, ts_core.h) checks time at every call and loop iteration, memory at every
+ * allocation. A recursion deeper than the stack allows is a RangeError, as in Node.
  */
 export const MODULE_BUDGET = { timeMs: 10_000, memoryMB: 256 } as const;
 

@@ -19,7 +19,7 @@ import type { PipelineGraph } from '../pipeline/graph.js';
 import type { CompiledModule } from '../tscompile/index.js';
 import type { ModuleBudget } from '../model/hooks.js';
 import { planOrchestrator } from '../pipeline/orchestration.js';
-import { endTokenIds, type ChatTemplateFiles } from '../pipeline/chatTemplates.js';
+import { endTokenFilesBeside, endTokenIds, type ChatTemplateFiles } from '../pipeline/chatTemplates.js';
 import type { Port, StepKind } from '../pipeline/types.js';
 
 export const TOKENIZER_FILE = 'tokenizer.json';
@@ -161,6 +161,19 @@ function inputLimits(
   return limits;
 }
 
+/**
+ * The smallest `max_input_len` among the steps that take a tokenize step's outputs: a standalone
+ * tokenize step refuses a longer prompt itself, before the model would (as the orchestrator does).
+ */
+function consumersMaxInputLen(step: ResolvedStep, graph: PipelineGraph): string | undefined {
+  const produced = new Set(graph.outputMap.get(step.name)?.values() ?? []);
+  const limits = graph.steps
+    .filter((s) => [...(graph.inputMap.get(s.name)?.values() ?? [])].some((t) => produced.has(t)))
+    .map((s) => s.parameters.max_input_len)
+    .filter((v): v is string => v !== undefined && /^\d+$/.test(v));
+  return limits.length ? String(Math.min(...limits.map(Number))) : undefined;
+}
+
 function parameters(params: Record<string, string>): ModelConfig['parameters'] {
   const entries = Object.entries(params);
   if (entries.length === 0) return undefined;
@@ -210,35 +223,22 @@ function stepModel(
     inputTensor(conversational && p.role === 'text' ? { ...p, optional: true } : p),
   );
   config.output = step.outputs.map(outputTensor);
-  if (step.dynamicBatching) {
-    const db: PbMessage = {};
-    if (step.dynamicBatching.preferredBatchSizes?.length)
-      db.preferred_batch_size = [...step.dynamicBatching.preferredBatchSizes];
-    if (step.dynamicBatching.maxQueueDelayMicroseconds !== undefined) {
-      db.max_queue_delay_microseconds = step.dynamicBatching.maxQueueDelayMicroseconds;
-    }
-    if (step.dynamicBatching.preserveOrdering !== undefined)
-      db.preserve_ordering = step.dynamicBatching.preserveOrdering;
-    config.dynamic_batching = db;
-  }
+  if (step.dynamicBatching) config.dynamic_batching = dynamicBatching(step.dynamicBatching);
   const groups =
     step.instanceGroups.length > 0 || !(native || customModule)
       ? step.instanceGroups
       : [{ count: 1, kind: 'CPU' as const }];
   if (groups.length > 0) {
-    config.instance_group = groups.map((g) => {
-      const m: PbMessage = {};
-      if (g.count !== undefined) m.count = g.count;
-      if (g.kind !== undefined) m.kind = `KIND_${g.kind}`;
-      if (g.gpus?.length) m.gpus = [...g.gpus];
-      return m;
-    });
+    config.instance_group = groups.map(instanceGroup);
   }
   const params = { ...step.parameters };
   if (native) {
     params.tokenizer_file ??= TOKENIZER_FILE;
-    if (step.kind === 'tokenize') params.add_special_tokens ??= String(step.addSpecialTokens);
-    else {
+    if (step.kind === 'tokenize') {
+      params.add_special_tokens ??= String(step.addSpecialTokens);
+      const modelLimit = consumersMaxInputLen(step, graph);
+      if (modelLimit !== undefined) params.max_input_tokens ??= modelLimit;
+    } else {
       params.skip_special_tokens ??= String(step.skipSpecialTokens);
       // Each streamed chunk continues its request's decoder (backends/triton stream_decoders).
       if (streamed) params.streaming ??= 'true';
@@ -268,6 +268,26 @@ function stepModel(
     budget: step.budget,
     versionFiles,
   };
+}
+
+/** A step's dynamic batching as config.pbtxt's `dynamic_batching`. */
+function dynamicBatching(batching: NonNullable<ResolvedStep['dynamicBatching']>): PbMessage {
+  const db: PbMessage = {};
+  if (batching.preferredBatchSizes?.length) db.preferred_batch_size = [...batching.preferredBatchSizes];
+  if (batching.maxQueueDelayMicroseconds !== undefined) {
+    db.max_queue_delay_microseconds = batching.maxQueueDelayMicroseconds;
+  }
+  if (batching.preserveOrdering !== undefined) db.preserve_ordering = batching.preserveOrdering;
+  return db;
+}
+
+/** One instance group as config.pbtxt's `instance_group` entry. */
+function instanceGroup(g: ResolvedStep['instanceGroups'][number]): PbMessage {
+  const m: PbMessage = {};
+  if (g.count !== undefined) m.count = g.count;
+  if (g.kind !== undefined) m.kind = `KIND_${g.kind}`;
+  if (g.gpus?.length) m.gpus = [...g.gpus];
+  return m;
 }
 
 /** Objects merge key by key; anything else (lists included) is replaced. */
@@ -368,6 +388,10 @@ function chatFields(
   files: ChatTemplateFiles | undefined,
   tokenizerFile: string,
 ): Pick<TokenizeStepModel, 'chatTemplateFile' | 'endIds'> {
-  if (!files) return {};
+  if (!files) {
+    // No conversations, but the model's configs still say where it ends.
+    const beside = endTokenFilesBeside(tokenizerFile);
+    return beside ? { endIds: endTokenIds(tokenizerFile, beside) } : {};
+  }
   return { chatTemplateFile: chatTemplateFileName(files), endIds: endTokenIds(tokenizerFile, files) };
 }

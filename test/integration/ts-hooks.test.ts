@@ -366,7 +366,8 @@ describe('a hook that would take the server down (issue 25)', () => {
 
   it.each([
     ['recurse deep', 'RangeError: Maximum call stack size exceeded'],
-    ['repeat huge', "over the step's memory budget"],
+    ['repeat huge', "the step's memory budget of 268435456 bytes would be exceeded"],
+    ['hoard many', "the step's memory budget of 268435456 bytes would be exceeded"],
     ['loop forever', "the step's time budget of 2000 ms is spent"],
   ])(
     '"%s" fails its own request with "%s"; the server stays up and answers the next exactly',
@@ -375,9 +376,13 @@ describe('a hook that would take the server down (issue 25)', () => {
       await expect(send(prompt)).rejects.toThrow(error);
       expect(await client.serverLive()).toBe(true);
       expect(await send('after')).toBe('after');
-      // Nothing of the failed request stays (the string would have been 600 MB).
+      // Nothing of the failed request stays (the string would have been 600 MB; the hoard 2 GB).
       expect(rssMb()).toBeLessThan(before + 100);
     },
     60_000,
   );
+
+  it('counts what a call holds, not what it made: 300,000 dropped 2 KB strings pass', async () => {
+    expect(await send('churn much')).toBe('ch');
+  }, 60_000);
 });

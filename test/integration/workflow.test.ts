@@ -147,6 +147,21 @@ describe('runWorkflow', () => {
     expect(Object.keys(result.timingsMs)).toEqual(['generate']);
   });
 
+  it('cancelled while its private server starts: that server is stopped, not left running', async () => {
+    const cancel = new AbortController();
+    const result = await runWorkflow({
+      pipeline: PIPELINE,
+      workDir: join(scratch, 'cancel-serve'),
+      // The start itself is not interruptible: the server comes up after the cancel.
+      onStage: (e) => e.stage === 'serve' && e.state === 'started' && cancel.abort(),
+      signal: cancel.signal,
+    });
+    expect(result).toMatchObject({ ok: false, cancelled: true, failedStage: 'serve', error: 'cancelled' });
+    const pid = result.server?.pid;
+    expect(pid).toBeGreaterThan(0);
+    expect(() => process.kill(pid!, 0)).toThrow(/ESRCH/);
+  });
+
   it('cancels during the build: the build tool is stopped, no server is started, the result says so', async () => {
     const cancel = new AbortController();
     const events: string[] = [];

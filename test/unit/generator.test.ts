@@ -159,6 +159,24 @@ describe('generateRepository (gpt2-sim sample)', () => {
     });
   });
 
+  it("takes the model step's max_input_len as the tokenize step's token limit unless the step sets its own", () => {
+    const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+      steps: { name: string; tokenizer?: string; parameters?: Record<string, unknown> }[];
+    };
+    pipeline.steps.find((s) => s.name === 'sim_llm')!.parameters = { max_input_len: 64 };
+    for (const s of pipeline.steps) if (s.tokenizer) s.tokenizer = GPT2_TOKENIZER;
+    const generate = (name: string) => {
+      const file = join(work, `${name}.pipeline.json`);
+      writeFileSync(file, JSON.stringify(pipeline));
+      const r = generateRepository({ pipelinePath: file, outDir: join(work, name) });
+      expect(r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+      return readConfig(join(work, name), 'preprocessing').parameters;
+    };
+    expect(generate('from-model')).toMatchObject({ max_input_tokens: { string_value: '64' } });
+    pipeline.steps.find((s) => s.name === 'preprocessing')!.parameters = { max_input_tokens: 32 };
+    expect(generate('own')).toMatchObject({ max_input_tokens: { string_value: '32' } });
+  });
+
   it('makes the detokenize step stateful per request only behind a decoupled (streaming) step', () => {
     const plain = join(work, 'plain');
     generateSample(plain);

@@ -129,6 +129,18 @@ describe('the subset: what is rejected, where, and what to write instead', () =>
     ]);
   });
 
+  it('a call with more arguments than its function takes is a diagnostic, not a crash of the compiler', () => {
+    const text = [
+      'function f(a: string): string {',
+      "  return a + '!';",
+      '}',
+      'export function g(s: string): string {',
+      "  return f(s, 'extra');",
+      '}',
+    ].join('\n');
+    expect(diagnose(text)).toEqual([`5:15-5:22 TS-E081 TypeScript: Expected 1 arguments, but got 2.`]);
+  });
+
   it('prints like a compiler', () => {
     const [d] = compileModule({
       fileName: 'hooks/chat.ts',

@@ -14,6 +14,9 @@ namespace triton_studio::chat::detail {
 struct Frame;
 struct MacroObject;
 
+// Names an expression for "'x' is undefined" messages.
+std::string Describe(const Expr& e);
+
 class Runtime {
  public:
   Runtime(const ChatTemplateOptions& options, std::string& out);
@@ -41,9 +44,20 @@ class Runtime {
   enum class Flow { Normal, Break, Continue };
   Flow Exec(const Body& body);
   Flow ExecStmt(const Stmt& s);
+  void ExecSet(const Stmt& s);
+  void ExecCallBlock(const Stmt& s);
+  Flow ExecWith(const Stmt& s);
   void ExecFor(const Stmt& s, const Value& iterable, int depth);
   Value Eval(const Expr& e);
+  Value EvalSlice(const Expr& e);
+  Value EvalDict(const Expr& e);
+  Value EvalUnary(const Expr& e);
   Value EvalBinary(const Expr& e);
+  // Python's arithmetic on two defined operands; `*` and `**` are Multiply and Power.
+  Value Arithmetic(BinOp op, const Value& l, const Value& r, int line);
+  Value Multiply(const Value& l, const Value& r, int line);
+  Value Power(const Value& l, const Value& r, int line);
+  [[noreturn]] void OperandTypeError(BinOp op, const Value& l, const Value& r, int line) const;
   bool EvalCompare(const Expr& e);
   Value EvalCall(const Expr& e);
   Value EvalFilter(const Expr& e, const Value& subject);

@@ -174,6 +174,10 @@ struct ValueError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Recursion over data (==, <, repr, json.dumps) stops with a ValueError past 512 levels rather
+// than overflow the stack.
+void CheckNesting(int depth);
+
 // Python's int(float): truncation; infinity and NaN are errors, past 64 bits unsupported.
 int64_t FloatToInt(double d);
 

@@ -46,7 +46,7 @@ function inputAssign(p: PortPlan): string {
   if (p.kind === 'scalar')
     return p.reader === 'Strings' ? `${f} = tsrt::fromUtf8(*first);` : `${f} = static_cast<double>(*first);`;
   if (t.kind === 'typed')
-    return `${f} = tsrt::TypedArray<${cppElement(t)}>(std::vector<${cppElement(t)}>(first, first + static_cast<std::ptrdiff_t>(per)));`;
+    return `${f} = tsrt::TypedArray<${cppElement(t)}>(tsrt::Vec<${cppElement(t)}>(first, first + static_cast<std::ptrdiff_t>(per)));`;
   if (p.reader === 'Strings')
     return `for (size_t i = 0; i < per; ++i) ${f}.p->push_back(tsrt::fromUtf8(first[static_cast<std::ptrdiff_t>(i)]));`;
   return `for (size_t i = 0; i < per; ++i) ${f}.p->push_back(static_cast<double>(first[static_cast<std::ptrdiff_t>(i)]));`;

@@ -188,7 +188,7 @@ function objectLiteral(em: Emitter, e: ObjectLiteralExpression): Value {
     return em.convert(v.value, f.type, v.node);
   });
   const struct = cppName(type.name);
-  return { code: `std::make_shared<${struct}>(${struct}{${inits.join(', ')}})`, type };
+  return { code: `tsrt::makeShared<${struct}>(${struct}{${inits.join(', ')}})`, type };
 }
 
 export function lvalue(em: Emitter, e: Node): Place {
@@ -281,6 +281,12 @@ function call(em: Emitter, c: CallExpression): Value {
     if (em.moduleFunctions.has(name) && !isGlobal(callee)) {
       const fnDecl = callee.getSymbol()?.getDeclarations()[0];
       const params = fnDecl && Node.isFunctionDeclaration(fnDecl) ? fnDecl.getParameters() : [];
+      // TypeScript reports it too (TS2554); JS would drop the extra values, C++ has no place for them.
+      if (c.getArguments().length > params.length)
+        throw new Unsupported(
+          c,
+          `${name} takes ${params.length} argument(s) and this call passes ${c.getArguments().length}: remove the extra ones`,
+        );
       const args = em.args(c).map((a, i) => em.argAs(a, em.tsType(params[i]!.getType(), params[i]!), c));
       return { code: `${cppName(name)}(${args.join(', ')})`, type: em.typeOf(c) };
     }

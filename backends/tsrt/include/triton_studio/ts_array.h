@@ -11,13 +11,13 @@ namespace tsrt {
 
 template <class T>
 struct Array {
-  std::shared_ptr<std::vector<T>> p;
-  Array() : p(std::make_shared<std::vector<T>>()) {}
-  Array(std::initializer_list<T> items) : p(std::make_shared<std::vector<T>>(items)) {}
-  explicit Array(std::vector<T> items) : p(std::make_shared<std::vector<T>>(std::move(items))) {}
+  std::shared_ptr<Vec<T>> p;
+  Array() : p(makeShared<Vec<T>>()) {}
+  Array(std::initializer_list<T> items) : p(makeShared<Vec<T>>(items)) {}
+  explicit Array(Vec<T> items) : p(makeShared<Vec<T>>(std::move(items))) {}
   size_t size() const { return p->size(); }
   double length() const { return static_cast<double>(p->size()); }
-  std::vector<T>& v() const { return *p; }
+  Vec<T>& v() const { return *p; }
   T& at(double i) const {
     if (!(i >= 0 && i < static_cast<double>(p->size()) && i == std::trunc(i)))
       throwUndefined(u"array index " + numberToString(i) + u" is outside the array");
@@ -48,7 +48,6 @@ inline bool sameValueZero(const T& a, const T& b) {
 
 template <class T>
 inline double push(const Array<T>& a, Elem<T> x) {
-  allocating(static_cast<double>(sizeof(T)) * static_cast<double>(a.size() + 1));
   a.p->push_back(std::move(x));
   return a.length();
 }
@@ -113,7 +112,7 @@ inline bool includes(const Array<T>& a, const Elem<T>& x) {
 }
 template <class T>
 inline Array<T> concat(const Array<T>& a, const Array<T>& b) {
-  std::vector<T> v(*a.p);
+  Vec<T> v(*a.p);
   v.insert(v.end(), b.p->begin(), b.p->end());
   return Array<T>(std::move(v));
 }
@@ -125,14 +124,14 @@ inline Array<T> reverse(const Array<T>& a) {
 template <class T, class F>
 inline auto map(const Array<T>& a, F f) {
   using R = decltype(f(std::declval<T&>(), 0.0));
-  std::vector<R> out;
+  Vec<R> out;
   out.reserve(a.size());
   for (size_t i = 0; i < a.size(); ++i) out.push_back(f((*a.p)[i], static_cast<double>(i)));
   return Array<R>(std::move(out));
 }
 template <class T, class F>
 inline Array<T> filter(const Array<T>& a, F f) {
-  std::vector<T> out;
+  Vec<T> out;
   for (size_t i = 0; i < a.size(); ++i) {
     T x = (*a.p)[i];
     if (f(x, static_cast<double>(i))) out.push_back(std::move(x));
@@ -195,7 +194,6 @@ inline Str join(const Array<T>& a, const Str& sep = u",") {
   for (size_t i = 0; i < a.size(); ++i) {
     if (i) out += sep;
     out += toStr((*a.p)[i]);
-    allocating(2.0 * static_cast<double>(out.size()));
   }
   return out;
 }
@@ -209,7 +207,7 @@ template <class T>
 Str toStr(const Array<T>& a) { return join(a, u","); }
 
 inline Array<Str> split(const Str& s, const Str& sep) {
-  std::vector<Str> out;
+  Vec<Str> out;
   if (sep.empty()) {
     for (char16_t c : s) out.emplace_back(1, c);
     return Array<Str>(std::move(out));
@@ -231,7 +229,7 @@ inline Array<Str> split(const Str& s, const Str& sep, double limit) {
 
 // for (const ch of s): code points, lone surrogates alone.
 inline Array<Str> codePoints(const Str& s) {
-  std::vector<Str> out;
+  Vec<Str> out;
   for (size_t i = 0; i < s.size();) {
     size_t units;
     codePointAt(s, i, &units);

@@ -39,8 +39,8 @@ inline K normalizeKey(K k) {
 // an index from key to slot.
 template <class K, class V>
 struct MapData {
-  std::vector<std::optional<std::pair<K, V>>> entries;
-  std::unordered_map<K, size_t, KeyHash<K>, KeyEq<K>> index;
+  Vec<std::optional<std::pair<K, V>>> entries;
+  std::unordered_map<K, size_t, KeyHash<K>, KeyEq<K>, Counted<std::pair<const K, size_t>>> index;
   bool remove(const K& k) {
     auto it = index.find(k);
     if (it == index.end()) return false;
@@ -56,7 +56,7 @@ struct MapData {
 
 template <class K, class V>
 struct Map {
-  std::shared_ptr<MapData<K, V>> p = std::make_shared<MapData<K, V>>();
+  std::shared_ptr<MapData<K, V>> p = makeShared<MapData<K, V>>();
   double size() const { return static_cast<double>(p->index.size()); }
   bool has(const K& k) const { return p->index.count(k) > 0; }
   std::optional<V> get(const K& k) const {
@@ -83,7 +83,7 @@ struct Map {
 
 template <class K>
 struct Set {
-  std::shared_ptr<MapData<K, bool>> p = std::make_shared<MapData<K, bool>>();
+  std::shared_ptr<MapData<K, bool>> p = makeShared<MapData<K, bool>>();
   Set() = default;
   explicit Set(const Array<K>& items) {
     for (const K& k : *items.p) add(k);
@@ -106,21 +106,21 @@ struct Set {
 
 template <class K, class V>
 inline Array<K> mapKeys(const Map<K, V>& m) {
-  std::vector<K> out;
+  Vec<K> out;
   for (auto& e : m.p->entries)
     if (e) out.push_back(e->first);
   return Array<K>(std::move(out));
 }
 template <class K, class V>
 inline Array<V> mapValues(const Map<K, V>& m) {
-  std::vector<V> out;
+  Vec<V> out;
   for (auto& e : m.p->entries)
     if (e) out.push_back(e->second);
   return Array<V>(std::move(out));
 }
 template <class K>
 inline Array<K> setValues(const Set<K>& s) {
-  std::vector<K> out;
+  Vec<K> out;
   for (auto& e : s.p->entries)
     if (e) out.push_back(e->first);
   return Array<K>(std::move(out));

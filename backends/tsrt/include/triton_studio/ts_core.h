@@ -4,6 +4,7 @@
 
 #pragma once
 
+#include <malloc.h>
 #include <pthread.h>
 
 #include <algorithm>
@@ -29,7 +30,71 @@
 
 namespace tsrt {
 
-using Str = std::u16string;
+// ---------------------------------------------------------------------------------------------
+// Memory. Every value compiled code makes (strings, arrays, maps, objects) is allocated through
+// Counted, which keeps this thread's live bytes. A call's memory budget (BudgetScope, below) is
+// what the values it made still hold: the growth of the count since the call began, so freed
+// temporaries do not count and a call runs on one thread from start to end.
+
+struct Memory {
+  long long live = 0;   // bytes this thread's compiled code holds (frees on other threads skew it)
+  long long start = 0;  // `live` when the current call began
+  long long peak = 0;   // the most `live` has been since then
+  double max = 0;       // the call's budget in bytes; 0: none
+  bool raising = false; // building the budget's own error allocates too
+};
+
+inline Memory& memory() {
+  static thread_local Memory m;
+  return m;
+}
+
+[[noreturn]] inline void throwMemoryBudget(double bytes);
+
+template <class T>
+struct Counted {
+  using value_type = T;
+  Counted() noexcept = default;
+  template <class U>
+  Counted(const Counted<U>&) noexcept {}
+  T* allocate(size_t n) {
+    Memory& m = memory();
+    const double bytes = static_cast<double>(n) * sizeof(T);
+    if (m.max > 0 && !m.raising && static_cast<double>(m.live - m.start) + bytes > m.max) throwMemoryBudget(bytes);
+    T* p = std::allocator<T>().allocate(n);
+    m.live += static_cast<long long>(n * sizeof(T));
+    if (m.live > m.peak) m.peak = m.live;
+    return p;
+  }
+  void deallocate(T* p, size_t n) noexcept {
+    memory().live -= static_cast<long long>(n * sizeof(T));
+    std::allocator<T>().deallocate(p, n);
+  }
+  template <class U>
+  bool operator==(const Counted<U>&) const noexcept { return true; }
+  template <class U>
+  bool operator!=(const Counted<U>&) const noexcept { return false; }
+};
+
+template <class T>
+using Vec = std::vector<T, Counted<T>>;
+using Str = std::basic_string<char16_t, std::char_traits<char16_t>, Counted<char16_t>>;
+
+// A shared value (an array's vector, an object) whose control block is counted too.
+template <class T, class... A>
+inline std::shared_ptr<T> makeShared(A&&... a) {
+  return std::allocate_shared<T>(Counted<T>(), std::forward<A>(a)...);
+}
+
+}  // namespace tsrt
+
+template <>
+struct std::hash<tsrt::Str> {
+  size_t operator()(const tsrt::Str& s) const noexcept { return std::hash<std::u16string_view>()(s); }
+};
+
+namespace tsrt {
+
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 // The element argument of array methods takes the array's type (no deduction from a literal).
@@ -66,6 +131,16 @@ struct Error : std::exception {
 
 inline Str ascii(const char* s) { return Str(s, s + std::strlen(s)); }
 inline Str ascii(const std::string& s) { return Str(s.begin(), s.end()); }
+
+inline void throwMemoryBudget(double bytes) {
+  Memory& m = memory();
+  m.raising = true;
+  Error e(u"Error", u"the step's memory budget of " + ascii(std::to_string(static_cast<long long>(m.max))) +
+                        u" bytes would be exceeded by " + ascii(std::to_string(static_cast<long long>(bytes))) +
+                        u" more: the request is stopped (raise budget.memoryMB of this step if it needs more)");
+  m.raising = false;
+  throw e;
+}
 
 // ---------------------------------------------------------------------------------------------
 // UTF-8 <-> UTF-16, as Node's Buffer does it: invalid UTF-8 decodes to U+FFFD per maximal
@@ -207,12 +282,12 @@ inline T unwrap(const std::optional<T>& o, const char16_t* what) {
 // recursion deeper than the thread's stack allows is a RangeError ("Maximum call stack size
 // exceeded", checked at every function entry against the stack's end), never a crash of the
 // server. And the step's budget (pipeline `budget`, per step): time, checked at every call and
-// loop iteration, and the size of one value (a string or an array), checked where values grow.
-// Going over throws for that request only; unwinding frees what the call took.
+// loop iteration, and memory, what the call's values hold (Counted, above). Going over throws for
+// that request only; unwinding frees what the call took.
 
 struct Limits {
-  double timeMs;         // 0: no time limit
-  double maxValueBytes;  // 0: only V8's own limits
+  double timeMs;       // 0: no time limit
+  double memoryBytes;  // 0: only V8's own limits
 };
 
 struct Budget {
@@ -264,20 +339,15 @@ inline void enterCall() {
   tick();
 }
 
-// A value about to hold `bytes`: within the step's budget?
-inline void allocating(double bytes) {
-  const double max = budget().limits.maxValueBytes;
-  if (max > 0 && bytes > max)
-    throw Error(u"Error", u"a value of " + ascii(std::to_string(static_cast<long long>(bytes))) +
-                              u" bytes is over the step's memory budget of " +
-                              ascii(std::to_string(static_cast<long long>(max))) +
-                              u" bytes per value: the request is stopped (raise budget.memoryMB of this step if it needs more)");
-}
-
 // One call from the step into the module: the limits hold from here until it returns.
 class BudgetScope {
+  static constexpr long long kTrimAfterBytes = 64LL << 20;
+
  public:
-  explicit BudgetScope(Limits limits) : saved_(budget()) {
+  explicit BudgetScope(Limits limits) : saved_(budget()), savedMemory_(memory()) {
+    Memory& m = memory();
+    m.start = m.peak = m.live;
+    m.max = limits.memoryBytes;
     Budget& b = budget();
     b.limits = limits;
     b.timed = limits.timeMs > 0;
@@ -291,25 +361,31 @@ class BudgetScope {
     b.limits = saved_.limits;
     b.timed = saved_.timed;
     b.deadline = saved_.deadline;
+    Memory& m = memory();
+    // A call that held much (and has freed it, or failed and unwound) gives the heap back to the
+    // system: freed small blocks would otherwise keep the server's memory at the call's peak.
+    if (m.peak - m.start > kTrimAfterBytes) malloc_trim(0);
+    m.start = savedMemory_.start;
+    m.peak = std::max(savedMemory_.peak, m.peak);
+    m.max = savedMemory_.max;
   }
   BudgetScope(const BudgetScope&) = delete;
   BudgetScope& operator=(const BudgetScope&) = delete;
 
  private:
   Budget saved_;
+  Memory savedMemory_;
 };
 
-// String concatenation (+ and +=) within the budget and V8's string length.
+// String concatenation (+ and +=) within V8's string length.
 inline Str plus(const Str& a, const Str& b) {
   const double n = static_cast<double>(a.size()) + static_cast<double>(b.size());
   if (n > 536870888.0) throwRangeError(u"Invalid string length");
-  allocating(2 * n);
   return a + b;
 }
 inline Str& append(Str& a, const Str& b) {
   const double n = static_cast<double>(a.size()) + static_cast<double>(b.size());
   if (n > 536870888.0) throwRangeError(u"Invalid string length");
-  allocating(2 * n);
   return a += b;
 }
 }  // namespace tsrt

@@ -98,7 +98,6 @@ inline Str repeat(const Str& s, double count) {
   if (n < 0 || std::isinf(n)) throwRangeError(u"Invalid count value: " + numberToString(count));
   if (s.empty() || n == 0) return Str();
   if (static_cast<double>(s.size()) * n > 536870888.0) throwRangeError(u"Invalid string length");
-  allocating(2.0 * static_cast<double>(s.size()) * n);
   Str out;
   out.reserve(s.size() * static_cast<size_t>(n));
   for (size_t i = 0; i < static_cast<size_t>(n); ++i) out += s;
@@ -108,7 +107,6 @@ inline Str pad(const Str& s, double maxLength, const Str& fill, bool atStart) {
   double m = toIntegerOrInfinity(maxLength);
   if (m <= static_cast<double>(s.size()) || fill.empty()) return s;
   if (m > 536870888.0) throwRangeError(u"Invalid string length");
-  allocating(2.0 * m);
   size_t fillLen = static_cast<size_t>(m) - s.size();
   Str filler;
   while (filler.size() < fillLen) filler += fill;

@@ -21,18 +21,18 @@ inline E toElement(double v) {
 
 template <class E>
 struct TypedArray {
-  std::shared_ptr<std::vector<E>> p;
-  TypedArray() : p(std::make_shared<std::vector<E>>()) {}
+  std::shared_ptr<Vec<E>> p;
+  TypedArray() : p(makeShared<Vec<E>>()) {}
   explicit TypedArray(double n) {
     double len = toIntegerOrInfinity(n);
     if (len < 0 || len > 4294967295.0) throwRangeError(u"Invalid typed array length: " + numberToString(n));
-    p = std::make_shared<std::vector<E>>(static_cast<size_t>(len));
+    p = makeShared<Vec<E>>(static_cast<size_t>(len));
   }
-  explicit TypedArray(const Array<double>& a) : p(std::make_shared<std::vector<E>>()) {
+  explicit TypedArray(const Array<double>& a) : p(makeShared<Vec<E>>()) {
     p->reserve(a.size());
     for (double v : *a.p) p->push_back(toElement<E>(v));
   }
-  explicit TypedArray(std::vector<E> v) : p(std::make_shared<std::vector<E>>(std::move(v))) {}
+  explicit TypedArray(Vec<E> v) : p(makeShared<Vec<E>>(std::move(v))) {}
   size_t size() const { return p->size(); }
   double length() const { return static_cast<double>(p->size()); }
   double get(double i) const {
@@ -50,7 +50,7 @@ struct TypedArray {
 
 template <class E>
 inline Array<double> toArray(const TypedArray<E>& a) {
-  std::vector<double> v(a.p->begin(), a.p->end());
+  Vec<double> v(a.p->begin(), a.p->end());
   return Array<double>(std::move(v));
 }
 template <class E>
