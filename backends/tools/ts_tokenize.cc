@@ -11,13 +11,16 @@
 // Batch mode reads one JSON object per line: {"text": "..."} or {"hex": "<bytes as hex>"} to
 // encode, {"ids": [...]} to decode. It prints one JSON line per input with "ids", "text" (the
 // full decode of those ids) and "stream" (the concatenated IncrementalDecoder output), or
-// {"error": "..."} for a line it cannot handle, so one process checks thousands of strings. Each
+// {"error": "..."} for a line it cannot handle. {"rows": [{"text": "...", "pair": "..."}, ...]} is
+// one encoder batch (pair optional) with the tokenizer's own truncation and padding: it prints
+// {"encodings": [{"ids", "type_ids", "attention_mask"}, ...]}, so one process checks thousands of strings. Each
 // answer is flushed when no further input is waiting, so a client can keep one process and ask
 // line by line.
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -139,6 +142,24 @@ std::string Stream(const Tokenizer& tok, const std::vector<uint32_t>& ids, bool 
   return out;
 }
 
+// One encoder batch: texts with optional second texts, truncated and padded as tokenizer.json says.
+json EncodeRows(const Tokenizer& tok, const json& rows, bool add_special_tokens) {
+  if (!rows.is_array()) throw TokenizerError("\"rows\" must be an array of {\"text\", \"pair\"} objects");
+  std::vector<std::string> texts;
+  std::vector<std::optional<std::string>> pairs;
+  for (const json& row : rows) {
+    texts.push_back(row.at("text").get<std::string>());
+    pairs.push_back(row.contains("pair") ? std::optional<std::string>(row["pair"].get<std::string>()) : std::nullopt);
+  }
+  std::vector<triton_studio::tok::EncodeInput> inputs;
+  for (size_t i = 0; i < texts.size(); ++i)
+    inputs.push_back({texts[i], pairs[i] ? std::optional<std::string_view>(*pairs[i]) : std::nullopt});
+  json encodings = json::array();
+  for (const auto& e : tok.EncodeBatch(inputs, add_special_tokens, tok.EncoderDefaults()))
+    encodings.push_back({{"ids", e.ids}, {"type_ids", e.type_ids}, {"attention_mask", e.attention_mask}});
+  return json{{"encodings", encodings}};
+}
+
 int RunBatch(const Tokenizer& tok, const Options& o) {
   std::ios::sync_with_stdio(false);
   std::string line;
@@ -154,6 +175,12 @@ int RunBatch(const Tokenizer& tok, const Options& o) {
       }
       const bool add = in.value("add_special_tokens", o.add_special_tokens);
       const bool skip = in.value("skip_special_tokens", o.skip_special_tokens);
+      if (in.contains("rows")) {
+        out = EncodeRows(tok, in["rows"], add);
+        std::cout << Dump(out) << '\n';
+        if (std::cin.rdbuf()->in_avail() <= 0) std::cout.flush();
+        continue;
+      }
       std::vector<uint32_t> ids;
       if (in.contains("text")) {
         ids = tok.Encode(in["text"].get<std::string>(), add);

@@ -46,6 +46,12 @@ export const PORT_ROLES = [
     doc: 'STRING prompt, one string per batch row',
   },
   {
+    ...at('tokenize', 'inputs', 'textPair', 'string', 'text_pair'),
+    presetNames: {},
+    importAliases: ['text_pair', 'TEXT_PAIR'],
+    doc: "STRING second text per row (cross-encoders, rerankers): encoded with the tokenizer's pair template and truncation",
+  },
+  {
     ...at('tokenize', 'inputs', 'requestOutputLen', 'integer', 'request_output_len_in'),
     presetNames: { [TRT]: 'REQUEST_OUTPUT_LEN', [FT]: 'REQUEST_OUTPUT_LEN', [SIM]: 'REQUEST_OUTPUT_LEN' },
     doc: 'passed through to outputs.requestOutputLen (with integer dtype conversion)',
@@ -139,6 +145,12 @@ export const PORT_ROLES = [
     ...at('tokenize', 'outputs', 'attentionMask', 'integer', 'attention_mask'),
     presetNames: { [BERT]: 'attention_mask' },
     doc: 'encoder models (BERT): 1 for each real token, 0 for padding, same shape as inputIds',
+  },
+  {
+    ...at('tokenize', 'outputs', 'tokenTypeIds', 'integer', 'token_type_ids'),
+    presetNames: {},
+    importAliases: ['token_type_ids'],
+    doc: "encoder models: each id's type id (0 first text, 1 second, as the post-processor sets them; pad_type_id for padding), same shape as inputIds",
   },
   {
     ...at('tokenize', 'outputs', 'embeddingBias', 'float', 'embedding_bias'),

@@ -23,6 +23,7 @@ const MODELS = [
   'preprocessing',
   'trtllm_preprocessing',
   'encoder_tokenize',
+  'reranker_tokenize',
   HOSTILE_MODEL,
   'sim_llm',
   'postprocessing',
@@ -294,6 +295,24 @@ describe('tokenize step', () => {
       shape: [2, width],
       data: expected.flatMap((ids) => [...ids.map(() => 1), ...Array(width - ids.length).fill(0)]),
     });
+  });
+
+  it('encodes query/passage pairs for a cross-encoder as HF: ids, type ids and mask in INT32', async () => {
+    const queries = ['what is a tokenizer?', 'capital of France'];
+    const passages = ['A tokenizer splits text into ids for a model to read.', 'Paris'];
+    const out = await infer('reranker_tokenize', [strings('TEXT', queries), strings('TEXT_PAIR', passages)]);
+    const expected = await Promise.all(queries.map((q, i) => hf.encode(q, passages[i]!)));
+    const width = Math.max(...expected.map((e) => e.getLength()));
+    const pad = (values: number[]) => [...values, ...Array(width - values.length).fill(0)];
+    expect(out.input_ids).toMatchObject({ datatype: 'INT32', shape: [2, width] });
+    // Padding rows take the tokenizer's pad id (GPT-2 has none: its end-of-text id).
+    expect(out.input_ids?.data).toEqual(
+      expected.flatMap((e) => [...e.getIds(), ...Array(width - e.getLength()).fill(GPT2_EOS)]),
+    );
+    expect(out.token_type_ids).toMatchObject({ datatype: 'INT32', shape: [2, width] });
+    expect(out.token_type_ids?.data).toEqual(expected.flatMap((e) => pad(e.getTypeIds())));
+    expect(out.token_type_ids?.data).toContain(1);
+    expect(out.attention_mask?.data).toEqual(expected.flatMap((e) => pad(e.getAttentionMask())));
   });
 
   it('works without batching, with INT64 ids and a model and tensor name full of C++/CMake metacharacters', async () => {

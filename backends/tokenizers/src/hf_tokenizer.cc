@@ -14,24 +14,35 @@
 namespace triton_studio::tok {
 namespace {
 
-Truncation ParseTruncation(const Json& node) {
+TruncationParams ParseTruncation(const Json& node) {
   const std::string path = "truncation";
   AllowOnlyKeys(node, path, {"direction", "max_length", "strategy", "stride"});
   const std::string right = "Right", longest = "LongestFirst";
   const std::string direction = GetString(node, "direction", path, &right);
   if (direction != "Right" && direction != "Left") FieldError(path + ".direction", "expected Left or Right");
   const std::string strategy = GetString(node, "strategy", path, &longest);
-  if (strategy != "LongestFirst" && strategy != "OnlyFirst")
-    FieldError(path + ".strategy", "unsupported '" + strategy + "' for single sequences (LongestFirst, OnlyFirst)");
+  TruncationParams t;
+  if (strategy == "LongestFirst") {
+    t.strategy = TruncationStrategy::kLongestFirst;
+  } else if (strategy == "OnlyFirst") {
+    t.strategy = TruncationStrategy::kOnlyFirst;
+  } else if (strategy == "OnlySecond") {
+    t.strategy = TruncationStrategy::kOnlySecond;
+  } else {
+    FieldError(path + ".strategy", "unsupported '" + strategy + "' (LongestFirst, OnlyFirst, OnlySecond)");
+  }
   const Json* max = Find(node, "max_length");
   if (max == nullptr || !max->is_number_unsigned()) FieldError(path + ".max_length", "expected a positive integer");
-  return {max->get<size_t>(), direction == "Left"};
+  t.max_length = max->get<size_t>();
+  t.stride = GetUint(node, "stride", path, 0);
+  t.left = direction == "Left";
+  return t;
 }
 
-Padding ParsePadding(const Json& node) {
+PaddingParams ParsePadding(const Json& node) {
   const std::string path = "padding";
   AllowOnlyKeys(node, path, {"strategy", "direction", "pad_to_multiple_of", "pad_id", "pad_type_id", "pad_token"});
-  Padding p;
+  PaddingParams p;
   const Json* strategy = Find(node, "strategy");
   if (strategy != nullptr && strategy->is_object() && strategy->contains("Fixed")) {
     const Json& n = (*strategy)["Fixed"];
@@ -48,6 +59,9 @@ Padding ParsePadding(const Json& node) {
   const uint64_t pad_id = GetUint(node, "pad_id", path, 0);
   if (pad_id > UINT32_MAX) FieldError(path + ".pad_id", "expected an id below 2^32 (a u32)");
   p.pad_id = static_cast<uint32_t>(pad_id);
+  const uint64_t pad_type_id = GetUint(node, "pad_type_id", path, 0);
+  if (pad_type_id > UINT32_MAX) FieldError(path + ".pad_type_id", "expected a type id below 2^32 (a u32)");
+  p.pad_type_id = static_cast<uint32_t>(pad_type_id);
   return p;
 }
 
@@ -108,7 +122,8 @@ std::optional<std::string> HfTokenizer::IdToToken(uint32_t id) const {
   return std::nullopt;
 }
 
-void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids) const {
+void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids,
+                             std::vector<SplitEnd>* split_ends) const {
   // Per-thread scratch: a short encode allocated four buffers (8% of GPT-2's in malloc/free).
   struct Scratch {
     std::string normalized;
@@ -129,20 +144,29 @@ void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::ve
   for (const AddedSplit& s : splits) {
     if (s.id) {
       ids.push_back(*s.id);
+      if (split_ends) split_ends->push_back({ids.size(), true});
       continue;
     }
     pieces.text.assign(normalized, s.begin, s.end - s.begin);
     pieces.ranges.assign(1, {0, static_cast<uint32_t>(pieces.text.size())});
     pieces.at_input_start = at_input_start && s.begin == 0;
     if (pre_tokenizer_) pre_tokenizer_->PreTokenize(pieces);
-    model_->TokenizePieces(pieces.text, pieces.ranges, byte_level_, ids);
+    if (split_ends == nullptr) {
+      model_->TokenizePieces(pieces.text, pieces.ranges, byte_level_, ids);
+      continue;
+    }
+    for (const auto& [begin, end] : pieces.ranges) {
+      if (end <= begin) continue;
+      model_->Tokenize(std::string_view(pieces.text).substr(begin, end - begin), byte_level_, ids);
+      split_ends->push_back({ids.size(), false});
+    }
   }
   // The scratch keeps its buffers between calls, but not a huge input's.
   constexpr size_t kKeep = 1 << 20;
   if (pieces.text.capacity() > kKeep || scratch.normalized.capacity() > kKeep) scratch = Scratch();
 }
 
-std::vector<uint32_t> HfTokenizer::Encode(std::string_view input, bool add_special_tokens) const {
+std::vector<uint32_t> HfTokenizer::EncodeSequence(std::string_view input, std::vector<SplitEnd>* split_ends) const {
   if (input.size() > UINT32_MAX / 2) throw TokenizerError("Encode: input larger than 2 GiB is not supported");
   // HF takes Rust strings, which are valid UTF-8: callers holding bytes convert them lossily
   // first (Python's errors="replace", JS TextDecoder), so invalid sequences become U+FFFD here.
@@ -159,31 +183,19 @@ std::vector<uint32_t> HfTokenizer::Encode(std::string_view input, bool add_speci
   for (const AddedSplit& s : splits) {
     if (s.id) {
       ids.push_back(*s.id);
+      if (split_ends) split_ends->push_back({ids.size(), true});
     } else {
-      EncodeText(text.substr(s.begin, s.end - s.begin), s.begin == 0, ids);
+      EncodeText(text.substr(s.begin, s.end - s.begin), s.begin == 0, ids, split_ends);
     }
   }
-  if (truncation_) {
-    size_t max = truncation_->max_length;
-    if (add_special_tokens && post_processor_) max = max > post_processor_->AddedCount() ? max - post_processor_->AddedCount() : 0;
-    if (ids.size() > max) {
-      if (truncation_->left) {
-        ids.erase(ids.begin(), ids.end() - static_cast<std::ptrdiff_t>(max));
-      } else {
-        ids.resize(max);
-      }
-    }
-  }
+  return ids;
+}
+
+std::vector<uint32_t> HfTokenizer::Encode(std::string_view input, bool add_special_tokens) const {
+  // Truncation and padding (tokenizer.json's own) take the encoder pipeline: one implementation.
+  if (truncation_ || padding_) return EncodeBatch({{input, std::nullopt}}, add_special_tokens, EncoderDefaults())[0].ids;
+  std::vector<uint32_t> ids = EncodeSequence(input);
   if (add_special_tokens && post_processor_) post_processor_->Process(ids);
-  if (padding_) {
-    size_t target = padding_->fixed_length.value_or(ids.size());
-    if (padding_->multiple_of > 0 && target % padding_->multiple_of != 0)
-      target += padding_->multiple_of - target % padding_->multiple_of;
-    if (ids.size() < target) {
-      const size_t n = target - ids.size();
-      ids.insert(padding_->left ? ids.begin() : ids.end(), n, padding_->pad_id);
-    }
-  }
   return ids;
 }
 

@@ -17,23 +17,14 @@
 
 namespace triton_studio::tok {
 
-struct Truncation {
-  size_t max_length;
-  bool left;  // direction "Left" keeps the end of the sequence
-};
-
-struct Padding {
-  std::optional<size_t> fixed_length;  // strategy {"Fixed": n}; BatchLongest pads nothing alone
-  size_t multiple_of = 0;
-  bool left = false;
-  uint32_t pad_id = 0;
-};
-
 class HfTokenizer final : public Tokenizer {
  public:
   explicit HfTokenizer(const TokenizerJson& file);
 
   std::vector<uint32_t> Encode(std::string_view text, bool add_special_tokens) const override;
+  std::vector<Encoding> EncodeBatch(const std::vector<EncodeInput>& inputs, bool add_special_tokens,
+                                    const EncoderOptions& options) const override;
+  EncoderOptions EncoderDefaults() const override { return {truncation_, padding_}; }
   std::string Decode(const std::vector<uint32_t>& ids, bool skip_special_tokens) const override;
   std::optional<uint32_t> TokenToId(std::string_view token) const override;
   std::optional<std::string> IdToToken(uint32_t id) const override;
@@ -50,7 +41,21 @@ class HfTokenizer final : public Tokenizer {
   const DecoderChain& decoder() const { return decoder_; }
 
  private:
-  void EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids) const;
+  // Where each of HF's splits (an added token, or one pre-token) ends in the ids, for truncation.
+  struct SplitEnd {
+    size_t end;
+    bool added;
+  };
+  void EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids,
+                  std::vector<SplitEnd>* splits = nullptr) const;
+  // One text through added tokens, normalizer, pre-tokenizer and model (HF encode_single_sequence).
+  // With `splits`, each split's end is recorded (encoder_pipeline.cc cuts at them as HF's
+  // tokenize_with_limit does).
+  std::vector<uint32_t> EncodeSequence(std::string_view input, std::vector<SplitEnd>* splits = nullptr) const;
+  std::vector<uint32_t> EncodeLimited(std::string_view text, const TruncationParams& params) const;
+  // HF post_process for one row (encoder_pipeline.cc): truncate, add specials and type ids, pad alone.
+  Encoding PostProcess(std::vector<uint32_t> a, std::optional<std::vector<uint32_t>> b, bool add_special_tokens,
+                       const EncoderOptions& options) const;
   // What decoding reads for an id: an added token's decode form, else the model's token.
   const std::string* TokenForDecode(uint32_t id) const;
   [[noreturn]] void ThrowUnknownId(uint32_t id) const;
@@ -65,8 +70,8 @@ class HfTokenizer final : public Tokenizer {
   std::unique_ptr<PostProcessor> post_processor_;
   DecoderChain decoder_;
   bool byte_level_ = false;
-  std::optional<Truncation> truncation_;
-  std::optional<Padding> padding_;
+  std::optional<TruncationParams> truncation_;
+  std::optional<PaddingParams> padding_;
   uint32_t vocab_size_ = 0;
   std::optional<uint32_t> eos_id_, pad_id_;
 };

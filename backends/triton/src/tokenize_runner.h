@@ -64,6 +64,10 @@ class TokenizeRunner {
   const tok::Tokenizer& tokenizer() const { return *tokenizer_; }
 
  private:
+  // Each row as an encoder takes it (ids, type ids, attention mask), for steps with a second-text
+  // input or a token-type-ids output: HF encode_batch with tokenizer.json's truncation/padding.
+  std::vector<tok::Encoding> EncodeEncoderRows(const InputLookup& inputs, const PromptHook& before_encode,
+                                               int64_t* rows) const;
   // Each row's prompt ids and the number of rows.
   std::vector<std::vector<uint32_t>> EncodeRows(const InputLookup& inputs, const PromptHook& before_encode,
                                                 int64_t* rows) const;

@@ -27,14 +27,14 @@ class TokenizeModel : public glue::BackendModel {
     config_ = glue::ReadModelConfig(model);
     NoteBatchSizeDifference(config_, spec.max_batch_size);
     CheckTensorDeclared(config_, spec.text, false);
-    for (const auto* in : {&spec.request_output_len_in, &spec.bad_words, &spec.stop_words, &spec.end_id_in,
+    for (const auto* in : {&spec.text_pair, &spec.request_output_len_in, &spec.bad_words, &spec.stop_words, &spec.end_id_in,
                            &spec.pad_id_in, &spec.embedding_bias_words, &spec.embedding_bias_weights}) {
       if (*in) CheckTensorDeclared(config_, **in, false);
     }
     CheckTensorDeclared(config_, spec.input_ids, true);
     for (const auto* out : {&spec.input_length, &spec.request_output_len_out, &spec.bad_words_ids,
                             &spec.stop_words_ids, &spec.end_id, &spec.pad_id, &spec.attention_mask,
-                            &spec.embedding_bias}) {
+                            &spec.token_type_ids, &spec.embedding_bias}) {
       if (*out) CheckTensorDeclared(config_, **out, true);
     }
     // TensorRT-LLM's preprocessing takes this as a config parameter; honour it the same way.
@@ -136,7 +136,17 @@ glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::se
   auto wanted = [&](const std::optional<TensorSpec>& spec) { return spec && requested.count(spec->name) > 0; };
 
   int64_t n = 0;
-  const std::vector<std::vector<uint32_t>> encoded = EncodeRows(inputs, before_encode, &n);
+  std::vector<std::vector<uint32_t>> encoded, masks, type_ids;
+  if (spec_.text_pair || spec_.token_type_ids) {
+    for (tok::Encoding& e : EncodeEncoderRows(inputs, before_encode, &n)) {
+      encoded.push_back(std::move(e.ids));
+      masks.push_back(std::move(e.attention_mask));
+      type_ids.push_back(std::move(e.type_ids));
+    }
+  } else {
+    encoded = EncodeRows(inputs, before_encode, &n);
+    for (const auto& e : encoded) masks.emplace_back(e.size(), 1);
+  }
   size_t longest = 0;
   for (const auto& e : encoded) longest = std::max(longest, e.size());
 
@@ -152,13 +162,19 @@ glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::se
     result.outputs.push_back(OutputTensor::Integers(spec_.input_ids.name, spec_.input_ids.dtype,
                                                     glue::WithBatch(batching, n, {width}), ids));
   }
+  // Rows the tokenizer did not pad to the batch's width are padded here: mask 0, type id 0.
+  const auto padded = [&](const std::vector<std::vector<uint32_t>>& rows) {
+    std::vector<int64_t> values(static_cast<size_t>(n * width), 0);
+    for (int64_t r = 0; r < n; ++r) std::copy(rows[r].begin(), rows[r].end(), values.begin() + r * width);
+    return values;
+  };
   if (wanted(spec_.attention_mask)) {
-    std::vector<int64_t> mask(static_cast<size_t>(n * width), 0);
-    for (int64_t r = 0; r < n; ++r) {
-      std::fill_n(mask.begin() + r * width, encoded[r].size(), 1);
-    }
     result.outputs.push_back(OutputTensor::Integers(spec_.attention_mask->name, spec_.attention_mask->dtype,
-                                                    glue::WithBatch(batching, n, {width}), mask));
+                                                    glue::WithBatch(batching, n, {width}), padded(masks)));
+  }
+  if (wanted(spec_.token_type_ids)) {
+    result.outputs.push_back(OutputTensor::Integers(spec_.token_type_ids->name, spec_.token_type_ids->dtype,
+                                                    glue::WithBatch(batching, n, {width}), padded(type_ids)));
   }
   if (wanted(spec_.input_length)) {
     std::vector<int64_t> lengths;
@@ -281,6 +297,57 @@ std::vector<std::vector<uint32_t>> TokenizeRunner::EncodeRows(const InputLookup&
   }
   *rows = static_cast<int64_t>(n);
   return encoded;
+}
+
+std::vector<tok::Encoding> TokenizeRunner::EncodeEncoderRows(const InputLookup& inputs, const PromptHook& before_encode,
+                                                             int64_t* rows) const {
+  const auto strings = [&](const TensorSpec& spec) -> std::optional<std::vector<std::string>> {
+    const std::optional<InputTensor> tensor = inputs(spec.name);
+    if (!tensor) return std::nullopt;
+    if (SplitRows(*tensor, batching_).per_row != 1) {
+      throw BackendError("input '" + tensor->name + "' must hold one string per " +
+                         (batching_ ? std::string("batch row") : std::string("request")) + ", got shape " +
+                         glue::ShapeToString(tensor->shape));
+    }
+    std::vector<std::string> values = tensor->Strings();
+    for (const std::string& v : values) {
+      if (v.size() > limits_.max_bytes) {
+        throw BackendError("input '" + tensor->name + "' holds a text of " + std::to_string(v.size()) +
+                           " bytes, over this step's limit of " + std::to_string(limits_.max_bytes) +
+                           " (parameter max_input_bytes): shorten it or raise the limit");
+      }
+    }
+    return values;
+  };
+  std::optional<std::vector<std::string>> texts = strings(spec_.text);
+  if (!texts) throw BackendError("the request has no input '" + spec_.text.name + "', which this model requires");
+  const std::optional<std::vector<std::string>> pairs = spec_.text_pair ? strings(*spec_.text_pair) : std::nullopt;
+  if (pairs && pairs->size() != texts->size()) {
+    throw BackendError("inputs '" + spec_.text.name + "' and '" + spec_.text_pair->name + "' have " +
+                       std::to_string(texts->size()) + " and " + std::to_string(pairs->size()) +
+                       " rows; send one second text per text");
+  }
+  if (before_encode) {
+    for (size_t r = 0; r < texts->size(); ++r) (*texts)[r] = before_encode((*texts)[r], static_cast<int64_t>(r));
+  }
+  std::vector<tok::EncodeInput> rows_in;
+  for (size_t r = 0; r < texts->size(); ++r)
+    rows_in.push_back({(*texts)[r], pairs ? std::optional<std::string_view>((*pairs)[r]) : std::nullopt});
+  std::vector<tok::Encoding> out;
+  try {
+    out = tokenizer_->EncodeBatch(rows_in, add_special_tokens_, tokenizer_->EncoderDefaults());
+  } catch (const tok::TokenizerError& e) {
+    throw BackendError(e.what());  // a refused truncation fails this request only
+  }
+  for (const tok::Encoding& e : out) {
+    if (e.ids.size() > limits_.max_tokens) {
+      throw BackendError("a row is " + std::to_string(e.ids.size()) + " tokens, over this step's limit of " +
+                         std::to_string(limits_.max_tokens) +
+                         " (parameter max_input_tokens): set the tokenizer's truncation or raise the limit");
+    }
+  }
+  *rows = static_cast<int64_t>(out.size());
+  return out;
 }
 
 // A prompt already rendered by a chat template (Triton's OpenAI frontend sends

@@ -36,6 +36,7 @@ struct TokenizeSpec {
   std::vector<int64_t> end_ids;
   // inputs
   TensorSpec text;                                   // BYTES prompt, one string per batch row
+  std::optional<TensorSpec> text_pair;               // BYTES second text per row (cross-encoders)
   std::optional<TensorSpec> request_output_len_in;  // passed through (with dtype conversion)
   std::optional<TensorSpec> bad_words;              // BYTES words per row
   std::optional<TensorSpec> stop_words;
@@ -56,6 +57,7 @@ struct TokenizeSpec {
   std::optional<TensorSpec> pad_id;                  // [1] per row: pad_id_in when sent, else pad (or eos) id
   std::optional<TensorSpec> embedding_bias;          // [vocab] per row, or [0] when no words were sent
   std::optional<TensorSpec> attention_mask;          // encoders: 1 per real token, 0 per pad, like ids
+  std::optional<TensorSpec> token_type_ids;          // encoders: type id per token (0 first text, 1 second)
 };
 
 struct DetokenizeSpec {
