@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
@@ -114,5 +114,43 @@ describe('Chat template syntax errors in Problems', () => {
     await workbench({ kind: 'waitForText', selector: '.markers-panel', text: 'TS-E058' });
     await workbench({ kind: 'screenshot', name: 'chat-template-problem' });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('shows TS-E058 inside a Jinja file once a pipeline names it, and nothing in one no pipeline names', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const template = join(folder, 'chat-problems.jinja');
+    const pipeline = join(folder, 'chat-problems.pipeline.json');
+    writeFileSync(template, '{%- for m in messages %}\n[{{ m.role }}] {{ m.content ~ }}\n{%- endfor %}\n');
+    const uri = vscode.Uri.file(template);
+    const ours = () => vscode.languages.getDiagnostics(uri).filter((d) => String(d.code).startsWith('TS-'));
+    try {
+      await vscode.window.showTextDocument(uri);
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.deepEqual(ours(), [], 'a Jinja file no pipeline names is not checked');
+      // A pipeline written to disk (as another tool would) that names the template.
+      writeFileSync(
+        pipeline,
+        JSON.stringify({
+          version: 1,
+          name: 'chat_problems',
+          steps: [{ name: 'pre', kind: 'tokenize', chatTemplate: 'chat-problems.jinja' }],
+        }),
+      );
+      let problems: vscode.Diagnostic[] = [];
+      for (let i = 0; i < 150 && problems.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        problems = ours();
+      }
+      assert.equal(problems.length, 1, 'the template is checked once a pipeline names it');
+      assert.equal(problems[0]!.code, 'TS-E058');
+      assert.deepEqual(
+        [problems[0]!.range.start.line, problems[0]!.range.start.character, problems[0]!.range.end.character],
+        [1, 30, 32],
+      );
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      rmSync(pipeline, { force: true });
+      rmSync(template, { force: true });
+    }
   });
 });
