@@ -187,7 +187,14 @@ export {
   type StudyStep,
   type StudyModeResult,
   type StudyFinding,
+  type StudyTarget,
 } from './study/batching.js';
+export {
+  llamaStudyTarget,
+  llamaStudyConfig,
+  LLAMA_STUDY_MODES,
+  type LlamaStudyOptions,
+} from './study/llamaTarget.js';
 export { formatStudyReport, renderStudyHtml } from './study/batchingReport.js';
 export type { ConcurrencyLoad, RequestRateLoad, LoadSpec } from './perf/load/loadSpec.js';
 export {

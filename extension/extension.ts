@@ -11,7 +11,7 @@ import { registerChatTemplateDiagnostics } from './chatTemplateDiagnostics.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
 import { registerGraphEditor } from './graphEditor/host/provider.js';
 import { registerPromptFiles } from './prompts/codeLens.js';
-import { ChooseTokenizerFix } from './setup/chooseTokenizer.js';
+import { TokenizerNotFoundFixes } from './setup/chooseTokenizer.js';
 import { ServerView } from './views/serverView.js';
 import { registerTsStepDiagnostics } from './tsStepDiagnostics.js';
 
@@ -28,18 +28,18 @@ export function activate(context: vscode.ExtensionContext): TritonStudioApi {
     ctx,
     ...registerCommands(ctx),
     serverView,
-    registerPipelineDiagnostics(ctx.storage.tokenizerSearchDirs),
+    registerPipelineDiagnostics(ctx.storage.tokenizerSearchDirs, ctx.onDidChangeTokenizers),
     vscode.languages.registerCodeActionsProvider(
       { pattern: '**/*.pipeline.json' },
-      new ChooseTokenizerFix(),
+      new TokenizerNotFoundFixes(),
       {
-        providedCodeActionKinds: ChooseTokenizerFix.kinds,
+        providedCodeActionKinds: TokenizerNotFoundFixes.kinds,
       },
     ),
     registerPromptFiles(),
     registerTsStepDiagnostics(),
     registerChatTemplateDiagnostics(),
-    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs),
+    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs, (query) => (ctx.graphEditorState = query)),
   );
   return { ctx, serverView };
 }

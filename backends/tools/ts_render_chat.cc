@@ -101,6 +101,32 @@ ChatRequest RequestFromJson(const Json& line) {
   return r;
 }
 
+// Requests in batch mode may fix the clock of strftime_now ("now": seconds since the epoch).
+std::time_t fixed_now = 0;
+bool use_fixed_now = false;
+
+// --batch: one JSON request per stdin line, one JSON answer (text or error) per stdout line.
+int RenderBatch(const ChatTemplate& tmpl) {
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    Json answer;
+    try {
+      Json request = Json::parse(line);
+      use_fixed_now = request.contains("now");
+      if (use_fixed_now) fixed_now = request["now"].get<std::time_t>();
+      answer = Json{{"text", tmpl.Render(RequestFromJson(request))}};
+    } catch (const chat::ChatTemplateError& e) {
+      answer = Json{{"error", ErrorJson(e)}};
+    } catch (const Json::exception& e) {
+      answer = Json{{"error", {{"kind", "config"}, {"message", std::string("bad request line: ") + e.what()}}}};
+    }
+    std::cout << answer.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
+    if (std::cin.rdbuf()->in_avail() <= 0) std::cout.flush();
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,9 +154,6 @@ int main(int argc, char** argv) {
   }
   if (config_path.empty()) UsageError("--tokenizer-config is required");
 
-  // Requests in batch mode may fix the clock of strftime_now ("now": seconds since the epoch).
-  static std::time_t fixed_now = 0;
-  static bool use_fixed_now = false;
   ChatTemplateOptions options;
   options.now = []() { return use_fixed_now ? fixed_now : std::time(nullptr); };
 
@@ -145,26 +168,7 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  if (batch) {
-    std::string line;
-    while (std::getline(std::cin, line)) {
-      if (line.empty()) continue;
-      Json answer;
-      try {
-        Json request = Json::parse(line);
-        use_fixed_now = request.contains("now");
-        if (use_fixed_now) fixed_now = request["now"].get<std::time_t>();
-        answer = Json{{"text", tmpl->Render(RequestFromJson(request))}};
-      } catch (const chat::ChatTemplateError& e) {
-        answer = Json{{"error", ErrorJson(e)}};
-      } catch (const Json::exception& e) {
-        answer = Json{{"error", {{"kind", "config"}, {"message", std::string("bad request line: ") + e.what()}}}};
-      }
-      std::cout << answer.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
-      if (std::cin.rdbuf()->in_avail() <= 0) std::cout.flush();
-    }
-    return 0;
-  }
+  if (batch) return RenderBatch(*tmpl);
 
   std::stringstream ss;
   ss << std::cin.rdbuf();

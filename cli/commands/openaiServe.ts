@@ -1,3 +1,4 @@
+/** `triton-studio openai-serve`: the OpenAI-compatible front in front of a Triton server. */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';

@@ -194,34 +194,12 @@ export async function runLatencyTest(
   const statsAfter = await settled(statsAfterWarmup ?? statsBefore, run.outcomes.length);
 
   const stream = options.stream ?? false;
-  let records = await countedRecords(run.outcomes, options.tokenizer, options.serverTokenCounts ?? false);
-  let durationS = run.durationS;
+  const counted = await countedRecords(run.outcomes, options.tokenizer, options.serverTokenCounts ?? false);
+  const { records, durationS } = monitor
+    ? lastWindows(counted, monitor)
+    : { records: counted, durationS: run.durationS };
   const stability = monitor?.result();
-  if (monitor) {
-    // Like perf_analyzer, report the last windows only: requests that completed inside them.
-    const span = monitor.reportedSpan();
-    const inside = (r: RequestRecord) => {
-      const endS = (r.startMs + r.latencyMs) / 1000;
-      return endS >= span.startS && endS < span.endS;
-    };
-    records = records.filter(inside);
-    durationS = span.endS - span.startS;
-  }
-  const context: MetricContext = {
-    stream,
-    openLoop: options.load.mode === 'request-rate',
-    outputTokens: stream || options.tokenizer !== undefined || (options.serverTokenCounts ?? false),
-    inputTokens: records.some((r) => r.inputTokens !== undefined),
-    slos: options.slos,
-  };
-  const metrics = computeMetrics({ records, durationS, context });
-  const summary = (tag: string) => {
-    const result = metrics[tag];
-    return result && isDistribution(result) ? latencySummary(result) : undefined;
-  };
-  const errorMessages = [...new Set(records.flatMap((r) => (r.error ? [r.error] : [])))].slice(0, 5);
-  const succeeded = run.outcomes.filter((o) => o.value && !o.error);
-  const responses = succeeded.reduce((n, o) => n + o.value!.responses, 0);
+  const metrics = computeMetrics({ records, durationS, context: metricContext(options, records) });
   return {
     kind: 'triton-studio.perf',
     formatVersion: 2,
@@ -235,25 +213,71 @@ export async function runLatencyTest(
     maxTokens: options.maxTokens,
     prompt: options.prompt,
     tokenizer: options.tokenizer?.tokenizer,
-    results: {
-      requests: records.length,
-      errors: metrics.error_request_count!.avg,
+    results: runResults(metrics, records, run.outcomes, durationS, stream, {
       stoppedEarly: stoppedBecause ?? (options.signal?.aborted ? 'cancelled' : undefined),
-      errorMessages,
-      durationS: round3(durationS),
-      requestsPerSecond: metrics.request_throughput!.avg,
-      latency: summary('request_latency')!,
-      ttft: summary('time_to_first_token'),
-      itl: summary('inter_token_latency'),
-      sendLag: summary('send_lag'),
-      outputChunksPerSecond: stream ? metrics.output_token_throughput!.avg : undefined,
-      responsesPerRequest: succeeded.length > 0 ? round3(responses / succeeded.length) : 0,
-    },
+    }),
     metrics,
     stability,
     records: options.keepRecords ? records : undefined,
     serverBreakdown: withPending(breakdown(statsAfterWarmup ?? statsBefore, statsAfter), pending),
     metricsError: sampler?.failure,
+  };
+}
+
+/** What the metrics of a run can be computed from: streaming, open loop, token counts, SLOs. */
+function metricContext(options: LatencyTestOptions, records: RequestRecord[]): MetricContext {
+  const stream = options.stream ?? false;
+  return {
+    stream,
+    openLoop: options.load.mode === 'request-rate',
+    outputTokens: stream || options.tokenizer !== undefined || (options.serverTokenCounts ?? false),
+    inputTokens: records.some((r) => r.inputTokens !== undefined),
+    slos: options.slos,
+  };
+}
+
+/** Like perf_analyzer, the last windows only: the requests that completed inside them, and their span. */
+function lastWindows(
+  records: RequestRecord[],
+  monitor: StabilityMonitor,
+): { records: RequestRecord[]; durationS: number } {
+  const span = monitor.reportedSpan();
+  const inside = (r: RequestRecord) => {
+    const endS = (r.startMs + r.latencyMs) / 1000;
+    return endS >= span.startS && endS < span.endS;
+  };
+  return { records: records.filter(inside), durationS: span.endS - span.startS };
+}
+
+/** The report's `results`: counts, rates and the latency summaries of the run's metrics. */
+function runResults(
+  metrics: MetricResults,
+  records: RequestRecord[],
+  outcomes: RequestOutcome<Sent>[],
+  durationS: number,
+  stream: boolean,
+  { stoppedEarly }: { stoppedEarly: string | undefined },
+): PerfReport['results'] {
+  const summary = (tag: string) => {
+    const result = metrics[tag];
+    return result && isDistribution(result) ? latencySummary(result) : undefined;
+  };
+  const errorMessages = [...new Set(records.flatMap((r) => (r.error ? [r.error] : [])))].slice(0, 5);
+  const succeeded = outcomes.filter((o) => o.value && !o.error);
+  const responses = succeeded.reduce((n, o) => n + o.value!.responses, 0);
+  return {
+    requests: records.length,
+    errors: metrics.error_request_count!.avg,
+    stoppedEarly,
+    errorMessages,
+    durationS: round3(durationS),
+    requestsPerSecond: metrics.request_throughput!.avg,
+    latency: summary('request_latency')!,
+    ttft: summary('time_to_first_token'),
+    itl: summary('inter_token_latency'),
+    sendLag: summary('send_lag'),
+    outputChunksPerSecond: stream ? metrics.output_token_throughput!.avg : undefined,
+    responsesPerRequest: succeeded.length > 0 ? round3(responses / succeeded.length) : 0,
   };
 }
 

@@ -92,7 +92,7 @@ function diagnostic(
     range: { start: source.position(start), end: source.position(end) },
     // @huggingface/jinja refuses some Jinja that transformers and the native engine accept: alone, it only warns.
     severity: error.engine === 'native' ? 'error' : 'warning',
-    code: error.engine === 'native' ? 'TS-E058' : 'TS-W013',
+    code: error.engine === 'native' ? 'TS-E058' : 'TS-W014',
     message: `The ${what} cannot be parsed (${by}): ${error.message}`,
   };
 }

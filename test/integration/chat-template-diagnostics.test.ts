@@ -79,7 +79,7 @@ describe('@huggingface/jinja beside the native engine', () => {
     const raw = templates.find((t) => t.name === 'corpus/15-raw')!.text;
     expect(jinjaFileDiagnostics(raw, '/m/chat.jinja', native)).toEqual([]);
     const [alone] = jinjaFileDiagnostics(raw, '/m/chat.jinja'); // no build: it only warns
-    expect(alone).toMatchObject({ code: 'TS-W013', severity: 'warning' });
+    expect(alone).toMatchObject({ code: 'TS-W014', severity: 'warning' });
   });
 
   it("shows the native engine's error where @huggingface/jinja sees none, at the native line and column", () => {

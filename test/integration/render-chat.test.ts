@@ -9,8 +9,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { renderChats } from '../../client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderChats, renderChatTool } from '../../client/index.js';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'bin/triton-studio.js');
@@ -47,6 +47,8 @@ const conversations = new Map(
 process.env.TZ = 'UTC'; // transformers rendered strftime_now in UTC (ts-render-chat inherits it)
 const work = mkdtempSync(join(tmpdir(), 'render-chat-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Built before the first command, so its one-time build message is not in a test's stderr.
+beforeAll(() => renderChatTool(), 600_000);
 
 function cli(
   args: string[],

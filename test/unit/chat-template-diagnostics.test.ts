@@ -1,7 +1,7 @@
 /**
  * A chat template's syntax error at its place, from @huggingface/jinja alone (no native engine
  * asked: the editor before a build): inside a tokenizer_config.json's `chat_template` string, JSON
- * escapes counted, and inside a Jinja file. Alone it warns (TS-W013): it refuses some valid Jinja,
+ * escapes counted, and inside a Jinja file. Alone it warns (TS-W014): it refuses some valid Jinja,
  * which test/integration/chat-template-diagnostics.test.ts lists beside the native engine's verdicts.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -33,7 +33,7 @@ describe('in a tokenizer_config.json', () => {
     ].join('\n');
     const [d, ...more] = tokenizerConfigDiagnostics(text, '/m/tokenizer_config.json');
     expect(more).toEqual([]);
-    expect(d).toMatchObject({ code: 'TS-W013', severity: 'warning', file: '/m/tokenizer_config.json' });
+    expect(d).toMatchObject({ code: 'TS-W014', severity: 'warning', file: '/m/tokenizer_config.json' });
     expect(d!.message).toContain('Unexpected character: @');
     expect(d!.range.start.line).toBe(2);
     expect(underlined(text, d!)).toBe('@');

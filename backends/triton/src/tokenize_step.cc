@@ -182,8 +182,11 @@ glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::se
   if (wanted(spec_.stop_words_ids)) {
     result.outputs.push_back(WordListOutput(inputs, spec_.stop_words, *spec_.stop_words_ids, n, batching));
   }
-  // As TensorRT-LLM's preprocessing: the client's END_ID / PAD_ID when sent, else the tokenizer's.
-  const int64_t end_value = tokenizer_->EosId() ? *tokenizer_->EosId() : pad_value_;
+  // As TensorRT-LLM's preprocessing: the client's END_ID / PAD_ID when sent, else the model's first
+  // end token (tokenizer_config.json's eos_token), else the tokenizer's guess.
+  const int64_t end_value = !spec_.end_ids.empty() ? spec_.end_ids.front()
+                            : tokenizer_->EosId()  ? *tokenizer_->EosId()
+                                                   : pad_value_;
   if (wanted(spec_.end_id)) {
     result.outputs.push_back(IdOutput(inputs, spec_.end_id_in, *spec_.end_id, end_value, n, batching));
   }

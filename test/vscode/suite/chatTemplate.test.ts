@@ -1,3 +1,4 @@
+/** Preview Chat Template in real VS Code: the step's native rendering beside the pipeline. */
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
