@@ -28,13 +28,16 @@ export function registerChatTemplateDiagnostics(): vscode.Disposable {
   let registration: vscode.Disposable | undefined;
   const scan = async () => {
     const files = await vscode.workspace.findFiles('**/*.pipeline.json', '**/node_modules/**');
-    named.clear();
+    const found: string[] = [];
     for (const uri of files) {
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      for (const template of jinjaTemplatesNamedBy(text, uri.fsPath)) named.add(template);
+      found.push(...jinjaTemplatesNamedBy(text, uri.fsPath));
     }
-    // Registered once the names are known, so the Jinja files already open are checked too.
-    registration ??= registerDocumentProblems({
+    named.clear();
+    found.forEach((f) => named.add(f));
+    // Registered (again) once the names are known, so the Jinja files already open are checked too.
+    registration?.dispose();
+    registration = registerDocumentProblems({
       name: 'triton-studio-chat-templates',
       matches: (file) => TOKENIZER_CONFIG.test(file) || named.has(file),
       problems,
@@ -43,8 +46,19 @@ export function registerChatTemplateDiagnostics(): vscode.Disposable {
     });
   };
   void scan();
-  const onSave = vscode.workspace.onDidSaveTextDocument((doc) => {
-    if (doc.uri.fsPath.endsWith('.pipeline.json')) void scan();
-  });
-  return { dispose: () => (onSave.dispose(), registration?.dispose()) };
+  // A pipeline written, created or removed (in the editor or not) may name other templates.
+  const pipelines = vscode.workspace.createFileSystemWatcher('**/*.pipeline.json');
+  const rescan = () => void scan();
+  const subscriptions = [
+    pipelines.onDidCreate(rescan),
+    pipelines.onDidChange(rescan),
+    pipelines.onDidDelete(rescan),
+  ];
+  return {
+    dispose: () => {
+      subscriptions.forEach((d) => d.dispose());
+      pipelines.dispose();
+      registration?.dispose();
+    },
+  };
 }

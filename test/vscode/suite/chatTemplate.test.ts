@@ -1,6 +1,6 @@
 /** Preview Chat Template in real VS Code: the step's native rendering beside the pipeline. */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
@@ -14,6 +14,20 @@ const ROOT = resolve(__dirname, '../../..');
 const fixture = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/chat-template-ids.json'), 'utf8')) as {
   models: Record<string, { name: string; messages: unknown[]; text: string; ids: number[] }[]>;
 };
+
+/**
+ * A webview wait that tolerates a slow render: each render starts the native tools (after a build
+ * check), which takes far longer than the driver's 15 s step on a loaded machine mid-suite.
+ */
+async function waitInPreview<T>(selector: string, text?: string): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await workbench<T>({ kind: 'webviewWaitFor', selector, ...(text !== undefined && { text }) });
+    } catch (error) {
+      if (attempt === 4) throw error;
+    }
+  }
+}
 
 describe('Preview Chat Template', () => {
   it("opens beside a chat pipeline and shows the step's native rendering with its token count", async () => {
@@ -47,7 +61,7 @@ describe('Preview Chat Template', () => {
     await vscode.window.showTextDocument(sample);
     await workbench({ kind: 'runFromPalette', title: 'Triton Studio: Preview Chat Template' });
     // The default conversation is rendered as the panel opens.
-    await workbench({ kind: 'webviewWaitFor', selector: '#count', text: 'tokens' });
+    await waitInPreview('#count', 'tokens');
 
     const c = fixture.models['llama-3.1']!.find((x) => x.name === 'system, user, assistant, user')!;
     await workbench({
@@ -57,12 +71,8 @@ describe('Preview Chat Template', () => {
     });
     await workbench({ kind: 'webviewClick', selector: '#render' });
     // The count is the native tokenizer's, and equals the number of ids transformers gives.
-    await workbench({ kind: 'webviewWaitFor', selector: '#count', text: `${c.ids.length} tokens` });
-    const shown = await workbench<{ text: string }>({
-      kind: 'webviewWaitFor',
-      selector: '#text',
-      text: 'Another one, please.',
-    });
+    await waitInPreview('#count', `${c.ids.length} tokens`);
+    const shown = await waitInPreview<{ text: string }>('#text', 'Another one, please.');
     const squeeze = (t: string) => t.replace(/\s+/g, ' ').trim();
     assert.equal(shown.text, squeeze(c.text));
     const first = await workbench<{ text: string }>({
@@ -70,20 +80,16 @@ describe('Preview Chat Template', () => {
       selector: '#text span.special',
     });
     assert.equal(first.text, '<|begin_of_text|>');
-    await workbench({ kind: 'webviewWaitFor', selector: '#text span.special', text: '<|eot_id|>' });
+    await waitInPreview('#text span.special', '<|eot_id|>');
     await workbench({ kind: 'webviewScreenshot', name: 'chat-template-preview' });
     await workbench({ kind: 'screenshot', name: 'chat-template-preview-beside-pipeline' });
 
     // A role that is not a string: the template's own `+` fails, and the panel says so, with its line.
     await workbench({ kind: 'webviewFill', selector: '#messages', text: '[{"role": 7, "content": "x"}]' });
     await workbench({ kind: 'webviewClick', selector: '#render' });
-    const error = await workbench<{ text: string }>({
-      kind: 'webviewWaitFor',
-      selector: '#text.error',
-      text: 'can only concatenate str',
-    });
+    const error = await waitInPreview<{ text: string }>('#text.error', 'can only concatenate str');
     assert.match(error.text, /\(template line 1\)$/);
-    await workbench({ kind: 'webviewWaitFor', selector: '#count:empty' });
+    await waitInPreview('#count:empty');
     await workbench({ kind: 'webviewScreenshot', name: 'chat-template-preview-error' });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -115,5 +121,43 @@ describe('Chat template syntax errors in Problems', () => {
     await workbench({ kind: 'waitForText', selector: '.markers-panel', text: 'TS-E058' });
     await workbench({ kind: 'screenshot', name: 'chat-template-problem' });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('shows TS-E058 inside a Jinja file once a pipeline names it, and nothing in one no pipeline names', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const template = join(folder, 'chat-problems.jinja');
+    const pipeline = join(folder, 'chat-problems.pipeline.json');
+    writeFileSync(template, '{%- for m in messages %}\n[{{ m.role }}] {{ m.content ~ }}\n{%- endfor %}\n');
+    const uri = vscode.Uri.file(template);
+    const ours = () => vscode.languages.getDiagnostics(uri).filter((d) => String(d.code).startsWith('TS-'));
+    try {
+      await vscode.window.showTextDocument(uri);
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.deepEqual(ours(), [], 'a Jinja file no pipeline names is not checked');
+      // A pipeline written to disk (as another tool would) that names the template.
+      writeFileSync(
+        pipeline,
+        JSON.stringify({
+          version: 1,
+          name: 'chat_problems',
+          steps: [{ name: 'pre', kind: 'tokenize', chatTemplate: 'chat-problems.jinja' }],
+        }),
+      );
+      let problems: vscode.Diagnostic[] = [];
+      for (let i = 0; i < 150 && problems.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        problems = ours();
+      }
+      assert.equal(problems.length, 1, 'the template is checked once a pipeline names it');
+      assert.equal(problems[0]!.code, 'TS-E058');
+      assert.deepEqual(
+        [problems[0]!.range.start.line, problems[0]!.range.start.character, problems[0]!.range.end.character],
+        [1, 30, 32],
+      );
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      rmSync(pipeline, { force: true });
+      rmSync(template, { force: true });
+    }
   });
 });
