@@ -76,6 +76,8 @@ class TokenizeRunner {
   glue::OutputTensor IdOutput(const InputLookup& inputs, const std::optional<TensorSpec>& input,
                               const TensorSpec& output, int64_t fallback, int64_t rows, bool batching) const;
   glue::OutputTensor EmbeddingBiasOutput(const InputLookup& inputs, int64_t rows, bool batching) const;
+  void AppendControlOutputs(const InputLookup& inputs, const std::set<std::string>& requested, int64_t n,
+                            glue::RequestResult* out) const;
   glue::OutputTensor WordListOutput(const InputLookup& inputs, const std::optional<TensorSpec>& input,
                                     const TensorSpec& output, int64_t rows, bool batching) const;
 
