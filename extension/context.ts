@@ -8,6 +8,7 @@ import type { TritonClient } from '../client/index.js';
 import { ServerConnections } from './connection.js';
 import { ServerSecrets } from './secrets.js';
 import { LocalServerHost } from './server/localServerHost.js';
+import type { GraphEditorState } from './graphEditor/host/provider.js';
 import { StoragePaths } from './setup/storage.js';
 import { readConnectionSettings, readServerUrl } from './settings.js';
 import { AnswerPanel } from './views/answerPanel.js';
@@ -45,6 +46,8 @@ export class Ctx implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** A prompt the user typed whose sending failed: offered again, never lost. */
   draftPrompt?: string;
+  /** What the open graph editors show (set when the graph editor registers). */
+  graphEditorState?: (uri?: vscode.Uri) => GraphEditorState | undefined;
 
   constructor(readonly extension: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME);

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './commands/index.js';
 import { Ctx } from './context.js';
+import { registerChatTemplateDiagnostics } from './chatTemplateDiagnostics.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
 import { registerGraphEditor } from './graphEditor/host/provider.js';
 import { registerPromptFiles } from './prompts/codeLens.js';
@@ -37,7 +38,8 @@ export function activate(context: vscode.ExtensionContext): TritonStudioApi {
     ),
     registerPromptFiles(),
     registerTsStepDiagnostics(),
-    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs),
+    registerChatTemplateDiagnostics(),
+    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs, (query) => (ctx.graphEditorState = query)),
   );
   return { ctx, serverView };
 }

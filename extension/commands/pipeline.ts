@@ -387,11 +387,11 @@ function rangeOf(d: Diagnostic): vscode.Range {
 export async function build(ctx: Ctx, arg?: unknown): Promise<Outcome<{ built: BuiltModel[] }> | undefined> {
   const repository = await pickRepository(ctx, arg);
   if (!repository) return undefined;
-  const { type, jobs, arch } = readBuildSettings();
+  const { type, jobs, arch, archFrom } = readBuildSettings(repository);
   ctx.buildProblems.clear();
   const lines: string[] = [];
   const foreign = arch.arch !== hostArchitecture().arch;
-  ctx.log(`building the native steps of ${repository} (${type}, ${arch.arch})…`);
+  ctx.log(`building the native steps of ${repository} (${type}, ${arch.arch} from ${archFrom})…`);
   try {
     const result = await withProgress('Triton Studio: building backends', (report, signal) => {
       const progress = new BuildProgress(report);
@@ -459,7 +459,7 @@ export async function deploy(
         repository,
         mode: local ? 'local' : 'remote',
         // A local server runs here; a remote one on the CPU the steps are built for.
-        serverArch: local ? hostArchitecture() : readBuildSettings().arch,
+        serverArch: local ? hostArchitecture() : readBuildSettings(repository).arch,
         onModel: (s) => {
           ctx.log(`  ${s.model}: ${s.state}${s.error ? ` — ${s.error}` : ''}${s.hint ? ` (${s.hint})` : ''}`);
           report(`${s.model}: ${s.state}`);

@@ -25,8 +25,9 @@
  * Options: --keep (keep the work folder), --screenshots DIR (screenshots and UI requests;
  * default out/test-results/vscode),
  * --results FILE (the suite's pass/fail counts; default out/test-results/vscode.json),
- * --grep PATTERN (run only matching tests), --wheels DIR (the seeded wheel folder; default
- * .cache/wheels).
+ * --grep PATTERN (run only matching tests), --main-only (only the first run: the suite in the
+ * trusted workspace with the pipelines; for taking its screenshots again), --wheels DIR (the
+ * seeded wheel folder; default .cache/wheels).
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -68,6 +69,7 @@ const { values: options } = parseArgs({
     screenshots: { type: 'string', default: join(ROOT, 'out/test-results/vscode') },
     results: { type: 'string', default: join(ROOT, 'out/test-results/vscode.json') },
     grep: { type: 'string' },
+    'main-only': { type: 'boolean', default: false },
     wheels: { type: 'string', default: join(ROOT, '.cache/wheels') },
   },
 });
@@ -308,6 +310,10 @@ async function main(): Promise<number> {
         [TEST_ENV.results]: results,
       }),
     );
+    if (options['main-only']) {
+      passed = true;
+      return 0;
+    }
     await timed('ran the activation-by-command and Restricted Mode suite in an untrusted workspace', () =>
       run(prepareWorkspace(workDir, server!, served.ensemble, false), 'no-pipeline', {
         [TEST_ENV.noPipelineWorkspace]: '1',

@@ -1,3 +1,7 @@
+/**
+ * The extension installed from its .vsix: a new user's first steps in a workspace with only a
+ * pipeline file.
+ */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import {
