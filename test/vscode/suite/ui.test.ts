@@ -63,7 +63,8 @@ describe('Triton Studio in the workbench UI (keys, panels and notifications as a
       });
       assert.match(toast.message, new RegExp(`at ${unreachable} \\(connection refused\\)`));
       assert.match(toast.message, /change the setting tritonStudio\.serverUrl/);
-      assert.deepEqual(toast.buttons, ['Open Setting']);
+      // The fix first; Start Local Server follows when an earlier test generated a repository.
+      assert.equal(toast.buttons[0], 'Open Setting');
       await workbench({ kind: 'screenshot', name: 'unreachable-server' });
 
       await workbench({
