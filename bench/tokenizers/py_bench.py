@@ -42,6 +42,15 @@ def timed(fn, seconds, label='pass'):
     return result, best
 
 
+def rss_mb():
+    """Resident memory now (Linux), to report what loading a tokenizer adds, as ts-tokenize-bench does."""
+    with open('/proc/self/status') as f:
+        for line in f:
+            if line.startswith('VmRSS:'):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def byte_decoder():
     printable = list(range(ord('!'), ord('~') + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
     chars, n = {}, 0
@@ -68,7 +77,9 @@ def main():
     if kind == 'hf':
         from tokenizers import Tokenizer
         t0 = time.perf_counter()
+        r0 = rss_mb()
         tok = Tokenizer.from_file(tokenizer_path)
+        out['rss_added_mb'] = rss_mb() - r0
         out['load_ms'] = (time.perf_counter() - t0) * 1e3
         encs, enc_s = timed(lambda: tok.encode_batch(texts, add_special_tokens=False), seconds)
         ids = [e.ids for e in encs]
@@ -90,7 +101,9 @@ def main():
     elif kind == 'kitoken':
         import kitoken
         t0 = time.perf_counter()
+        r0 = rss_mb()
         kt = kitoken.Kitoken.from_tokenizers_file(tokenizer_path)
+        out['rss_added_mb'] = rss_mb() - r0
         out['load_ms'] = (time.perf_counter() - t0) * 1e3
         ids, enc_s = timed(lambda: kt.encode_all(texts, False), seconds)
         decoded, dec_s = timed(lambda: [b.decode('utf-8', errors='replace') for b in kt.decode_all(ids)], seconds)
@@ -101,7 +114,9 @@ def main():
         import array
         import fastokens
         t0 = time.perf_counter()
+        r0 = rss_mb()
         ft = fastokens.Tokenizer.from_file(tokenizer_path)
+        out['rss_added_mb'] = rss_mb() - r0
         out['load_ms'] = (time.perf_counter() - t0) * 1e3
 
         def encode_all():

@@ -1,8 +1,9 @@
 // Differential fuzzer: every hand-written Split scanner (split_scanner.cc's table) against
 // Oniguruma on its exact pattern, on text built from the input. Any difference aborts with both
 // match lists. Bytes pick characters from the classes the scanners branch on (ASCII, white space
-// with and without CR/LF, digits and letters from every plane, marks, the case folds of the
-// contraction letters), or any code point.
+// with and without CR/LF, digits and letters from every plane, cased letters of each kind, marks,
+// punctuation and symbols, the edges of DeepSeek's CJK ranges, the case folds of the contraction
+// letters), or any code point.
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -27,6 +28,10 @@ const char32_t kPalette[] = {
     0x4E00, 0x3042, 0x30A2, 0xAC00, 0x0661, 0x0966, 0x216B, 0xB2, 0xBD, 0x1D7CE, 0x1D400,         // letters, numbers
     0x1F600, 0x1F468, 0x2EBF0, 0x31350, 0x323AF, 0x11F00, 0x1E4D0, 0x10D40, 0x1E5D0, 0x16D40,      // emoji, recent scripts
     0xFFFD, 0x10FFFF, 0xE000,
+    0x1C5, 0x1C8, 0x2B0, 0x3005, 0x5D0, 0xC9, 0xE9, 0x391, 0x3B1, 0x10A0, 0x1E00, 0x1E01,        // Lt, Lm, Lo, Lu, Ll
+    0xA9, 0xAC, 0x20AC, 0xBF, 0xA1, 0x3001, 0xFF01, 0x2014, 0x201C, 0x2603,                      // P and S beyond ASCII
+    0x303F, 0x3040, 0x309F, 0x30A0, 0x30FF, 0x3100, 0x4DFF, 0x9FA5, 0x9FA6, 0x9FFF,              // DeepSeek's CJK range edges
+    0x200C, 0x00AD, 0x061C, 0xE0001,                                                             // Cf: in no class
 };
 
 std::string TextFrom(const uint8_t* data, size_t size) {

@@ -49,6 +49,12 @@ class Bpe final : public Model {
   // unknown-token run (fuse_unk) as (id, active).
   void AddChar(std::string_view ch, bool first, bool last, std::vector<Symbol>& symbols, uint32_t& pending_unk) const;
   void MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const;
+  // The same merges for a short word, appending the result to `out`: see kShortWord.
+  void MergeShort(const std::vector<Symbol>& symbols, std::vector<uint32_t>& out) const;
+  // Up to this many symbols, scanning a flat array for the lowest (rank, position) pair beats the
+  // heap: HF's order (lowest rank, leftmost among equals) is the same, and a merged pair's
+  // neighbours are the only ranks that change.
+  static constexpr size_t kShortWord = 32;
 
   PairMap merges_;
   std::optional<uint32_t> unk_id_;
@@ -203,6 +209,35 @@ void Bpe::MergeAll(std::vector<Symbol>& symbols, std::vector<Merge>& heap) const
   }
 }
 
+void Bpe::MergeShort(const std::vector<Symbol>& symbols, std::vector<uint32_t>& out) const {
+  constexpr uint32_t kNoMerge = ~0u;
+  uint32_t ids[kShortWord], ranks[kShortWord], merged[kShortWord];
+  size_t n = symbols.size();
+  const auto pair = [&](size_t i) {  // ranks[i], merged[i] for the pair (ids[i], ids[i + 1])
+    const auto* m = merges_.Find(ids[i], ids[i + 1]);
+    ranks[i] = m ? m->rank : kNoMerge;
+    merged[i] = m ? m->id : 0;
+  };
+  for (size_t i = 0; i < n; ++i) ids[i] = symbols[i].id;
+  for (size_t i = 0; i + 1 < n; ++i) pair(i);
+  while (n > 1) {
+    size_t best = 0;
+    for (size_t i = 1; i + 1 < n; ++i)
+      if (ranks[i] < ranks[best]) best = i;
+    if (ranks[best] == kNoMerge) break;
+    ids[best] = merged[best];
+    for (size_t i = best + 1; i + 1 < n; ++i) ids[i] = ids[i + 1];
+    for (size_t i = best + 1; i + 2 < n; ++i) {
+      ranks[i] = ranks[i + 1];
+      merged[i] = merged[i + 1];
+    }
+    --n;
+    if (best > 0) pair(best - 1);
+    if (best + 1 < n) pair(best);
+  }
+  out.insert(out.end(), ids, ids + n);
+}
+
 void Bpe::Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const {
   const SharedWordCache::Session session(cache_);
   TokenizePiece(piece, byte_level, session.cache(), out);
@@ -282,6 +317,7 @@ void Bpe::TokenizeWord(std::string_view piece, bool byte_level, std::vector<uint
     symbols.push_back({pending_unk, n - 1, n + 1, false});
   }
 
+  if (symbols.size() <= kShortWord) return MergeShort(symbols, out);
   MergeAll(symbols, scratch.heap);
   for (const Symbol& s : symbols)
     if (!s.removed) out.push_back(s.id);

@@ -1,3 +1,4 @@
+// Extended grapheme clusters: the UAX #29 rules over the generated tables (graphemes.h says which).
 #include "graphemes.h"
 
 #include <algorithm>

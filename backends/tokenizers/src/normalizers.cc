@@ -1,3 +1,4 @@
+// HF's normalizers (see normalizers.h), one class each, and the chain built from tokenizer.json.
 #include "normalizers.h"
 
 #include <vector>

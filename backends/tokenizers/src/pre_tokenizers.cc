@@ -1,3 +1,5 @@
+// HF's pre-tokenizers (see pre_tokenizers.h), one class each, and the chain built from
+// tokenizer.json.
 #include "pre_tokenizers.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The Precompiled normalizer: the charsmap's double-array trie walked per grapheme, as spm_precompiled does.
 #include "precompiled.h"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// The UnicodeScripts pre-tokenizer: split where the script changes, with HF's script table.
 #include "unicode_scripts.h"
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,8 @@ std::vector<Range> Scanner(std::string_view pattern, std::string_view text) {
 TEST(SplitScanners, ClassTableIsTheLinkedOnigurumasForEveryCodePoint) {
   ASSERT_STREQ(scanners::ClassTableVersion(), OnigRegex::EngineVersion())
       << "regenerate src/scanners/onig_classes.inc with ts-gen-onig-classes (tools/gen_onig_classes.cc)";
-  const OnigRegex letter("\\p{L}", "L"), number("\\p{N}", "N"), space("\\s", "S");
+  std::vector<std::unique_ptr<OnigRegex>> engines;
+  for (const auto& p : scanners::kClassProperties) engines.push_back(std::make_unique<OnigRegex>(p.regex, p.regex));
   std::vector<Range> m;
   std::string s;
   size_t differs_from_unicode_tables = 0;
@@ -39,15 +41,13 @@ TEST(SplitScanners, ClassTableIsTheLinkedOnigurumasForEveryCodePoint) {
     if (c >= 0xD800 && c <= 0xDFFF) continue;
     s.clear();
     utf8::Append(c, s);
-    const auto in = [&](const OnigRegex& re) {
+    const uint16_t k = scanners::ClassOf(c);
+    for (size_t p = 0; p < engines.size(); ++p) {
       m.clear();
-      re.FindMatches(s, m);
-      return !m.empty();
-    };
-    const uint8_t k = scanners::ClassOf(c);
-    ASSERT_EQ((k & scanners::kLetter) != 0, in(letter)) << "U+" << std::hex << static_cast<uint32_t>(c);
-    ASSERT_EQ((k & scanners::kNumber) != 0, in(number)) << "U+" << std::hex << static_cast<uint32_t>(c);
-    ASSERT_EQ((k & scanners::kSpace) != 0, in(space)) << "U+" << std::hex << static_cast<uint32_t>(c);
+      engines[p]->FindMatches(s, m);
+      ASSERT_EQ((k & scanners::kClassProperties[p].bit) != 0, !m.empty())
+          << scanners::kClassProperties[p].regex << " U+" << std::hex << static_cast<uint32_t>(c);
+    }
     differs_from_unicode_tables += ((k & scanners::kLetter) != 0) != unicode::IsLetter(c) ||
                                    ((k & scanners::kNumber) != 0) != unicode::IsNumber(c);
   }
@@ -90,6 +90,14 @@ const char* const kTricky[] = {
     "line\r\n\r\n  \r\n\tx",
     " \r\n",
     "  1  ?  a",
+    // o200k-style words: case changes inside a word, titlecase, modifier and other letters, marks
+    "HelloWorld HTMLParser iPhone McDonald's DON'T I'm ABC'S \xC7\x85ungla \xC7\x88ub \xCA\xB0x \xE3\x80\x85" "a",
+    "A\xCC\x81" "B\xCC\x81" "c \xCC\x81\xCC\x81" "A aA\xCC\x81 \xCA\xB0\xCA\xB0" "A \xD7\x90" "A\xD7\x90 \xC3\x89" "COLE \xC3\xA9" "cole",
+    "path/to/file\n/root //x\r\n/ !/\n/y ?\n\n/ ./",
+    // DeepSeek: ASCII punctuation before ASCII letters, CJK and kana at the range edges, digits
+    "'hello .com #tag @user $x -y \"quoted\" (paren) [x] {y} \\z ~w `v ^u |t _s",
+    "\xE4\xB8\x80\xE9\xBE\xA5\xE9\xBE\xA6\xE3\x81\x80\xE3\x82\x9F\xE3\x82\xA0\xE3\x83\xBF\xE3\x84\x80\xE3\x80\xBF\xE4\xB7\xBF",
+    "x1y 12abc 1\xCC\x81 \x01" "a \x01\x02 \xE2\x80\x8Dz \xE2\x80\x8D\xE2\x80\x8D \xC2\xA9\xC2\xA9\n\n \xC2\xBFQu\xC3\xA9? \xE2\x82\xAC" "5",
 };
 
 TEST(SplitScanners, EveryScannerMatchesOnigurumaOnTheTrickyInputs) {
@@ -114,10 +122,28 @@ TEST(SplitScanners, Cl100kPiecesReadAsTheSpecificationSays) {
   EXPECT_EQ(pieces("'\xC5\xBF"), (std::vector<std::string>{"'\xC5\xBF"}));  // case folding: 'ſ is 's
 }
 
-// The Split nodes exactly as Llama-3.1's and Qwen3's tokenizer.json hold them (JSON escapes and
-// all): their patterns must select a scanner, or those files silently fall back to Oniguruma.
-TEST(SplitScanners, TheShippedLlama3AndQwen3PatternsSelectAScanner) {
+TEST(SplitScanners, O200kPiecesReadAsTheSpecificationSays) {
+  const std::string_view gpt_oss = SplitScannerPatterns().at(2);
+  const auto pieces = [&](std::string_view text) {
+    std::vector<std::string> out;
+    for (const auto& [b, e] : Scanner(gpt_oss, text)) out.emplace_back(text.substr(b, e - b));
+    return out;
+  };
+  // A case change starts a word; an all-capital word takes its contraction; "/" follows a newline.
+  EXPECT_EQ(pieces("HelloWorld iPhone DON'T 12345 a.\n/b"),
+            (std::vector<std::string>{"Hello", "World", " i", "Phone", " DON'T", " ", "123", "45", " a", ".\n/", "b"}));
+}
+
+// The Split nodes exactly as the tokenizer.json files of Llama-3.1, Qwen3, gpt-oss and DeepSeek-V3
+// hold them (JSON escapes and all): their patterns must select a scanner, or those files silently
+// fall back to Oniguruma.
+TEST(SplitScanners, TheShippedPatternsSelectAScanner) {
   const char* const kSplitNodes[] = {
+      // gpt-oss, then DeepSeek-V3's three (its file has raw CR and LF in two classes: \r\n in JSON)
+      R"({"type": "Split", "pattern": {"Regex": "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"}, "behavior": "Isolated", "invert": false})",
+      R"({"type": "Split", "pattern": {"Regex": "\\p{N}{1,3}"}, "behavior": "Isolated", "invert": false})",
+      R"({"type": "Split", "pattern": {"Regex": "[\u4e00-\u9fa5\u3040-\u309f\u30a0-\u30ff]+"}, "behavior": "Isolated", "invert": false})",
+      R"({"type": "Split", "pattern": {"Regex": "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+"}, "behavior": "Isolated", "invert": false})",
       R"({"type": "Split", "pattern": {"Regex": "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"}, "behavior": "Isolated", "invert": false})",
       R"({"type": "Split", "pattern": {"Regex": "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"}, "behavior": "Isolated", "invert": false})",
   };

@@ -1,3 +1,4 @@
+// The Split scanners' character classes (see char_classes.h): one lookup in the generated table.
 #include "scanners/char_classes.h"
 
 namespace triton_studio::tok::scanners {
@@ -5,7 +6,7 @@ namespace {
 #include "scanners/onig_classes.inc"
 }  // namespace
 
-uint8_t ClassOf(char32_t c) {
+uint16_t ClassOf(char32_t c) {
   if (c >= 0x110000) return 0;
   return kOnigClassStage2[static_cast<size_t>(kOnigClassStage1[c >> 8]) * 256 + (c & 0xFF)];
 }

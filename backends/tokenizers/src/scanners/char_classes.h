@@ -1,6 +1,6 @@
 // The character classes of the hand-written Split scanners, as Oniguruma has them: a table
-// generated from the linked engine (tools/gen_onig_classes.cc), so a scanner's \p{L}, \p{N} and
-// \s are the regex engine's, Unicode version included.
+// generated from the linked engine (tools/gen_onig_classes.cc), so a scanner's \p{L}, \p{N}, \s,
+// \p{Lu}, … are the regex engine's, Unicode version included.
 #pragma once
 
 #include <cstdint>
@@ -8,10 +8,34 @@
 
 namespace triton_studio::tok::scanners {
 
-enum : uint8_t { kLetter = 1, kNumber = 2, kSpace = 4 };  // \p{L}, \p{N}, \s; 0: none of them
+// One bit per class a scanner tests; 0: none of them.
+enum : uint16_t {
+  kLetter = 1,         // \p{L}
+  kNumber = 2,         // \p{N}
+  kSpace = 4,          // \s
+  kUpper = 8,          // \p{Lu}
+  kLower = 16,         // \p{Ll}
+  kTitle = 32,         // \p{Lt}
+  kModifier = 64,      // \p{Lm}
+  kOtherLetter = 128,  // \p{Lo}
+  kMark = 256,         // \p{M}
+  kPunct = 512,        // \p{P}
+  kSymbol = 1024,      // \p{S}
+};
 
-// The classes of code point `c` (kLetter | kNumber | kSpace bits).
-uint8_t ClassOf(char32_t c);
+// Each class bit with the Oniguruma property it stands for (the generator and the ctest use it).
+struct ClassProperty {
+  uint16_t bit;
+  const char* regex;
+};
+inline constexpr ClassProperty kClassProperties[] = {
+    {kLetter, "\\p{L}"},  {kNumber, "\\p{N}"}, {kSpace, "\\s"},     {kUpper, "\\p{Lu}"},
+    {kLower, "\\p{Ll}"},  {kTitle, "\\p{Lt}"}, {kModifier, "\\p{Lm}"}, {kOtherLetter, "\\p{Lo}"},
+    {kMark, "\\p{M}"},    {kPunct, "\\p{P}"},  {kSymbol, "\\p{S}"},
+};
+
+// The classes of code point `c` (an OR of the bits above).
+uint16_t ClassOf(char32_t c);
 // The Oniguruma version the table was generated from.
 const char* ClassTableVersion();
 

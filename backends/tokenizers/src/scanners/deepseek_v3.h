@@ -1,0 +1,19 @@
+// Scanners for DeepSeek-V3's three Split patterns (split_scanner.cc registers them by pattern).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "pre_tokenizers.h"
+
+namespace triton_studio::tok::scanners {
+
+// \p{N}{1,3}
+void ScanDigits1To3(std::string_view text, std::vector<Range>& matches);
+// [一-龥぀-ゟ゠-ヿ]+ (U+4E00–U+9FA5, U+3040–U+309F, U+30A0–U+30FF)
+void ScanCjkKana(std::string_view text, std::vector<Range>& matches);
+// [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+|
+//  ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+void ScanDeepSeekWords(std::string_view text, std::vector<Range>& matches);
+
+}  // namespace triton_studio::tok::scanners

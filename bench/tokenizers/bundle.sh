@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The tokenizer benchmark as a bundle for a quiet machine that has no network, no Node and no
+# compiler (bench:tokenizers needs all three; on the shared 2-core box wall clock is noise):
+#   bash bench/tokenizers/bundle.sh pack [DIR]   # here: DIR (default build/bench-bundle) gets a
+#                                                # static ts-tokenize-bench, the Python peers' wheels,
+#                                                # the tokenizer.json files and the corpus
+#   bash bench/tokenizers/bundle.sh run DIR OUT [SECONDS]   # there: one JSON line per
+#                                                # (tokenizer, implementation) in OUT/results.jsonl
+# "run" pins every process to one core (taskset): each tokenizer gets a core of its own and runs
+# its implementations there one after another, each keeping its fastest pass (py_bench.py and
+# ts-tokenize-bench both do), so the numbers are single-thread and side by side. Peers as in run.ts, minus HF's npm binding (no Node there).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+read -r -a TOKENIZERS <<<"${BUNDLE_TOKENIZERS:-gpt2 codegen-350M-mono llama-2 mistral-7b bert-base-uncased llama-3 llama-3.1 qwen3 deepseek-v3 gpt-oss gemma-3 smollm2-135m-instruct}"
+# The peers and what they import at run time (tiktoken needs regex); nothing else is unpacked there.
+PEERS="tokenizers==0.23.3 tiktoken==0.14.0 kitoken==0.11.1 fastokens==0.3.5 regex==2026.9.29"
+
+pack() {
+  local dir=${1:-build/bench-bundle}
+  mkdir -p "$dir/tokenizers" "$dir/wheels"
+  # Static C++ runtime: the quiet machine's libstdc++ may be older than the compiler's.
+  cmake -S backends -B build/bench-static -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" >/dev/null
+  cmake --build build/bench-static -j2 --target ts-tokenize-bench >/dev/null
+  cp build/bench-static/tools/ts-tokenize-bench "$dir/"
+  cp bench/tokenizers/py_bench.py "$dir/"
+  cp .cache/corpus/tokenizers.jsonl "$dir/corpus.jsonl"
+  for t in "${TOKENIZERS[@]}"; do
+    mkdir -p "$dir/tokenizers/$t" && cp ".cache/tokenizers/$t/tokenizer.json" "$dir/tokenizers/$t/"
+  done
+  tar -C "$dir" -czf "$dir/tokenizers.tgz" tokenizers && rm -r "$dir/tokenizers"
+  for v in 3.10 3.11 3.12; do
+    "${BENCH_VENV:-build/bench-venv}/bin/pip" download -q --only-binary=:all: --python-version "$v" --platform manylinux_2_28_x86_64 \
+      --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 --no-deps -d "$dir/wheels" $PEERS
+  done
+  du -sh "$dir"
+}
+
+run() {
+  local dir=$1 out=$2 seconds=${3:-3}
+  mkdir -p "$out" && local work && work=$(mktemp -d)
+  tar -C "$work" -xzf "$dir/tokenizers.tgz"
+  # The wheels unpacked into one folder on PYTHONPATH (no pip or venv needed there).
+  local tag && tag=$(python3 -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')
+  mkdir -p "$work/site"
+  for w in "$dir"/wheels/*.whl; do
+    case $w in *-cp3[0-9]*-cp3[0-9]*-*) [[ $w == *"-$tag-$tag-"* ]] || continue ;; esac
+    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$w" "$work/site"
+  done
+  export PYTHONPATH=$work/site RAYON_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false
+  {
+    echo "{\"machine\": \"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)\", \"cores\": $(nproc), \"python\": \"$tag\", \"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\"}"
+  } >"$out/machine.json"
+  # One tokenizer per core (cores 2.., leaving 0 and 1 to the system), its implementations one
+  # after another on that core; on a machine of under 8 cores, or with BUNDLE_SEQUENTIAL=1, one
+  # tokenizer at a time (no neighbours sharing the cache and memory bandwidth).
+  local cores && cores=$(nproc) && local core=$((cores > 2 ? 2 : 0))
+  for t in "${TOKENIZERS[@]}"; do
+    if ((cores >= 8)) && [[ -z ${BUNDLE_SEQUENTIAL:-} ]]; then
+      run_tokenizer "$dir" "$work/tokenizers/$t/tokenizer.json" "$t" "$core" "$seconds" "$out" &
+      core=$((core + 1 < cores ? core + 1 : 2))
+    else
+      run_tokenizer "$dir" "$work/tokenizers/$t/tokenizer.json" "$t" "$core" "$seconds" "$out"
+    fi
+  done
+  wait
+  cat "$out"/*.part >"$out/results.jsonl" && rm "$out"/*.part
+}
+
+run_tokenizer() {
+  local dir=$1 file=$2 t=$3 core=$4 seconds=$5 out=$6 line
+  line=$(taskset -c "$core" "$dir/ts-tokenize-bench" --tokenizer "$file" --corpus "$dir/corpus.jsonl" \
+    --seconds "$seconds" 2>"$out/$t-native.err" | tail -1) || true
+  [[ $line == \{* ]] || line=null
+  echo "{\"tokenizer\": \"$t\", \"implementation\": \"triton-studio\", \"core\": $core, \"result\": $line}" >"$out/$t.part"
+  for peer in fastokens hf kitoken $([[ $t == gpt2 ]] && echo tiktoken); do
+    line=$(taskset -c "$core" python3 "$dir/py_bench.py" "$peer" "$file" "$dir/corpus.jsonl" "$seconds" \
+      2>"$out/$t-$peer.err" | tail -1) || true
+    [[ $line == \{* ]] || line=null
+    echo "{\"tokenizer\": \"$t\", \"implementation\": \"$peer\", \"core\": $core, \"result\": $line}" >>"$out/$t.part"
+  done
+}
+
+case ${1:-} in
+  pack) shift; pack "$@" ;;
+  run) shift; run "$@" ;;
+  *) echo "usage: $0 pack [DIR] | run DIR OUT [SECONDS]" >&2; exit 2 ;;
+esac
