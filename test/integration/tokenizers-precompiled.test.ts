@@ -7,14 +7,13 @@
 // Plus strings chosen for the normalizer's odd corners: grapheme clusters shorter and longer than
 // 6 bytes, clusters whose first code point the charsmap maps, Devanagari conjuncts (GB9c), emoji
 // ZWJ sequences, regional indicators, Hangul jamo, NUL bytes.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { byteLevelAlphabet } from 'tokenizers';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { ensureTsTokenize } from '../../bench/tokenizers/native.js';
 import { checkParity, describeMismatches, type ParityInput } from '../../bench/tokenizers/parity.js';
+import { everyCodePoint, probeTokenizer } from '../../bench/tokenizers/probe.js';
 import { loadCorpus } from '../../scripts/build-corpus.js';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/tokenizers/precompiled');
@@ -59,51 +58,9 @@ describe('Precompiled normalizer pipelines match HF tokenizers on the full corpu
   }
 });
 
-/**
- * A tokenizer that shows its normalizer's output byte for byte: the file's normalizer alone, then
- * byte-level BPE over the 256 byte tokens without merges (ids are the normalized UTF-8 bytes).
- */
 function normalizerProbe(file: string): string {
-  const normalizer = (JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as { normalizer: unknown })
-    .normalizer;
-  const probe = {
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: [],
-    normalizer,
-    pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
-    post_processor: null,
-    decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
-    model: {
-      type: 'BPE',
-      dropout: null,
-      unk_token: null,
-      continuing_subword_prefix: null,
-      end_of_word_suffix: null,
-      fuse_unk: false,
-      byte_fallback: false,
-      ignore_merges: false,
-      vocab: Object.fromEntries(byteLevelAlphabet().map((c, i) => [c, i])),
-      merges: [],
-    },
-  };
-  const out = path.join(mkdtempSync(path.join(tmpdir(), 'ts-precompiled-')), file);
-  writeFileSync(out, JSON.stringify(probe));
-  return out;
-}
-
-/** Every scalar value, 256 to a string: alone between newlines (clusters of one), and in a run. */
-function everyCodePoint(): ParityInput[] {
-  const out: ParityInput[] = [];
-  for (let start = 0; start < 0x110000; start += 256) {
-    const cps: number[] = [];
-    for (let cp = start; cp < start + 256; cp++) if (cp < 0xd800 || cp > 0xdfff) cps.push(cp);
-    if (cps.length === 0) continue;
-    out.push({ text: cps.map((cp) => String.fromCodePoint(cp)).join('\n') });
-    out.push({ text: String.fromCodePoint(...cps) });
-  }
-  return out;
+  const json = JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as { normalizer: unknown };
+  return probeTokenizer({ normalizer: json.normalizer });
 }
 
 /** Each combining code point (marks, ZWJ, variation selectors...) after bases of several kinds. */
@@ -128,7 +85,7 @@ function clusters(): ParityInput[] {
 describe('Precompiled normalizes every code point as HF tokenizers does', () => {
   for (const file of FILES) {
     it(`${file}: every code point alone and in runs, every combining mark after 11 bases`, async () => {
-      const inputs = [...everyCodePoint(), ...clusters()];
+      const inputs = [...everyCodePoint(256, '\n'), ...clusters()];
       const m = await checkParity(binary, normalizerProbe(file), inputs, {
         addSpecialTokens: false,
         skipSpecialTokens: false,

@@ -4,14 +4,11 @@
 // byte-level BPE without merges (ids are the bytes). Inputs: every code point next to letters of
 // five scripts and in runs of consecutive code points (so each script table boundary is crossed),
 // strings that open with spaces (HF drops them), kana and U+30FC (counted as Han), and the corpus.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { byteLevelAlphabet } from 'tokenizers';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { ensureTsTokenize } from '../../bench/tokenizers/native.js';
 import { checkParity, describeMismatches, type ParityInput } from '../../bench/tokenizers/parity.js';
+import { probeTokenizer } from '../../bench/tokenizers/probe.js';
 import { loadCorpus } from '../../scripts/build-corpus.js';
 
 const CORNERS = [
@@ -28,35 +25,6 @@ const CORNERS = [
 
 let binary = '';
 let probe = '';
-
-function probeTokenizer(): string {
-  const byteLevel = { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: false };
-  const json = {
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: [],
-    normalizer: null,
-    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'UnicodeScripts' }, byteLevel] },
-    post_processor: null,
-    decoder: { ...byteLevel, add_prefix_space: false },
-    model: {
-      type: 'BPE',
-      dropout: null,
-      unk_token: null,
-      continuing_subword_prefix: null,
-      end_of_word_suffix: null,
-      fuse_unk: false,
-      byte_fallback: false,
-      ignore_merges: false,
-      vocab: Object.fromEntries(byteLevelAlphabet().map((c, i) => [c, i])),
-      merges: [],
-    },
-  };
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'ts-unicode-scripts-')), 'probe.json');
-  writeFileSync(file, JSON.stringify(json));
-  return file;
-}
 
 /** Every scalar value, 128 to a string: between letters of several scripts, and in a run. */
 function everyCodePoint(): ParityInput[] {
@@ -75,7 +43,7 @@ function everyCodePoint(): ParityInput[] {
 
 beforeAll(() => {
   binary = ensureTsTokenize();
-  probe = probeTokenizer();
+  probe = probeTokenizer({ preTokenizer: { type: 'UnicodeScripts' } });
 });
 
 describe('UnicodeScripts splits as HF tokenizers does', () => {

@@ -1,8 +1,9 @@
 // The Precompiled normalizer on arbitrary charsmaps and text. The first input byte splits the rest
-// into a charsmap (base64-encoded here, as tokenizer.json carries it) and text; every other input
-// also normalizes its text with XLM-R's real charsmap. A charsmap is either refused with a
-// TokenizerError or normalizes any valid UTF-8 text into valid UTF-8, never reading outside its
-// trie or replacement blob (ASan), whatever its trie units say.
+// into a charsmap (base64-encoded here, as tokenizer.json carries it) and text. A charsmap is either
+// refused with a TokenizerError or normalizes any valid UTF-8 text into valid UTF-8, never reading
+// outside its trie or replacement blob (ASan), whatever its trie units say. Every other input also
+// goes through the whole XLM-R and T5 fixture pipelines (real charsmaps, Unigram): encode, then
+// streaming decode equal to the full decode.
 #include <fstream>
 #include <sstream>
 
@@ -38,6 +39,26 @@ const triton_studio::tok::Normalizer& RealCharsmap() {
   return *normalizer;
 }
 
+const triton_studio::tok::Tokenizer& Fixture(bool t5) {
+  static const auto load = [](const char* name) {
+    return triton_studio::tok::Tokenizer::FromFile(std::string(TS_FUZZ_FIXTURES_DIR) +
+                                                   "/tokenizers/precompiled/" + name);
+  };
+  static const auto xlmr = load("xlm-roberta-nmt_nfkc.json");
+  static const auto t5_file = load("t5-nmt_nfkc_cf.json");
+  return t5 ? *t5_file : *xlmr;
+}
+
+void CheckPipeline(const triton_studio::tok::Tokenizer& tok, const std::string& text) {
+  const auto ids = tok.Encode(text, true);
+  const std::string full = tok.Decode(ids, false);
+  triton_studio::tok::IncrementalDecoder dec(tok, false);
+  std::string stream;
+  for (uint32_t id : ids) stream += dec.Push(id);
+  stream += dec.Finish();
+  if (stream != full) fuzz::Fail("streaming decode differs from full decode");
+}
+
 void CheckNormalizes(const triton_studio::tok::Normalizer& normalizer, std::string text) {
   normalizer.Normalize(text);
   if (!triton_studio::tok::utf8::IsValid(text)) fuzz::Fail("Precompiled produced invalid UTF-8");
@@ -52,7 +73,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text;
   triton_studio::tok::utf8::AppendLossy(
       std::string_view(reinterpret_cast<const char*>(data + 1 + split), size - 1 - split), text);
-  if (data[0] & 1) CheckNormalizes(RealCharsmap(), text);
+  if (data[0] & 1) {
+    CheckNormalizes(RealCharsmap(), text);
+    CheckPipeline(Fixture((data[0] & 2) != 0), text);
+  }
   std::unique_ptr<triton_studio::tok::Normalizer> normalizer;
   try {
     normalizer = triton_studio::tok::MakeNormalizer(

@@ -2,6 +2,7 @@
 #include "unicode.h"
 
 #include <algorithm>
+#include <iterator>
 #include <vector>
 
 namespace triton_studio::tok::unicode {
@@ -13,8 +14,23 @@ struct MappingEntry {
 struct CompositionEntry {
   uint32_t first, second, composite;
 };
+struct CodePointRange {
+  uint32_t first, last;
+};
+struct CodePointPair {
+  uint32_t from, to;
+};
 
+#include "hf_unicode_versions.inc"
 #include "unicode_tables.inc"
+
+// True for code points HF's normalization forms do not know (assigned after Unicode 9.0).
+bool UnknownToHfNormalization(char32_t c) {
+  const CodePointRange* end = kAssignedAfterUnicode9 + std::size(kAssignedAfterUnicode9);
+  const CodePointRange* it = std::upper_bound(kAssignedAfterUnicode9, end, static_cast<uint32_t>(c),
+                                              [](uint32_t v, const CodePointRange& r) { return v < r.first; });
+  return it != kAssignedAfterUnicode9 && c <= (it - 1)->last;
+}
 
 constexpr uint8_t kLetter = 1, kNumber = 2, kMarkNonspacing = 4, kPunct = 8, kOther = 16,
                   kWhiteSpace = 32, kMark = 64;
@@ -46,7 +62,7 @@ void Decompose(char32_t c, bool compatibility, std::u32string& out) {
     return;
   }
   const MappingEntry* e = compatibility ? FindMapping(kNfkd, c) : FindMapping(kNfd, c);
-  if (e == nullptr) {
+  if (e == nullptr || UnknownToHfNormalization(c)) {
     out.push_back(c);
     return;
   }
@@ -85,7 +101,7 @@ bool Compose(char32_t a, char32_t b, char32_t& out) {
       kCompositions, end, std::make_pair(a, b), [](const CompositionEntry& e, std::pair<char32_t, char32_t> v) {
         return e.first != v.first ? e.first < v.first : e.second < v.second;
       });
-  if (it != end && it->first == a && it->second == b) {
+  if (it != end && it->first == a && it->second == b && !UnknownToHfNormalization(it->composite)) {
     out = it->composite;
     return true;
   }
@@ -133,7 +149,8 @@ bool IsMark(char32_t c) { return Flags(c) & kMark; }
 
 uint8_t CombiningClass(char32_t c) {
   if (c >= 0x110000) return 0;
-  return kCccStage2[static_cast<size_t>(kCccStage1[c >> 8]) * 256 + (c & 0xFF)];
+  const uint8_t cc = kCccStage2[static_cast<size_t>(kCccStage1[c >> 8]) * 256 + (c & 0xFF)];
+  return cc != 0 && UnknownToHfNormalization(c) ? 0 : cc;
 }
 
 void AppendLowercase(char32_t c, std::u32string& out) {
@@ -143,7 +160,10 @@ void AppendLowercase(char32_t c, std::u32string& out) {
   }
   const MappingEntry* e = FindMapping(kLowercase, c);
   if (e == nullptr) {
-    out.push_back(c);
+    const CodePointPair* end = kLowercaseAfterUnicode14 + std::size(kLowercaseAfterUnicode14);
+    const CodePointPair* it = std::lower_bound(kLowercaseAfterUnicode14, end, static_cast<uint32_t>(c),
+                                               [](const CodePointPair& p, uint32_t v) { return p.from < v; });
+    out.push_back(it != end && it->from == c ? it->to : c);
     return;
   }
   out.append(reinterpret_cast<const char32_t*>(kLowercasePool + e->offset), e->length);

@@ -1,5 +1,7 @@
 // Unicode character properties and normalization forms, from tables generated out of Python's
-// unicodedata (tools/gen_unicode_tables.py). Code points are char32_t; text is UTF-8.
+// unicodedata (tools/gen_unicode_tables.py, Unicode 14.0), adjusted to the versions HF's own code
+// carries (hf_unicode_versions.inc, scripts/gen-unicode-tables.ts): normalization forms as Unicode
+// 9.0, lowercase as 17.0. Code points are char32_t; text is UTF-8.
 #pragma once
 
 #include <cstdint>
@@ -16,9 +18,9 @@ bool IsPunctuation(char32_t c);      // \p{P}
 bool IsOther(char32_t c);            // Cc, Cf, Co, Cs: \p{C} without unassigned code points (as HF's BERT)
 bool IsMarkNonspacing(char32_t c);   // \p{Mn}
 bool IsMark(char32_t c);             // \p{M}
-uint8_t CombiningClass(char32_t c);  // canonical combining class (0 = starter)
+uint8_t CombiningClass(char32_t c);  // canonical combining class (0 = starter), as HF's Unicode 9.0 data has it
 
-// Appends the full lowercase mapping of `c` (may be several code points, e.g. U+0130).
+// Appends the full lowercase mapping of `c` (may be several code points, e.g. U+0130), Unicode 17.0.
 void AppendLowercase(char32_t c, std::u32string& out);
 
 enum class NormalForm { kNfd, kNfkd, kNfc, kNfkc };
