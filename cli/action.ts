@@ -1,3 +1,7 @@
+/**
+ * The wrapper every command handler runs in: its Output, and any error as one line and an exit
+ * code.
+ */
 import type { Command } from 'commander';
 import { CliError, Output } from './io.js';
 

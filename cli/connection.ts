@@ -1,3 +1,7 @@
+/**
+ * The server options every command that talks to a server shares (address, headers, TLS,
+ * endpoint).
+ */
 import { Option, type Command } from 'commander';
 import { header, seconds } from './options.js';
 import {

@@ -1,3 +1,4 @@
+/** The CLI's output (text or --json) and its one-line errors with exit codes. */
 import { formatDiagnostic, type Diagnostic } from '../generator/index.js';
 
 /** An error the CLI reports as one line and exits on; `exitCode` 2 means the command line was wrong. */

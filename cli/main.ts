@@ -1,3 +1,4 @@
+/** The `triton-studio` program: every command registered, argv in, exit code out. */
 import { Command, CommanderError } from 'commander';
 import { buildCommand } from './commands/build.js';
 import { deployCommand } from './commands/deploy.js';

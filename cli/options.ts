@@ -1,3 +1,4 @@
+/** commander argument parsers the commands share: numbers, seconds, headers. */
 import { InvalidArgumentError, type Command } from 'commander';
 import { CliError } from './io.js';
 import { architecture, type Architecture } from '../generator/index.js';

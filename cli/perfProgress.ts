@@ -1,3 +1,4 @@
+/** perf's live terminal view: one progress bar per run, on stderr. */
 import { SingleBar, Presets } from 'cli-progress';
 import type { SweepProgress } from '../client/index.js';
 

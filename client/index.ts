@@ -100,6 +100,7 @@ export {
   type ChatRenderRequest,
   type ChatTemplateSource,
 } from './chat/renderChat.js';
+export { ChatRenderer } from './chat/chatRenderer.js';
 export { openNativeTokenizer, repositoryTokenizer, tokenizeTool } from './tokenizer/repositoryTokenizer.js';
 export {
   OPENAI_DEFAULT_LIMITS,
@@ -186,7 +187,14 @@ export {
   type StudyStep,
   type StudyModeResult,
   type StudyFinding,
+  type StudyTarget,
 } from './study/batching.js';
+export {
+  llamaStudyTarget,
+  llamaStudyConfig,
+  LLAMA_STUDY_MODES,
+  type LlamaStudyOptions,
+} from './study/llamaTarget.js';
 export { formatStudyReport, renderStudyHtml } from './study/batchingReport.js';
 export type { ConcurrencyLoad, RequestRateLoad, LoadSpec } from './perf/load/loadSpec.js';
 export {

@@ -1,3 +1,7 @@
+/**
+ * The package root, and paths of what the client ships beside its code (the .proto files, the
+ * .venv/ tritonserver).
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

@@ -1,3 +1,4 @@
+/** ServerConnections: one gRPC client per server address and options, reused across commands. */
 import type * as vscode from 'vscode';
 import { TritonClient, type TritonClientOptions } from '../client/index.js';
 

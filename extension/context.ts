@@ -8,6 +8,7 @@ import type { TritonClient } from '../client/index.js';
 import { ServerConnections } from './connection.js';
 import { ServerSecrets } from './secrets.js';
 import { LocalServerHost } from './server/localServerHost.js';
+import type { GraphEditorState } from './graphEditor/host/provider.js';
 import { StoragePaths } from './setup/storage.js';
 import { readConnectionSettings, readServerUrl } from './settings.js';
 import { AnswerPanel } from './views/answerPanel.js';
@@ -37,11 +38,16 @@ export class Ctx implements vscode.Disposable {
   /** Compiler errors of the last Build Backends run. */
   readonly buildProblems = vscode.languages.createDiagnosticCollection('triton-studio-build');
   private readonly serverChanged = new vscode.EventEmitter<void>();
+  private readonly tokenizersChangedEmitter = new vscode.EventEmitter<void>();
+  /** Fires when a tokenizer was added to the cache (Download Tokenizer): problems are re-checked. */
+  readonly onDidChangeTokenizers = this.tokenizersChangedEmitter.event;
   /** Fires when the target server may have changed: settings, secrets, local start/stop, deploy. */
   readonly onDidChangeServer = this.serverChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
   /** A prompt the user typed whose sending failed: offered again, never lost. */
   draftPrompt?: string;
+  /** What the open graph editors show (set when the graph editor registers). */
+  graphEditorState?: (uri?: vscode.Uri) => GraphEditorState | undefined;
 
   constructor(readonly extension: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME);
@@ -56,6 +62,7 @@ export class Ctx implements vscode.Disposable {
       this.localServer,
       this.buildProblems,
       this.serverChanged,
+      this.tokenizersChangedEmitter,
       this.localServer.onDidChange(() => this.serverChanged.fire()),
       this.secrets.onDidChange(() => {
         this.connections.reset();
@@ -68,6 +75,10 @@ export class Ctx implements vscode.Disposable {
         }
       }),
     );
+  }
+
+  tokenizersChanged(): void {
+    this.tokenizersChangedEmitter.fire();
   }
 
   /** Something outside the context changed what the server serves (a deploy, a load or unload). */

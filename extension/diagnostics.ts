@@ -43,8 +43,14 @@ export function pipelineProblems(
   return result.diagnostics.filter((d) => d.file === file).map(toVscodeDiagnostic);
 }
 
-/** `tokenizerSearchDirs`: where tokenizers named by name are looked for (setup/storage.ts). */
-export function registerPipelineDiagnostics(tokenizerSearchDirs: string[]): vscode.Disposable {
+/**
+ * `tokenizerSearchDirs`: where tokenizers named by name are looked for (setup/storage.ts);
+ * `tokenizersChanged`: fires when one was added there, which re-checks every open pipeline.
+ */
+export function registerPipelineDiagnostics(
+  tokenizerSearchDirs: string[],
+  tokenizersChanged?: vscode.Event<void>,
+): vscode.Disposable {
   return registerDocumentProblems({
     name: 'triton-studio',
     matches: (file) => PIPELINE_FILE.test(file),
@@ -54,6 +60,7 @@ export function registerPipelineDiagnostics(tokenizerSearchDirs: string[]): vsco
     // Tokenizers, `files` and TypeScript modules are looked up on disk: saving any file (a hooks
     // module, say) re-checks what the file system says.
     recheckOnSave: true,
+    recheckOn: tokenizersChanged,
   });
 }
 
@@ -68,6 +75,8 @@ export interface DocumentProblems {
   what: string;
   /** Re-check every open matching file when any file is saved (they may name it). */
   recheckOnSave?: boolean;
+  /** Re-check every open matching file when this fires. */
+  recheckOn?: vscode.Event<void>;
 }
 
 /** Checks every open file the options match, as it is opened and typed (debounced), into Problems. */
@@ -110,6 +119,7 @@ export function registerDocumentProblems(options: DocumentProblems): vscode.Disp
     ...(options.recheckOnSave
       ? [vscode.workspace.onDidSaveTextDocument(() => vscode.workspace.textDocuments.forEach(check))]
       : []),
+    ...(options.recheckOn ? [options.recheckOn(() => vscode.workspace.textDocuments.forEach(check))] : []),
     vscode.workspace.onDidCloseTextDocument((doc) => {
       clearTimeout(pending.get(doc.uri.toString()));
       pending.delete(doc.uri.toString());

@@ -7,10 +7,11 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './commands/index.js';
 import { Ctx } from './context.js';
+import { registerChatTemplateDiagnostics } from './chatTemplateDiagnostics.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
 import { registerGraphEditor } from './graphEditor/host/provider.js';
 import { registerPromptFiles } from './prompts/codeLens.js';
-import { ChooseTokenizerFix } from './setup/chooseTokenizer.js';
+import { TokenizerNotFoundFixes } from './setup/chooseTokenizer.js';
 import { ServerView } from './views/serverView.js';
 import { registerTsStepDiagnostics } from './tsStepDiagnostics.js';
 
@@ -27,17 +28,18 @@ export function activate(context: vscode.ExtensionContext): TritonStudioApi {
     ctx,
     ...registerCommands(ctx),
     serverView,
-    registerPipelineDiagnostics(ctx.storage.tokenizerSearchDirs),
+    registerPipelineDiagnostics(ctx.storage.tokenizerSearchDirs, ctx.onDidChangeTokenizers),
     vscode.languages.registerCodeActionsProvider(
       { pattern: '**/*.pipeline.json' },
-      new ChooseTokenizerFix(),
+      new TokenizerNotFoundFixes(),
       {
-        providedCodeActionKinds: ChooseTokenizerFix.kinds,
+        providedCodeActionKinds: TokenizerNotFoundFixes.kinds,
       },
     ),
     registerPromptFiles(),
     registerTsStepDiagnostics(),
-    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs),
+    registerChatTemplateDiagnostics(),
+    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs, (query) => (ctx.graphEditorState = query)),
   );
   return { ctx, serverView };
 }

@@ -1,3 +1,7 @@
+/**
+ * ServerSecrets: secret headers (tokens, API keys) per server in VS Code's SecretStorage, never in
+ * settings.
+ */
 import type * as vscode from 'vscode';
 
 /**

@@ -1,7 +1,13 @@
+/** The `tritonStudio.*` settings: their keys, and the checked values a prompt needs. */
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { normalizeUrl, type TritonClientOptions } from '../client/index.js';
-import { architecture, hostArchitecture, type Architecture } from '../generator/index.js';
+import {
+  repositoryTargetArch,
+  resolveTargetArch,
+  type Architecture,
+  type TargetArchSource,
+} from '../generator/index.js';
 
 /** The `tritonStudio.*` settings a prompt needs, checked. */
 export interface PromptSettings {
@@ -164,18 +170,30 @@ export function readLocalServerSettings(scope?: vscode.ConfigurationScope): Loca
 
 export type BuildType = 'Release' | 'RelWithDebInfo' | 'Debug';
 
-export function readBuildSettings(scope?: vscode.ConfigurationScope): {
+/**
+ * Build settings for `repository`: its architecture is the pipeline's `target.arch` (recorded in
+ * the generated repository) over `tritonStudio.build.arch` over this machine (resolveTargetArch).
+ */
+export function readBuildSettings(
+  repository?: string,
+  scope?: vscode.ConfigurationScope,
+): {
   type: BuildType;
   jobs?: number;
   arch: Architecture;
+  archFrom: TargetArchSource;
 } {
   const config = section(scope);
   const jobs = config.get<number>(SETTING.buildJobs, 0);
-  const arch = config.get<string>(SETTING.buildArch, 'auto');
+  const { arch, from } = resolveTargetArch({
+    pipeline: repository ? repositoryTargetArch(repository) : undefined,
+    setting: config.get<string>(SETTING.buildArch, 'auto'),
+  });
   return {
     type: config.get<BuildType>(SETTING.buildType, 'Release'),
     jobs: jobs > 0 ? jobs : undefined,
-    arch: arch === 'auto' ? hostArchitecture() : architecture(arch),
+    arch,
+    archFrom: from,
   };
 }
 

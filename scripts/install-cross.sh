@@ -6,6 +6,7 @@
 #   - qemu-user and the arm64 C/C++ runtime, so aarch64 binaries run here under emulation
 #   - the aarch64 Triton 2.51 server (nvidia-pytriton 0.7.0's manylinux aarch64 wheel, sha256
 #     pinned) unpacked into .cache/tritonserver-aarch64/, which `serve --arch aarch64` runs
+#   - llama.cpp's prebuilt aarch64 libraries (npm @node-llama-cpp/linux-arm64, via fetch-llama.sh)
 # Usage: scripts/install-cross.sh aarch64
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +53,9 @@ if ((${#missing[@]})); then
 else
   say "cross toolchain and $DEB_ARCH libraries present"
 fi
+
+# --- llama.cpp's libraries for the target (the llama.cpp step links them) ------------------------
+bash scripts/fetch-llama.sh "$ARCH" || fail "fetching llama.cpp's $ARCH libraries failed (see above)"
 
 # --- the aarch64 Triton server ---------------------------------------------------------------------
 BIN=$SERVER_DIR/pytriton/tritonserver/bin/tritonserver

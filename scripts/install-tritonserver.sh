@@ -3,6 +3,8 @@
 # Python virtual environment: VENV (default .venv). Used by scripts/setup.sh for the checkout and
 # by the VS Code extension's "Install Local Server" for its global storage. Idempotent: an
 # environment that already holds this version is left as it is. Prints the binary's path last.
+# pip reads its own environment: PIP_INDEX_URL (a mirror), PIP_FIND_LINKS + PIP_NO_INDEX (a folder
+# of wheels, as the installed-extension tests use).
 set -euo pipefail
 VENV=${1:-.venv}
 PYTRITON_VERSION=0.7.0

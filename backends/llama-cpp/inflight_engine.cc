@@ -1,6 +1,9 @@
+// In-flight batching over llama.cpp (see inflight_engine.h): each active request one sequence,
+// every step one llama_batch.
 #include "inflight_engine.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +14,15 @@
 #include "llama.h"
 
 namespace triton_studio::llama_cpp {
+
+int UsableCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+int DefaultThreads(int cpus) { return std::max(1, cpus - 1); }
 
 struct InflightEngine::Request {
   uint64_t id = 0;
@@ -93,7 +105,7 @@ InflightEngine::InflightEngine(const EngineOptions& options) {
     throw std::runtime_error("llama.cpp could not load the GGUF file " + options.model_path +
                              " (missing or not a GGUF model llama.cpp supports; run npm run setup to fetch it)");
   }
-  const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = options.threads > 0 ? options.threads : DefaultThreads(UsableCpus());
   llama_context_params ctx_params = llama_context_default_params();
   ctx_params.n_seq_max = static_cast<uint32_t>(options.max_sequences);
   ctx_params.n_ctx = static_cast<uint32_t>(options.context_length * options.max_sequences);

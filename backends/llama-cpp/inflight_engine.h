@@ -25,10 +25,17 @@ using Words = std::vector<std::vector<int64_t>>;
 struct EngineOptions {
   std::string model_path;    // the GGUF file
   std::string backends_dir;  // folder of libggml-cpu-*.so (loaded before the model)
-  int threads = 0;           // 0: every hardware thread
+  int threads = 0;           // 0: DefaultThreads(UsableCpus())
   int max_sequences = 4;     // requests decoded together (llama.cpp sequences)
   int context_length = 1024; // KV cells per sequence (prompt + output)
 };
+
+// The CPUs this process may run on (its affinity mask: a container's cpuset), at least 1.
+int UsableCpus();
+// ggml's threads spin-wait for one another at every step, so one without a core of its own stalls
+// them all (35-60x slower on a busy 2-core machine): one fewer than the CPUs, at least 1, leaves a
+// core for Triton, the tokenizer and the orchestrator.
+int DefaultThreads(int cpus);
 
 struct GenerationParams {
   int64_t max_new_tokens = 16;

@@ -9,12 +9,13 @@
 // response (`streaming` true) or come in one final response, and a finished or cancelled request
 // leaves at once, its KV cells freed. A request that cannot run gets its own error response and
 // the others go on. Config parameters (string values): `gguf` (the model file, relative to the
-// version folder; default model.gguf), `n_threads` (0: every hardware thread), `max_sequences`
-// (requests decoded together, default 4), `context_length` (tokens per request: prompt + output,
-// default 1024), `scheduling` (the batching study's modes: `inflight`, the default, admits a queued
-// request at any step; `dynamic` forms a batch from what is queued when the model is free and
-// admits nobody until it has ended; `none` decodes one request at a time). The llama.cpp
-// libraries sit beside this library in the version folder.
+// version folder; default model.gguf), `n_threads` (0: one fewer than the CPUs this process may
+// use, at least 1; more is warned about), `max_sequences` (requests decoded together, default 4),
+// `context_length` (tokens per request: prompt + output, default 1024), `scheduling` (the batching
+// study's modes: `inflight`, the default, admits a queued request at any step; `dynamic` forms a
+// batch from what is queued when the model is free and admits nobody until it has ended; `none`
+// decodes one request at a time). The llama.cpp libraries sit beside this library in the version
+// folder.
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -24,6 +25,7 @@
 
 #include "inflight_engine.h"
 #include "triton_studio/glue.h"
+#include "triton_studio/glue/token_model.h"
 
 namespace triton_studio::llama_cpp {
 namespace {
@@ -67,25 +69,26 @@ std::optional<T> Scalar(TRITONBACKEND_Request* request, const char* name) {
 class LlamaStepModel : public glue::BackendModel {
  public:
   LlamaStepModel(glue::ModelConfig config, const std::string& version_dir) : config_(std::move(config)) {
-    for (const char* input : {kInputIds, kRequestOutputLen}) {
-      if (!config_.HasTensor(input, false)) {
-        throw BackendError(std::string("llama_cpp needs an input named '") + input +
-                           "' (TensorRT-LLM interface: input_ids, input_lengths, request_output_len)");
-      }
-    }
-    output_ids_dtype_ = config_.TensorDataType(kOutputIds, true);
-    if (!glue::IsIntegerType(output_ids_dtype_)) {
-      throw BackendError("llama_cpp needs an integer output named 'output_ids' (e.g. TYPE_INT32, dims [-1,-1])");
-    }
-    sequence_length_dtype_ = config_.TensorDataType(kSequenceLength, true);
-    if (config_.HasTensor(kSequenceLength, true) && !glue::IsIntegerType(sequence_length_dtype_)) {
-      throw BackendError("llama_cpp's output 'sequence_length' must be an integer type");
-    }
+    const glue::TokenModelOutputs outputs = glue::CheckTokenModelConfig(config_, "llama_cpp", "TensorRT-LLM", "TYPE_INT32");
+    output_ids_dtype_ = outputs.output_ids;
+    sequence_length_dtype_ = outputs.sequence_length;
     EngineOptions options;
     const std::string gguf = config_.Parameter("gguf").value_or("model.gguf");
     options.model_path = !gguf.empty() && gguf[0] == '/' ? gguf : version_dir + "/" + gguf;
     options.backends_dir = DirectoryOfThisLibrary();
     options.threads = static_cast<int>(config_.NumberParameter("n_threads", 0));
+    if (options.threads < 0) {
+      throw BackendError("parameter n_threads must be 0 (one fewer than the CPUs) or a positive thread count, got " +
+                         std::to_string(options.threads));
+    }
+    const int cpus = UsableCpus();
+    if (options.threads > DefaultThreads(cpus)) {
+      TS_LOG(TRITONSERVER_LOG_WARN,
+             "llama_cpp: n_threads " + std::to_string(options.threads) + " leaves no CPU free of the " +
+                 std::to_string(cpus) + " this server may use; llama.cpp's threads spin-wait for each other, so a "
+                 "busy machine can decode tens of times slower. Set n_threads to 0 (picks " +
+                 std::to_string(DefaultThreads(cpus)) + ") or at most that.");
+    }
     options.max_sequences = static_cast<int>(config_.NumberParameter("max_sequences", 4));
     options.context_length = static_cast<int>(config_.NumberParameter("context_length", 1024));
     const std::string scheduling = config_.Parameter("scheduling").value_or("inflight");
@@ -240,12 +243,22 @@ class LlamaStepModel : public glue::BackendModel {
         continue;
       }
       const uint64_t end = glue::NowNs();
-      TRITONBACKEND_ModelInstance* instance = nullptr;
+      // Reported before any answer of this step is sent, so a client that reads the statistics
+      // after its last response finds this step counted. Triton's mean batch size (inference
+      // count / execution count) is then the mean number of requests decoded per step.
+      if (engine_->last_rows() > 0) {
+        for (const StepEvent& event : events) {
+          const auto found = active_.find(event.id);
+          if (found == active_.end()) continue;
+          LogIfError(TRITONBACKEND_ModelInstanceReportBatchStatistics(
+              found->second.instance, static_cast<uint64_t>(engine_->last_rows()), start, start, end, end));
+          break;
+        }
+      }
       for (const StepEvent& event : events) {
         const auto found = active_.find(event.id);
         if (found == active_.end()) continue;
         Job& job = found->second;
-        instance = job.instance;
         if (event.token) job.tokens.push_back(*event.token);
         if (job.streaming && config_.decoupled) {
           if (event.token) {
@@ -265,12 +278,6 @@ class LlamaStepModel : public glue::BackendModel {
         }
       }
       batch_running_ = !active_.empty();
-      // Triton's mean batch size (inference count / execution count) is then the mean number of
-      // requests decoded per step.
-      if (instance != nullptr && engine_->last_rows() > 0) {
-        LogIfError(TRITONBACKEND_ModelInstanceReportBatchStatistics(instance, static_cast<uint64_t>(engine_->last_rows()),
-                                                                    start, start, end, end));
-      }
     }
     // Unloading: Triton waits for every request to be released, so this is only reached with
     // requests left when the model is torn down anyway; they end with an error.

@@ -1,3 +1,5 @@
+// One HTTP/2 connection carrying gRPC calls (see grpc_connection.h): nghttp2 callbacks, gRPC
+// framing and status.
 #include "grpc_connection.h"
 
 #include <errno.h>

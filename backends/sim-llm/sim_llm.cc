@@ -25,6 +25,7 @@
 
 #include "sim_models.h"
 #include "triton_studio/glue.h"
+#include "triton_studio/glue/token_model.h"
 
 namespace triton_studio::sim_llm {
 namespace {
@@ -111,20 +112,9 @@ struct PendingRequest {
 class SimLlmModel : public glue::BackendModel {
  public:
   explicit SimLlmModel(glue::ModelConfig config) : config_(std::move(config)) {
-    for (const char* input : {kInputIds, kRequestOutputLen}) {
-      if (!config_.HasTensor(input, false)) {
-        throw BackendError(std::string("sim_llm needs an input named '") + input +
-                           "' (FasterTransformer interface: input_ids, input_lengths, request_output_len)");
-      }
-    }
-    output_ids_dtype_ = config_.TensorDataType(kOutputIds, true);
-    if (!glue::IsIntegerType(output_ids_dtype_)) {
-      throw BackendError("sim_llm needs an integer output named 'output_ids' (e.g. TYPE_UINT32, dims [-1,-1])");
-    }
-    sequence_length_dtype_ = config_.TensorDataType(kSequenceLength, true);
-    if (config_.HasTensor(kSequenceLength, true) && !glue::IsIntegerType(sequence_length_dtype_)) {
-      throw BackendError("sim_llm's output 'sequence_length' must be an integer type");
-    }
+    const glue::TokenModelOutputs outputs = glue::CheckTokenModelConfig(config_, "sim_llm", "FasterTransformer", "TYPE_UINT32");
+    output_ids_dtype_ = outputs.output_ids;
+    sequence_length_dtype_ = outputs.sequence_length;
     latency_.prefill_us_per_token = config_.NumberParameter("prefill_us_per_token", latency_.prefill_us_per_token);
     latency_.decode_us_per_step = config_.NumberParameter("decode_us_per_step", latency_.decode_us_per_step);
     latency_.batch_cost_factor = config_.NumberParameter("batch_cost_factor", latency_.batch_cost_factor);

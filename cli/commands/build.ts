@@ -1,7 +1,13 @@
+/** `triton-studio build`: compile a generated repository's native steps. */
 import { Command } from 'commander';
 import { action } from '../action.js';
 import { targetArch, wholeNumber } from '../options.js';
-import { buildRepository, hostArchitecture, type Architecture } from '../../generator/index.js';
+import {
+  buildRepository,
+  repositoryTargetArch,
+  resolveTargetArch,
+  type Architecture,
+} from '../../generator/index.js';
 
 export function buildCommand(): Command {
   return new Command('build')
@@ -12,7 +18,7 @@ export function buildCommand(): Command {
     .option('--jobs <n>', 'parallel compile jobs (default: up to 2)', wholeNumber(1))
     .option(
       '--arch <arch>',
-      "the server's CPU: x86_64, or aarch64 for NVIDIA Grace (GH200, GB200, DGX Spark); default: this machine's",
+      "the server's CPU: x86_64, or aarch64 for NVIDIA Grace (GH200, GB200, DGX Spark); default: the pipeline's target.arch, else this machine's",
       targetArch,
     )
     .option('--verbose', 'show compiler output')
@@ -20,8 +26,8 @@ export function buildCommand(): Command {
     .action(
       action(async (out, repo: string, opts: { jobs?: number; verbose?: boolean; arch?: Architecture }) => {
         const started = Date.now();
-        const arch = opts.arch ?? hostArchitecture();
-        out.progress(`building native steps of ${repo} for ${arch.arch}…`);
+        const { arch, from } = resolveTargetArch({ flag: opts.arch, pipeline: repositoryTargetArch(repo) });
+        out.progress(`building native steps of ${repo} for ${arch.arch} (${from})…`);
         const result = await buildRepository(repo, {
           jobs: opts.jobs,
           arch,

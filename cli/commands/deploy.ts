@@ -1,3 +1,4 @@
+/** `triton-studio deploy`: a repository onto a server, and the report of what was loaded. */
 import { Command } from 'commander';
 import { action } from '../action.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';

@@ -1,3 +1,4 @@
+/** `triton-studio generate`: a pipeline file into a Triton model repository. */
 import { Command } from 'commander';
 import { generateRepository, hasErrors } from '../../generator/index.js';
 import { action } from '../action.js';

@@ -1,3 +1,7 @@
+/**
+ * `triton-studio import`: an existing model repository (Python steps included) into a pipeline
+ * file.
+ */
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { hasErrors, importRepository } from '../../generator/index.js';

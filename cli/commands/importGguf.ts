@@ -1,3 +1,4 @@
+/** `triton-studio import-gguf`: a GGUF file's tokenizer as tokenizer.json. */
 import { Command } from 'commander';
 import { importGgufTokenizer } from '../../generator/index.js';
 import { action } from '../action.js';

@@ -1,3 +1,4 @@
+/** `triton-studio k8s`: Kubernetes manifests that serve a generated repository. */
 import { Command } from 'commander';
 import {
   DEFAULT_TRITON_TAG,

@@ -1,6 +1,16 @@
+/** `triton-studio openai-serve`: the OpenAI-compatible front in front of a Triton server. */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { OPENAI_DEFAULT_LIMITS, startOpenAiServer } from '../../client/index.js';
+import {
+  ChatRenderer,
+  OPENAI_DEFAULT_LIMITS,
+  renderChatTool,
+  startOpenAiServer,
+  type ChatTemplateSource,
+} from '../../client/index.js';
 import { action } from '../action.js';
+import { CliError } from '../io.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { onInterrupt } from '../interrupt.js';
 import { nativeTokenizer } from '../nativeTokenizer.js';
@@ -8,6 +18,7 @@ import { wholeNumber } from '../options.js';
 
 interface OpenAiServeOptions extends ConnectionOptions {
   tokenizer: string;
+  chatTemplate?: string;
   logRequests?: boolean;
   host: string;
   port: number;
@@ -33,6 +44,11 @@ export function openaiServeCommand(): Command {
     .requiredOption(
       '--tokenizer <file>',
       "the pipeline's tokenizer (tokenizer.json, its folder, or a known name), for usage token counts",
+    )
+    .option(
+      '--chat-template <file>',
+      "the tokenize step's chat template (tokenizer_config.json or a Jinja file), for a chat's usage count " +
+        '(default: the tokenizer_config.json beside the tokenizer)',
     )
     .option('--host <address>', 'address to listen on (0.0.0.0: other machines too)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: a free one)', wholeNumber(0), 9000)
@@ -74,12 +90,16 @@ export function openaiServeCommand(): Command {
     .action(
       action(async (out, opts: OpenAiServeOptions) => {
         const tokenizer = await nativeTokenizer(opts.tokenizer, out.progress.bind(out));
+        const chatTemplate = chatTemplateSource(opts.chatTemplate, tokenizer.tokenizer);
+        const chatRenderer =
+          chatTemplate && new ChatRenderer(await renderChatTool(out.progress.bind(out)), chatTemplate);
         const triton = connect(opts);
         try {
           await triton.serverReady();
           const server = await startOpenAiServer({
             triton,
             tokenizer,
+            chatRenderer,
             host: opts.host,
             port: opts.port,
             apiKey: opts.apiKey ?? (process.env[API_KEY_ENV] || undefined),
@@ -104,8 +124,34 @@ export function openaiServeCommand(): Command {
           return 0;
         } finally {
           tokenizer.close();
+          chatRenderer?.close();
           triton.close();
         }
       }),
     );
+}
+
+/**
+ * The template a chat's prompt tokens are counted with, as the tokenize step finds it: the one
+ * named, else the tokenizer_config.json beside the tokenizer when it holds a chat_template.
+ */
+function chatTemplateSource(
+  named: string | undefined,
+  tokenizerFile: string,
+): ChatTemplateSource | undefined {
+  const beside = join(dirname(tokenizerFile), 'tokenizer_config.json');
+  if (named === undefined) {
+    if (!existsSync(beside)) return undefined;
+    const config = JSON.parse(readFileSync(beside, 'utf8')) as { chat_template?: unknown };
+    return config.chat_template !== undefined ? { tokenizerConfig: beside } : undefined;
+  }
+  const file = resolve(named);
+  if (!existsSync(file)) throw new CliError(`--chat-template ${file} not found`);
+  if (file.endsWith('.json')) return { tokenizerConfig: file };
+  if (!existsSync(beside)) {
+    throw new CliError(
+      `--chat-template ${file} is a Jinja file: its special tokens come from a tokenizer_config.json beside the tokenizer (${beside}), which does not exist; name the config instead`,
+    );
+  }
+  return { tokenizerConfig: beside, chatTemplate: file };
 }

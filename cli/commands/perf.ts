@@ -1,3 +1,6 @@
+/**
+ * `triton-studio perf`: measure (the default subcommand), compare two reports, report as HTML/CSV.
+ */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';

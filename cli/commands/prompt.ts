@@ -1,3 +1,4 @@
+/** `triton-studio prompt`: one prompt to a deployed pipeline, its answer on stdout. */
 import { Command } from 'commander';
 import { action } from '../action.js';
 import {

@@ -1,3 +1,4 @@
+/** `triton-studio render-chat`: a chat template rendered natively, as the pipeline's step would. */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';

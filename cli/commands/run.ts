@@ -1,3 +1,4 @@
+/** `triton-studio run`: generate, build, serve on a private server and prompt, in one go. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

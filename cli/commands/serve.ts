@@ -1,3 +1,4 @@
+/** `triton-studio serve`: tritonserver in the foreground over a generated repository. */
 import { Command } from 'commander';
 import { action } from '../action.js';
 import { onInterrupt } from '../interrupt.js';

@@ -1,3 +1,4 @@
+/** `triton-studio server start|stop|status|logs`: the local server the CLI and the editor share. */
 import { Command } from 'commander';
 import {
   sharedServerLogs,

@@ -1,3 +1,4 @@
+/** `triton-studio status`: what the server has loaded, its versions and readiness. */
 import { Command } from 'commander';
 import { serverStatus, type ModelStatus } from '../../client/index.js';
 import { action } from '../action.js';

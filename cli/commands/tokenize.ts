@@ -1,3 +1,4 @@
+/** `triton-studio tokenize`: text to ids (and back) with the native tokenizer. */
 import { execFile, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { Command } from 'commander';

@@ -1,3 +1,4 @@
+/** `triton-studio undeploy`: an ensemble and the steps no other ensemble uses, unloaded. */
 import { Command } from 'commander';
 import { undeployEnsemble } from '../../client/index.js';
 import { action } from '../action.js';

@@ -1,3 +1,4 @@
+/** `triton-studio validate`: a pipeline file's problems, as the editor shows them. */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { compileModule, hasErrors, validatePipeline } from '../../generator/index.js';

@@ -95,7 +95,8 @@ export async function renderChat(
   return answer.text;
 }
 
-function toWire(r: ChatRenderRequest): Record<string, unknown> {
+/** A request as ts-render-chat reads it (one JSON line in batch mode). */
+export function toWire(r: ChatRenderRequest): Record<string, unknown> {
   return {
     messages: r.messages,
     ...(r.tools !== undefined && { tools: r.tools }),

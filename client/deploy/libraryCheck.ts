@@ -4,12 +4,13 @@
  * header and tables' extents; `unresolvedProblem` resolves its undefined symbols. Neither needs a
  * tool, and both run the same before a local or remote deploy.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import {
   architectureOfMachine,
   hostArchitecture,
   readElfDynamic,
+  resolveSymbols,
+  systemLibraryDirs,
   type Architecture,
   type ElfDynamicInfo,
 } from '../../generator/index.js';
@@ -68,12 +69,6 @@ export function libraryProblem(
   return undefined;
 }
 
-/** Where the dynamic linker looks when a library names no path (Debian/Ubuntu multiarch first). */
-function systemLibraryDirs(arch: Architecture): string[] {
-  const triple = arch.gnuTriple;
-  return [`/lib/${triple}`, `/usr/lib/${triple}`, '/lib64', '/usr/lib64', '/lib', '/usr/lib'];
-}
-
 /**
  * Why the library's undefined symbols cannot all be resolved here, or undefined when they can.
  * Triton's own functions (TRITONSERVER_*, TRITONBACKEND_*) come from the server process and are
@@ -93,53 +88,24 @@ export function unresolvedProblem(
   } catch (error) {
     return `${name} cannot be read as a shared library (${(error as Error).message}): rebuild it with \`triton-studio build REPO\``;
   }
-  const searchDirs = (runpath: string[], origin: string) => [
-    ...runpath.map((d) => d.replace(/\$(ORIGIN|\{ORIGIN\})/g, origin)),
-    ...(process.env.LD_LIBRARY_PATH ?? '').split(':').filter(Boolean),
-    ...systemLibraryDirs(arch),
-  ];
-  const defined = new Set<string>();
-  const versionsOf = new Map<string, Set<string>>();
-  const missingLibraries: string[] = [];
-  const queue: { needed: string; dirs: string[] }[] = info.needed.map((needed) => ({
-    needed,
-    dirs: searchDirs(info.runpath, dirname(path)),
-  }));
-  const seen = new Set<string>();
-  while (queue.length > 0) {
-    const { needed, dirs } = queue.shift()!;
-    if (seen.has(needed)) continue;
-    seen.add(needed);
-    const file = needed.includes('/') ? needed : dirs.map((d) => join(d, needed)).find((f) => existsSync(f));
-    if (!file || !existsSync(file)) {
-      missingLibraries.push(needed);
-      continue;
-    }
-    let dep: ElfDynamicInfo;
-    try {
-      dep = readElfDynamic(readFileSync(file));
-    } catch {
-      missingLibraries.push(`${needed} (${file} is unreadable)`);
-      continue;
-    }
-    for (const symbol of dep.defined) defined.add(symbol);
-    versionsOf.set(needed, dep.definedVersions);
-    for (const next of dep.needed) queue.push({ needed: next, dirs: searchDirs(dep.runpath, dirname(file)) });
-  }
+  const {
+    missingLibraries,
+    badVersions,
+    missingSymbols: missing,
+  } = resolveSymbols(path, info, {
+    arch,
+    searchDirs: [
+      ...(process.env.LD_LIBRARY_PATH ?? '').split(':').filter(Boolean),
+      ...systemLibraryDirs(arch),
+    ],
+    ignore: (symbol) => /^TRITON(SERVER|BACKEND)_/.test(symbol),
+  });
   if (missingLibraries.length > 0) {
     return `${name} needs ${missingLibraries.join(', ')}, which cannot be found on this machine: install it, or rebuild the library here`;
-  }
-  const badVersions: string[] = [];
-  for (const [file, versions] of info.requiredVersions) {
-    const offered = versionsOf.get(file);
-    for (const v of versions) if (offered && !offered.has(v)) badVersions.push(`${v} (from ${file})`);
   }
   if (badVersions.length > 0) {
     return `${name} needs ${badVersions.join(', ')}, which this machine's libraries do not offer: rebuild it on (or for) this system`;
   }
-  const missing = info.undefined
-    .filter((s) => !s.weak && !/^TRITON(SERVER|BACKEND)_/.test(s.name) && !defined.has(s.name))
-    .map((s) => s.name);
   if (missing.length > 0) {
     return (
       `${name} needs ${missing.length} symbol(s) that none of its libraries define, so Triton could not load it: ` +

@@ -1,3 +1,4 @@
+/** TritonError: a failed gRPC call as a message that says what happened and what to do. */
 import { status, type ServiceError } from '@grpc/grpc-js';
 
 /** A failed call to Triton, with a message that says what happened and what to do. */

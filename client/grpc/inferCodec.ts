@@ -1,3 +1,7 @@
+/**
+ * ModelInfer/ModelStreamInfer messages encoded and decoded with protobufjs directly (the hot
+ * path).
+ */
 import protobuf from 'protobufjs';
 import { join } from 'node:path';
 import { modelConfigProtoDirectory, protoDirectory } from './protocol.js';

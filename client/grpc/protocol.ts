@@ -1,3 +1,4 @@
+/** Where the .proto files are, and the gRPC service client loaded from them. */
 import { credentials, loadPackageDefinition, type Client, type ChannelOptions } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { existsSync } from 'node:fs';

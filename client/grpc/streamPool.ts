@@ -1,3 +1,6 @@
+/**
+ * InferStreamPool: requests multiplexed over ModelStreamInfer calls, matched to responses by id.
+ */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { status } from '@grpc/grpc-js';

@@ -1,3 +1,4 @@
+/** TLS options of the gRPC channel, and reading them from PEM files. */
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 

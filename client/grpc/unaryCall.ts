@@ -1,3 +1,4 @@
+/** One ModelInfer call over the latency lab's own HTTP/2 connection, timed at the wire. */
 import { performance } from 'node:perf_hooks';
 import { status } from '@grpc/grpc-js';
 import { decodedResult, type CallTimes, type InferResult } from './inferResult.js';

@@ -5,7 +5,8 @@
  * A chat goes to the pipeline's `messages` / `tools` / `chat_template_kwargs` inputs when it has
  * them (its tokenize step renders the model's own chat template), and sampling fields to the
  * inputs of TensorRT-LLM's names it has (`temperature`, `top_p`, `stop_words`…).
- * Token counts in `usage` come from the pipeline's own native tokenizer.
+ * Token counts in `usage` come from the pipeline's own native tokenizer; a chat sent as a conversation
+ * is counted as the ids the model step receives (rendered and encoded as the tokenize step does).
  *
  * A request can fail only itself: bodies and prompts have size limits checked before anything is
  * parsed or tokenized, requests beyond the concurrency limit wait (their bodies unread) or are
@@ -20,7 +21,10 @@ import type { TritonClient } from '../grpc/client.js';
 import { CancelPacer } from '../grpc/cancelPacer.js';
 import { TritonError } from '../grpc/errors.js';
 import type { ModelConfig } from '../grpc/types.js';
-import { promptInputs, sendPrompt } from '../prompt.js';
+import type { ChatRenderer } from '../chat/chatRenderer.js';
+import { ChatRenderError } from '../chat/renderChat.js';
+import { stepRenderRequest } from '../chat/stepRender.js';
+import { MESSAGES, promptInputs, sendPrompt } from '../prompt.js';
 import type { NativeTokenizer } from '../tokenizer/nativeTokenizer.js';
 import {
   ApiError,
@@ -47,6 +51,11 @@ export interface OpenAiServerOptions {
   triton: TritonClient;
   /** Counts `usage` tokens (the pipeline's tokenizer). */
   tokenizer: NativeTokenizer;
+  /**
+   * Renders with the chat template of the pipeline's tokenize step: a chat sent to a model with a
+   * `messages` input is counted as the step renders and encodes it. Without it, its flattened text is counted.
+   */
+  chatRenderer?: ChatRenderer;
   /** Default 127.0.0.1; 0.0.0.0 to serve other machines. */
   host?: string;
   /** Default 0: a free port. */
@@ -173,7 +182,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
     } catch (error) {
       throw new ApiError(400, (error as Error).message, 'invalid_request_error', 'model');
     }
-    const promptTokens = countPrompt(request);
+    const promptTokens = countPrompt(request, config);
     // Settled later (awaited, or the request failed first): never an unhandled rejection.
     promptTokens.catch(() => undefined);
     if (limits.maxPromptTokens !== undefined) await promptTokens;
@@ -181,8 +190,8 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
   }
 
   /** The prompt's tokens; over `maxPromptTokens` a 400 that says by how much. */
-  async function countPrompt(request: ParsedRequest): Promise<number> {
-    const tokens = await options.tokenizer.count(request.prompt);
+  async function countPrompt(request: ParsedRequest, config: ModelConfig): Promise<number> {
+    const tokens = await options.tokenizer.count(await promptText(request, config));
     if (limits.maxPromptTokens !== undefined && tokens > limits.maxPromptTokens) {
       throw new ApiError(
         400,
@@ -194,6 +203,19 @@ export async function startOpenAiServer(options: OpenAiServerOptions): Promise<O
       );
     }
     return tokens;
+  }
+
+  /** The text the model's ids come from: a conversation as its tokenize step renders it, else the prompt. */
+  async function promptText(request: ParsedRequest, config: ModelConfig): Promise<string> {
+    const renderer = options.chatRenderer;
+    if (!request.chat || !renderer || !config.input.some((i) => i.name === MESSAGES)) return request.prompt;
+    try {
+      return await renderer.render(stepRenderRequest(request.chat));
+    } catch (error) {
+      // The step renders the same template: its own error (a raise_exception) answers the request.
+      if (error instanceof ChatRenderError) return request.prompt;
+      throw error;
+    }
   }
 
   async function unary(

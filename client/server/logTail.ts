@@ -1,3 +1,4 @@
+/** The last lines of a server log, for error messages. */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** The last `maxLines` lines of a log file (reads at most the last 64 KiB); '' if unreadable. */

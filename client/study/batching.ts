@@ -4,11 +4,14 @@
  * tokens drawn uniformly from 1–200, all seeded — sent to sim-llm under each scheduling mode
  * (none, static, dynamic, inflight; backends/sim-llm/batch_scheduler.h) on one server, measured
  * with perf's load generator and metric table. The report says whether in-flight batching came
- * out best on throughput and latency per output token and fairest to short requests.
+ * out best on throughput and latency per output token and fairest to short requests. The same
+ * workload runs against a real model too: the llama.cpp step's modes (none, dynamic, inflight;
+ * `llamaStudyTarget` in llamaTarget.ts).
  */
 import { readFileSync } from 'node:fs';
 import { buildBackends, simLlmLibrary } from '../../generator/build/index.js';
 import type { TritonClient } from '../grpc/client.js';
+import type { ModelConfig } from '../grpc/types.js';
 import { runLoad } from '../perf/load/loadGenerator.js';
 import type { RequestOutcome } from '../perf/load/loadSpec.js';
 import { computeMetrics, type MetricResults, type RequestRecord } from '../perf/metrics/metricTable.js';
@@ -57,6 +60,8 @@ export interface BatchingStudyOptions {
   model?: Partial<StudyModel>;
   /** libtriton_sim_llm.so to upload; default built from this checkout's backends/. */
   library?: string;
+  /** What runs the workload; default sim-llm with `model` and `library`. */
+  target?: StudyTarget;
   timeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (progress: StudyProgress) => void;
@@ -103,6 +108,22 @@ export interface StudyFinding {
   basis: string;
 }
 
+/** One request's result: the tokens it asked for and got, and its latency. */
+export type StudyAnswer = { requestedTokens: number; outputTokens: number; latencyMs: number };
+
+/** What the study loads once per mode and sends each request to. */
+export interface StudyTarget {
+  engine: 'sim-llm' | 'llama-cpp';
+  /** The modes it can run, in the study's order. */
+  modes: readonly SchedulingMode[];
+  /** What the report says about it (the model, its settings). */
+  description: Record<string, string | number>;
+  /** Loads (or reloads) model `name` scheduling in `mode`. */
+  load(client: TritonClient, name: string, mode: SchedulingMode): Promise<void>;
+  /** Sends one request asking for `requestedTokens` and resolves when its answer is complete. */
+  send(client: TritonClient, name: string, requestedTokens: number, timeoutMs?: number): Promise<StudyAnswer>;
+}
+
 export interface BatchingStudyReport {
   kind: 'triton-studio.batching-study';
   formatVersion: 1;
@@ -118,7 +139,10 @@ export interface BatchingStudyReport {
     promptWords: number;
     arrivals: 'poisson';
   };
+  /** sim-llm's cost model (the sim-llm target). */
   model: StudyModel;
+  /** What ran the workload (reports before it was recorded: sim-llm). */
+  target?: { engine: StudyTarget['engine'] } & Record<string, string | number>;
   modes: StudyModeResult[];
   /** The original study's three claims, checked on this run. */
   findings: StudyFinding[];
@@ -131,11 +155,65 @@ export async function runBatchingStudy(
   client: TritonClient,
   options: BatchingStudyOptions = {},
 ): Promise<BatchingStudyReport> {
-  const modes = options.modes ?? SCHEDULING_MODES;
+  const model = { ...DEFAULT_STUDY_MODEL, ...options.model };
+  const target =
+    options.target ??
+    simLlmStudyTarget(
+      model,
+      readFileSync(options.library ?? simLlmLibrary((await buildBackends()).buildDir)),
+      options.promptWords ?? 16,
+    );
+  const modes = options.modes ?? target.modes;
   for (const mode of modes) {
-    if (!SCHEDULING_MODES.includes(mode))
-      throw new Error(`scheduling mode '${mode}' is not one of ${SCHEDULING_MODES.join(', ')}`);
+    if (!target.modes.includes(mode))
+      throw new Error(
+        `scheduling mode '${mode}' is not one of ${target.engine}'s: ${target.modes.join(', ')}`,
+      );
   }
+  const workload = studyWorkload(options);
+  const maxSteps = options.maxSteps ?? 8;
+  if (!Number.isInteger(maxSteps) || maxSteps < 1)
+    throw new Error(`steps must be a whole number ≥ 1 (got ${maxSteps})`);
+  const report: BatchingStudyReport = {
+    kind: 'triton-studio.batching-study',
+    formatVersion: 1,
+    server: client.url,
+    startedAt: new Date().toISOString(),
+    cancelled: false,
+    workload,
+    model,
+    target: { engine: target.engine, ...target.description },
+    modes: [],
+    findings: [],
+  };
+  for (const mode of modes) {
+    if (options.signal?.aborted) break;
+    const name = `ts_study_${mode}`;
+    await target.load(client, name, mode);
+    try {
+      const result: StudyModeResult = {
+        mode,
+        model: name,
+        steps: [],
+        peakRequestsPerSecond: 0,
+        peakOutputTokensPerSecond: 0,
+      };
+      report.modes.push(result);
+      await rampMode(result, (tokens) => target.send(client, name, tokens, options.timeoutMs), {
+        ...options,
+        workload,
+        maxSteps,
+      });
+    } finally {
+      await client.unloadModel(name).catch(() => undefined);
+    }
+  }
+  report.cancelled = options.signal?.aborted ?? false;
+  report.findings = studyFindings(report);
+  return report;
+}
+
+function studyWorkload(options: BatchingStudyOptions): BatchingStudyReport['workload'] {
   const workload = {
     seed: options.seed ?? 1,
     startRate: options.startRate ?? 1,
@@ -145,12 +223,9 @@ export async function runBatchingStudy(
     promptWords: options.promptWords ?? 16,
     arrivals: 'poisson' as const,
   };
-  const maxSteps = options.maxSteps ?? 8;
   if (!(workload.startRate > 0))
     throw new Error(`start rate must be more than 0 (got ${workload.startRate})`);
   if (!(workload.stepS > 0)) throw new Error(`step length must be more than 0 s (got ${workload.stepS})`);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1)
-    throw new Error(`steps must be a whole number ≥ 1 (got ${maxSteps})`);
   if (
     !Number.isInteger(workload.minTokens) ||
     !Number.isInteger(workload.maxTokens) ||
@@ -161,100 +236,88 @@ export async function runBatchingStudy(
       `requested tokens must be whole numbers with 1 ≤ min ≤ max (got ${workload.minTokens}–${workload.maxTokens})`,
     );
   }
-  const model = { ...DEFAULT_STUDY_MODEL, ...options.model };
-  const library = readFileSync(options.library ?? simLlmLibrary((await buildBackends()).buildDir));
+  return workload;
+}
 
-  const report: BatchingStudyReport = {
-    kind: 'triton-studio.batching-study',
-    formatVersion: 1,
-    server: client.url,
-    startedAt: new Date().toISOString(),
-    cancelled: false,
-    workload,
-    model,
-    modes: [],
-    findings: [],
-  };
-  const prompt = Array.from({ length: workload.promptWords }, (_, i) => `w${i}`).join(' ');
-  for (const mode of modes) {
+/** One mode's ramp: the offered rate doubles each step until the mode saturates (or maxSteps). */
+async function rampMode(
+  result: StudyModeResult,
+  send: (requestedTokens: number) => Promise<StudyAnswer>,
+  options: BatchingStudyOptions & { workload: BatchingStudyReport['workload']; maxSteps: number },
+): Promise<void> {
+  const { workload, mode } = { ...options, mode: result.mode };
+  for (let step = 0, rate = workload.startRate; step < options.maxSteps; step++, rate *= 2) {
     if (options.signal?.aborted) break;
-    const name = `ts_study_${mode}`;
-    await client.loadModel(name, {
-      config: studyModelConfig(name, mode, model),
-      files: { '1/libtriton_sim_llm.so': library },
-    });
-    try {
-      const config = await client.modelConfig(name);
-      const result: StudyModeResult = {
-        mode,
-        model: name,
-        steps: [],
-        peakRequestsPerSecond: 0,
-        peakOutputTokensPerSecond: 0,
-      };
-      report.modes.push(result);
-      for (let step = 0, rate = workload.startRate; step < maxSteps; step++, rate *= 2) {
-        if (options.signal?.aborted) break;
-        const total = Math.max(8, Math.round(rate * workload.stepS));
-        // The same seeds for every mode: each sees the same arrivals and the same requests (the
-        // tokens from a stream of their own, so they do not follow the gaps).
-        const draw = seededRandom((workload.seed + step) ^ 0x5eed);
-        const span = workload.maxTokens - workload.minTokens + 1;
-        let completed = 0;
-        let errors = 0;
-        options.onProgress?.({ mode, rate, completed, total, errors });
-        const send = async () => {
-          const requestedTokens = workload.minTokens + Math.floor(draw() * span);
-          const answer = await sendPrompt(client, {
-            model: name,
-            text: prompt,
-            maxTokens: requestedTokens,
-            config,
-            timeoutMs: options.timeoutMs,
-          });
-          // The answer is the prompt, then one word per generated token.
-          const outputTokens = wordCount(answer.text) - workload.promptWords;
-          return { requestedTokens, outputTokens, latencyMs: answer.latencyMs };
-        };
-        const run = await runLoad(
-          {
-            mode: 'request-rate',
-            rate,
-            distribution: 'poisson',
-            seed: workload.seed + step,
-            requests: total,
-            warmupRequests: 0,
-          },
-          send,
-          {
-            signal: options.signal,
-            onOutcome: (outcome) => {
-              completed++;
-              if (outcome.error) errors++;
-              options.onProgress?.({ mode, rate, completed, total, errors });
-            },
-          },
-        );
-        const stepResult = summarizeStep(rate, run.outcomes, run.durationS);
-        result.steps.push(stepResult);
-        result.peakRequestsPerSecond = Math.max(
-          result.peakRequestsPerSecond,
-          stepResult.metrics.request_throughput!.avg,
-        );
-        result.peakOutputTokensPerSecond = Math.max(
-          result.peakOutputTokensPerSecond,
-          stepResult.metrics.output_token_throughput!.avg,
-        );
-        options.onProgress?.({ mode, rate, completed, total, errors, step: stepResult });
-        if (stepResult.saturated) break;
-      }
-    } finally {
-      await client.unloadModel(name).catch(() => undefined);
-    }
+    const total = Math.max(8, Math.round(rate * workload.stepS));
+    // The same seeds for every mode: each sees the same arrivals and the same requests (the
+    // tokens from a stream of their own, so they do not follow the gaps).
+    const draw = seededRandom((workload.seed + step) ^ 0x5eed);
+    const span = workload.maxTokens - workload.minTokens + 1;
+    let completed = 0;
+    let errors = 0;
+    options.onProgress?.({ mode, rate, completed, total, errors });
+    const run = await runLoad(
+      {
+        mode: 'request-rate',
+        rate,
+        distribution: 'poisson',
+        seed: workload.seed + step,
+        requests: total,
+        warmupRequests: 0,
+      },
+      () => send(workload.minTokens + Math.floor(draw() * span)),
+      {
+        signal: options.signal,
+        onOutcome: (outcome) => {
+          completed++;
+          if (outcome.error) errors++;
+          options.onProgress?.({ mode, rate, completed, total, errors });
+        },
+      },
+    );
+    const stepResult = summarizeStep(rate, run.outcomes, run.durationS);
+    result.steps.push(stepResult);
+    result.peakRequestsPerSecond = Math.max(
+      result.peakRequestsPerSecond,
+      stepResult.metrics.request_throughput!.avg,
+    );
+    result.peakOutputTokensPerSecond = Math.max(
+      result.peakOutputTokensPerSecond,
+      stepResult.metrics.output_token_throughput!.avg,
+    );
+    options.onProgress?.({ mode, rate, completed, total, errors, step: stepResult });
+    if (stepResult.saturated) break;
   }
-  report.cancelled = options.signal?.aborted ?? false;
-  report.findings = studyFindings(report);
-  return report;
+}
+
+/** sim-llm under `model`'s cost model: every mode, a prompt of `promptWords` words over the text interface. */
+export function simLlmStudyTarget(model: StudyModel, library: Buffer, promptWords: number): StudyTarget {
+  const prompt = Array.from({ length: promptWords }, (_, i) => `w${i}`).join(' ');
+  const configs = new Map<string, ModelConfig>();
+  return {
+    engine: 'sim-llm',
+    modes: SCHEDULING_MODES,
+    description: {},
+    async load(client, name, mode) {
+      await client.loadModel(name, {
+        config: studyModelConfig(name, mode, model),
+        files: { '1/libtriton_sim_llm.so': library },
+      });
+      configs.set(name, await client.modelConfig(name));
+    },
+    async send(client, name, requestedTokens, timeoutMs) {
+      const answer = await sendPrompt(client, {
+        model: name,
+        text: prompt,
+        maxTokens: requestedTokens,
+        config: configs.get(name),
+        timeoutMs,
+      });
+      // The answer is the prompt, then one word per generated token.
+      const outputTokens = wordCount(answer.text) - promptWords;
+      return { requestedTokens, outputTokens, latencyMs: answer.latencyMs };
+    },
+  };
 }
 
 /** sim-llm's text interface (vLLM's) with `max_tokens`, decoupled, one scheduler per model. */
@@ -282,8 +345,6 @@ export function studyModelConfig(name: string, mode: SchedulingMode, model: Stud
     },
   };
 }
-
-type StudyAnswer = { requestedTokens: number; outputTokens: number; latencyMs: number };
 
 function summarizeStep(rate: number, outcomes: RequestOutcome<StudyAnswer>[], durationS: number): StudyStep {
   // One response carrying every output token: perf's records of a non-streamed request.

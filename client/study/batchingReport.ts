@@ -11,6 +11,7 @@ export function formatStudyReport(report: BatchingStudyReport): string {
     `Batching study on ${report.server}: Poisson arrivals from ${w.startRate}/s doubling to saturation, ` +
       `${w.stepS} s per step, requested tokens ${w.minTokens}–${w.maxTokens}, seed ${w.seed}` +
       (report.cancelled ? ' (cancelled)' : ''),
+    ...(report.target && report.target.engine !== 'sim-llm' ? [targetLine(report)] : []),
     '',
     'mode      offered/s  served/s  tokens/s  p50 ms    ms/token p50  errors',
   ];
@@ -48,6 +49,14 @@ export interface StudyHtmlOptions {
   nonce?: string;
 }
 
+/** A real model's target as one line: the engine and its settings. */
+function targetLine(report: BatchingStudyReport): string {
+  const { engine, ...settings } = report.target!;
+  return `${engine}: ${Object.entries(settings)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}`;
+}
+
 export function renderStudyHtml(report: BatchingStudyReport, options: StudyHtmlOptions = {}): string {
   const title = options.title ?? 'Batching study: none vs static vs dynamic vs in-flight';
   const nonce = options.nonce ? ` nonce="${escapeHtml(options.nonce)}"` : '';
@@ -82,9 +91,13 @@ h1 { font-size: 1.3rem; } h2 { font-size: 1.05rem; margin-top: 2rem; }
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(report.server)} · started ${escapeHtml(report.startedAt)}${report.cancelled ? ' · <span class="warn">cancelled</span>' : ''}</p>
 <p>Workload: Poisson arrivals from ${w.startRate} request/s doubling every ${w.stepS} s until a mode serves under 80% of
-the offered rate; requested tokens uniform in ${w.minTokens}–${w.maxTokens}; ${w.promptWords}-token prompts; seed ${w.seed}.
-sim-llm: prefill ${m.prefillUsPerToken} µs/token, decode step ${m.decodeUsPerStep} µs × (1 + ${m.batchCostFactor} × (rows − 1)),
-at most ${m.maxBatch} rows, static timeout ${m.staticTimeoutUs} µs, dynamic queue delay ${m.maxQueueDelayUs} µs.</p>
+the offered rate; requested tokens uniform in ${w.minTokens}–${w.maxTokens}; seed ${w.seed}.
+${
+  report.target && report.target.engine !== 'sim-llm'
+    ? escapeHtml(targetLine(report))
+    : `${w.promptWords}-token prompts. sim-llm: prefill ${m.prefillUsPerToken} µs/token, decode step ${m.decodeUsPerStep} µs × (1 + ${m.batchCostFactor} × (rows − 1)),
+at most ${m.maxBatch} rows, static timeout ${m.staticTimeoutUs} µs, dynamic queue delay ${m.maxQueueDelayUs} µs.`
+}</p>
 <ul>${findings}</ul>
 <div class="grid">
 <div><h2>Throughput vs offered load</h2><div class="chart"><canvas id="throughput"></canvas></div></div>

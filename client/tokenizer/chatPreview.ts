@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ChatRenderError, renderChat } from '../chat/renderChat.js';
+import { asTheStepSeesThem } from '../chat/stepRender.js';
 import { NativeTokenizer } from './nativeTokenizer.js';
 import { tokenizeTool } from './repositoryTokenizer.js';
 
@@ -65,20 +66,6 @@ export async function previewChat(request: ChatPreviewRequest): Promise<ChatPrev
   } finally {
     tokenizer.close();
   }
-}
-
-/** Text parts joined with "\n", as the tokenize step joins them (backends/triton chat_prompt.cc). */
-function asTheStepSeesThem(messages: unknown): unknown[] {
-  if (!Array.isArray(messages)) throw new Error('messages must be a JSON array of {"role", "content"}');
-  return messages.map((m: unknown) => {
-    const content = (m as { content?: unknown } | null)?.content;
-    if (
-      !Array.isArray(content) ||
-      !content.every((p: { type?: unknown; text?: unknown }) => p?.type === 'text')
-    )
-      return m;
-    return { ...(m as object), content: content.map((p: { text?: unknown }) => String(p.text)).join('\n') };
-  });
 }
 
 /** The special tokens of a tokenizer.json (its added tokens marked special). */

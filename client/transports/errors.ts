@@ -1,3 +1,7 @@
+/**
+ * EndpointError: a failed HTTP request (Triton REST or OpenAI) with a message that says what to
+ * do.
+ */
 import { status } from '@grpc/grpc-js';
 import { TritonError } from '../grpc/errors.js';
 

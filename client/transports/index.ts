@@ -1,3 +1,7 @@
+/**
+ * The transports that carry prompts (gRPC, Triton's generate endpoint, OpenAI), chosen by
+ * endpoint.
+ */
 import { TritonClient } from '../grpc/client.js';
 import { GrpcTransport } from './grpc.js';
 import { OpenAiTransport } from './openai.js';

@@ -1,3 +1,4 @@
+/** Helpers the HTTP transports share: a whole answer as a prompt result, a stateless session. */
 import type { PromptResult } from '../prompt.js';
 import type { PromptRequest, PromptSession } from './types.js';
 

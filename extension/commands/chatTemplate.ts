@@ -1,3 +1,4 @@
+/** Preview Chat Template: the step's chat template rendered for a sample conversation. */
 import * as vscode from 'vscode';
 import type { ChatPreview } from '../../client/index.js';
 import type { Ctx } from '../context.js';

@@ -1,3 +1,4 @@
+/** Compiler errors of a build as VS Code diagnostics on the step's TypeScript sources. */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';

@@ -31,6 +31,7 @@ import type { Ctx } from '../context.js';
 import { toVscodeDiagnostic } from '../diagnostics.js';
 import { readBuildSettings, repositoryDirFor } from '../settings.js';
 import { CHOOSE_TOKENIZER_COMMAND, TOKENIZER_NOT_FOUND } from '../setup/chooseTokenizer.js';
+import { DOWNLOAD_TOKENIZER_COMMAND, downloadableIn } from '../setup/downloadTokenizer.js';
 import { compilerProblems } from './compilerProblems.js';
 import { BuildProgress } from './buildProgress.js';
 import {
@@ -40,6 +41,7 @@ import {
   showError,
   showProblem,
   startLocalServerAction,
+  type ErrorAction,
   withProgress,
   type Outcome,
 } from './ui.js';
@@ -328,9 +330,7 @@ export async function generate(
       void showError(
         ctx,
         message,
-        ...(tokenizerMissing
-          ? [chooseTokenizerAction(vscode.Uri.file(first.file), rangeOf(first).start)]
-          : []),
+        ...(tokenizerMissing ? tokenizerActions(first) : []),
         showProblem(first ? vscode.Uri.file(first.file) : pipeline, first ? rangeOf(first) : undefined),
         openOutput(ctx),
       );
@@ -348,10 +348,33 @@ export async function generate(
   }
 }
 
-const chooseTokenizerAction = (uri: vscode.Uri, at: vscode.Position) => ({
-  title: 'Choose Tokenizer File',
-  run: () => vscode.commands.executeCommand(CHOOSE_TOKENIZER_COMMAND, uri, at),
-});
+/** What fixes a TS-E051: downloading the tokenizer (a known name), or choosing the model's file. */
+function tokenizerActions(problem: Diagnostic): ErrorAction[] {
+  const name = downloadableIn(problem.message);
+  const choose = {
+    title: 'Choose Tokenizer File',
+    run: () =>
+      vscode.commands.executeCommand(
+        CHOOSE_TOKENIZER_COMMAND,
+        vscode.Uri.file(problem.file),
+        rangeOf(problem).start,
+      ),
+  };
+  if (!name) return [choose];
+  // After the download, Generate runs again: what the user asked for in the first place.
+  const download = {
+    title: 'Download Tokenizer',
+    run: async () => {
+      const done = await vscode.commands.executeCommand<{ ok: boolean } | undefined>(
+        DOWNLOAD_TOKENIZER_COMMAND,
+        name,
+      );
+      if (done?.ok)
+        await vscode.commands.executeCommand('tritonStudio.generate', vscode.Uri.file(problem.file));
+    },
+  };
+  return [download, choose];
+}
 
 function rangeOf(d: Diagnostic): vscode.Range {
   return toVscodeDiagnostic(d).range;
@@ -364,11 +387,11 @@ function rangeOf(d: Diagnostic): vscode.Range {
 export async function build(ctx: Ctx, arg?: unknown): Promise<Outcome<{ built: BuiltModel[] }> | undefined> {
   const repository = await pickRepository(ctx, arg);
   if (!repository) return undefined;
-  const { type, jobs, arch } = readBuildSettings();
+  const { type, jobs, arch, archFrom } = readBuildSettings(repository);
   ctx.buildProblems.clear();
   const lines: string[] = [];
   const foreign = arch.arch !== hostArchitecture().arch;
-  ctx.log(`building the native steps of ${repository} (${type}, ${arch.arch})…`);
+  ctx.log(`building the native steps of ${repository} (${type}, ${arch.arch} from ${archFrom})…`);
   try {
     const result = await withProgress('Triton Studio: building backends', (report, signal) => {
       const progress = new BuildProgress(report);
@@ -436,7 +459,7 @@ export async function deploy(
         repository,
         mode: local ? 'local' : 'remote',
         // A local server runs here; a remote one on the CPU the steps are built for.
-        serverArch: local ? hostArchitecture() : readBuildSettings().arch,
+        serverArch: local ? hostArchitecture() : readBuildSettings(repository).arch,
         onModel: (s) => {
           ctx.log(`  ${s.model}: ${s.state}${s.error ? ` — ${s.error}` : ''}${s.hint ? ` (${s.hint})` : ''}`);
           report(`${s.model}: ${s.state}`);

@@ -1,3 +1,4 @@
+/** What a failed prompt tells the user, and the setting that fixes it. */
 import { status } from '@grpc/grpc-js';
 import { SETTING, SettingError, type PromptSettings, type SettingKey } from '../settings.js';
 import { TritonError } from '../../client/index.js';

@@ -1,3 +1,6 @@
+/**
+ * Send Prompt: a prompt (or a .prompt file block) to a pipeline, its answer in the output channel.
+ */
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { sendPrompt, type ChatPromptInputs, type PromptResult } from '../../client/index.js';

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Ctx } from '../context.js';
 import { SettingError } from '../settings.js';
+import { toastText } from './toastText.js';
 
 /** A button on an error notification. */
 export interface ErrorAction {
@@ -12,8 +13,7 @@ export interface ErrorAction {
 /** The error, logged to the output channel and shown with its buttons; resolves once handled. */
 export async function showError(ctx: Ctx, message: string, ...actions: ErrorAction[]): Promise<void> {
   ctx.log(`error: ${message}`);
-  const first = message.split('\n')[0]!;
-  const choice = await vscode.window.showErrorMessage(first, ...actions.map((a) => a.title));
+  const choice = await vscode.window.showErrorMessage(toastText(message), ...actions.map((a) => a.title));
   await actions.find((a) => a.title === choice)?.run();
 }
 

@@ -1,3 +1,7 @@
+/**
+ * LocalServerHost: the shared local tritonserver as every VS Code window sees it, through its
+ * state file.
+ */
 import * as vscode from 'vscode';
 import {
   sharedServerStatus,

@@ -1,13 +1,15 @@
 /**
  * Choose Tokenizer File: a step whose tokenizer is not found (TS-E051) gets the tokenizer.json the
  * user picks, usually the one in their own model folder, as a path relative to the pipeline file.
- * Offered on Generate's error and as the quick fix of the problem.
+ * Offered on Generate's error and as a quick fix of the problem (after Download Tokenizer, for
+ * the names that can be downloaded).
  */
 import { dirname, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { buildGraphModel, elementAt } from '../graphEditor/host/graphModel.js';
 import { graphEditToTextEdits } from '../graphEditor/host/textEdits.js';
 import type { Outcome } from '../commands/ui.js';
+import { DOWNLOAD_TOKENIZER_COMMAND, downloadableIn, downloadTitle } from './downloadTokenizer.js';
 
 export const CHOOSE_TOKENIZER_COMMAND = 'tritonStudio.chooseTokenizerFile';
 export const TOKENIZER_NOT_FOUND = 'TS-E051';
@@ -64,23 +66,31 @@ export async function chooseTokenizerFile(
   return { ok: true, step, tokenizer: reference };
 }
 
-/** The quick fix on a TS-E051 problem. */
-export class ChooseTokenizerFix implements vscode.CodeActionProvider {
+/** The quick fixes on a TS-E051 problem: download a known name, or choose the model's own file. */
+export class TokenizerNotFoundFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext) {
     return context.diagnostics
       .filter((d) => d.code === TOKENIZER_NOT_FOUND)
-      .map((d) => {
-        const action = new vscode.CodeAction('Choose Tokenizer File…', vscode.CodeActionKind.QuickFix);
-        action.diagnostics = [d];
-        action.isPreferred = true;
-        action.command = {
+      .flatMap((d) => {
+        const choose = new vscode.CodeAction('Choose Tokenizer File…', vscode.CodeActionKind.QuickFix);
+        choose.diagnostics = [d];
+        choose.command = {
           command: CHOOSE_TOKENIZER_COMMAND,
           title: 'Choose Tokenizer File…',
           arguments: [document.uri, d.range.start],
         };
-        return action;
+        const name = downloadableIn(d.message);
+        if (!name) {
+          choose.isPreferred = true;
+          return [choose];
+        }
+        const download = new vscode.CodeAction(downloadTitle(name), vscode.CodeActionKind.QuickFix);
+        download.diagnostics = [d];
+        download.isPreferred = true;
+        download.command = { command: DOWNLOAD_TOKENIZER_COMMAND, title: download.title, arguments: [name] };
+        return [download, choose];
       });
   }
 }

@@ -118,7 +118,7 @@ window.addEventListener('message', (event) => {
   const out = $('text');
   out.textContent = '';
   if (result.problem || result.ok === false) {
-    const where = result.line !== undefined ? ' (template line ' + result.line + ', column ' + result.column + ')' : '';
+    const where = result.line === undefined ? '' : ' (template line ' + result.line + (result.column === undefined ? '' : ', column ' + result.column) + ')';
     out.className = 'error';
     out.textContent = (result.problem || result.error) + where;
     $('count').textContent = '';

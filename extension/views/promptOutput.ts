@@ -1,3 +1,4 @@
+/** The "Triton Studio" output channel: one block per prompt with its answer or its error. */
 import type * as vscode from 'vscode';
 import type { PromptResult } from '../../client/index.js';
 

@@ -72,6 +72,37 @@ export function architecture(name: string): Architecture {
   return found;
 }
 
+/** Where the target architecture of a build came from, strongest first. */
+export const TARGET_ARCH_SOURCES = ['--arch', 'pipeline target.arch', 'setting tritonStudio.build.arch', 'this machine'] as const;
+export type TargetArchSource = (typeof TARGET_ARCH_SOURCES)[number];
+
+/**
+ * The CPU to build for, and why: the command's `--arch` over the pipeline's `target.arch` (kept in
+ * the generated repository's manifest) over the VS Code setting over this machine. A name that
+ * is no architecture is an ArchitectureError naming where it came from.
+ */
+export function resolveTargetArch(given: {
+  flag?: string | Architecture;
+  pipeline?: string;
+  setting?: string;
+}): { arch: Architecture; from: TargetArchSource } {
+  const choices: [string | Architecture | undefined, TargetArchSource][] = [
+    [given.flag, '--arch'],
+    [given.pipeline, 'pipeline target.arch'],
+    [given.setting === 'auto' ? undefined : given.setting, 'setting tritonStudio.build.arch'],
+  ];
+  for (const [value, from] of choices) {
+    if (value === undefined || value === '') continue;
+    if (typeof value !== 'string') return { arch: value, from };
+    try {
+      return { arch: architecture(value), from };
+    } catch (error) {
+      throw new ArchitectureError(`${from}: ${(error as Error).message}`);
+    }
+  }
+  return { arch: hostArchitecture(), from: 'this machine' };
+}
+
 /** The architecture this machine runs (the default target). */
 export function hostArchitecture(): Architecture {
   return architecture(process.arch);

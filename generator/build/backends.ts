@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
 import { crossCompileArgs, hostArchitecture, type Architecture } from './architectures.js';
+import { llamaBinsDir, llamaCacheDir } from './llamaCpp.js';
 import { withDirectoryLock } from './lock.js';
 import { BuildError, runOrThrow, type RunOptions } from './run.js';
 
@@ -85,7 +86,7 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
     // Configure once (or when asked for other headers), and again when a CMake file changed since:
     // `cmake --build` re-runs CMake by itself only for targets the tree already knows, so a target
     // added later (ts-perf-driver) would be "No rule to make target" in an older tree.
-    if (configureNeeded(sourceDir, buildDir) || opts.tritonIncludeDir) {
+    if (configureNeeded(sourceDir, buildDir, arch) || opts.tritonIncludeDir) {
       await runOrThrow(
         'cmake',
         configureArgs,
@@ -108,7 +109,7 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
 }
 
 /** No CMakeCache.txt yet, or a CMakeLists.txt / *.cmake file under backends/ newer than it. */
-function configureNeeded(sourceDir: string, buildDir: string): boolean {
+function configureNeeded(sourceDir: string, buildDir: string, arch: Architecture): boolean {
   const cache = join(buildDir, 'CMakeCache.txt');
   if (!existsSync(cache)) return true;
   const configuredAt = statSync(cache).mtimeMs;
@@ -121,7 +122,9 @@ function configureNeeded(sourceDir: string, buildDir: string): boolean {
       );
     });
   // llama.cpp fetched since (backends/llama-cpp defines its target only when it is there).
-  const llamaHeader = join(dirname(sourceDir), '.cache', 'llama', 'include', 'llama.h');
-  if (existsSync(llamaHeader) && statSync(llamaHeader).mtimeMs > configuredAt) return true;
+  const llama = llamaCacheDir(dirname(sourceDir));
+  for (const fetched of [join(llama, 'include', 'llama.h'), join(llamaBinsDir(dirname(sourceDir), arch), 'libllama.v0.5.0.so')]) {
+    if (existsSync(fetched) && statSync(fetched).mtimeMs > configuredAt) return true;
+  }
   return newer(sourceDir);
 }

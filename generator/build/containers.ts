@@ -5,6 +5,7 @@
  * supported generation offers, naming the symbol; docs/GPU.md prints this table (checked by
  * test/unit/containers.test.ts).
  */
+import type { TargetArch } from './architectures.js';
 import { compareVersions, type ElfDynamicInfo } from './elf.js';
 
 export interface ContainerGeneration {
@@ -16,12 +17,34 @@ export interface ContainerGeneration {
   glibc: string;
   glibcxx: string;
   cxxabi: string;
+  /**
+   * The CPUs NGC publishes these tags for: `tritonserver:<yy.mm>-py3` is one multi-platform tag,
+   * linux/amd64 and linux/arm64 (NVIDIA's "sbsa" build for Grace), on the same Ubuntu base, so
+   * the same glibc and libstdc++ versions hold for both.
+   */
+  platforms: TargetArch[];
 }
 
 /** Oldest first. The first row is the floor `build` holds libraries to. */
 export const CONTAINER_GENERATIONS: ContainerGeneration[] = [
-  { tags: '24.01–24.12', triton: '2.42–2.53', ubuntu: '22.04', glibc: '2.35', glibcxx: '3.4.30', cxxabi: '1.3.13' },
-  { tags: '25.01 and later', triton: '2.54 and later', ubuntu: '24.04', glibc: '2.39', glibcxx: '3.4.33', cxxabi: '1.3.15' },
+  {
+    tags: '24.01–24.12',
+    triton: '2.42–2.53',
+    ubuntu: '22.04',
+    glibc: '2.35',
+    glibcxx: '3.4.30',
+    cxxabi: '1.3.13',
+    platforms: ['x86_64', 'aarch64'],
+  },
+  {
+    tags: '25.01 and later',
+    triton: '2.54 and later',
+    ubuntu: '24.04',
+    glibc: '2.39',
+    glibcxx: '3.4.33',
+    cxxabi: '1.3.15',
+    platforms: ['x86_64', 'aarch64'],
+  },
 ];
 
 const PREFIXES: { prefix: string; field: 'glibc' | 'glibcxx' | 'cxxabi'; library: string }[] = [
@@ -61,6 +84,13 @@ export function compatibilityProblems(
     });
   }
   return problems;
+}
+
+/** The oldest supported generation published for `arch`: what a library built for it is held to. */
+export function containerFloor(arch: TargetArch): ContainerGeneration {
+  const floor = CONTAINER_GENERATIONS.find((g) => g.platforms.includes(arch));
+  if (!floor) throw new Error(`no NVIDIA Triton container generation is listed for ${arch} (containers.ts)`);
+  return floor;
 }
 
 /** The newest version of each family a library requires (for the build report and docs). */

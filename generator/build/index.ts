@@ -9,8 +9,11 @@ export {
 export { buildRepository, type BuildRepositoryOptions, type BuiltModel, type RepositoryBuild } from './repository.js';
 export {
   checkLlamaCppFetched,
+  llamaBinsDir,
   llamaCacheDir,
+  LLAMA_PREBUILT,
   llamaCppLibrary,
+  llamaRuntimeLibraries,
   smolLm2Gguf,
   LLAMA_CPP_BACKEND,
   LLAMA_CPP_TARGET,
@@ -24,6 +27,9 @@ export {
   emulationPrefix,
   hostArchitecture,
   libraryArchitecture,
+  resolveTargetArch,
+  TARGET_ARCH_SOURCES,
   type Architecture,
   type TargetArch,
+  type TargetArchSource,
 } from './architectures.js';

@@ -21,7 +21,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parsePbtxt } from '../pbtxt/index.js';
 import { stepSourcesDir } from '../repository/layout.js';
 import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
-import { hostArchitecture } from './architectures.js';
+import { hostArchitecture, type Architecture } from './architectures.js';
 import {
   buildBackends,
   DEFAULT_BACKEND_TARGETS,
@@ -30,7 +30,7 @@ import {
   type BackendsBuild,
   type BuildBackendsOptions,
 } from './backends.js';
-import { compatibilityProblems, CONTAINER_GENERATIONS, requiredFloor } from './containers.js';
+import { compatibilityProblems, containerFloor, requiredFloor } from './containers.js';
 import { readElfDynamic } from './elf.js';
 import {
   checkLlamaCppFetched,
@@ -39,6 +39,7 @@ import {
   llamaCppLibrary,
   llamaRuntimeLibraries,
 } from './llamaCpp.js';
+import { checkTargetSymbols, targetTritonLibrary } from './targetSymbols.js';
 import { withDirectoryLock } from './lock.js';
 import { BuildError, runOrThrow, runTool } from './run.js';
 
@@ -83,13 +84,7 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
   const models = listModels(repo, opts.models);
   const root = opts.projectRoot ?? findProjectRoot();
   const usesLlama = models.some((m) => configuredBackend(join(repo, m)) === LLAMA_CPP_BACKEND);
-  if (usesLlama && (opts.arch ?? hostArchitecture()).arch !== 'x86_64') {
-    throw new BuildError(
-      `the llama.cpp step (backend "${LLAMA_CPP_BACKEND}") uses llama.cpp's prebuilt x86_64 libraries ` +
-        '(npm @node-llama-cpp/linux-x64): build this repository for x86_64',
-    );
-  }
-  if (usesLlama && root) checkLlamaCppFetched(root);
+  if (usesLlama && root) checkLlamaCppFetched(root, opts.arch ?? hostArchitecture());
   const total = 1 + models.length;
   opts.onStage?.({ name: 'the shared native backends', index: 0, total });
   const backends = await buildBackends(
@@ -98,6 +93,12 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
   const stepsRoot = resolve(opts.stepsBuildDir ?? join(dirname(backends.buildDir), 'steps'));
   const sourcesRoot = resolve(opts.sourcesDir ?? stepSourcesDir(repo));
   const built: BuiltModel[] = [];
+  // A library built for another CPU: every undefined symbol resolved against that CPU's libraries.
+  const cross = backends.arch.arch !== hostArchitecture().arch;
+  const tritonLibrary = cross && root ? targetTritonLibrary(root, backends.arch) : undefined;
+  const checkCrossBuilt = (model: string, libraries: string[]) => {
+    if (cross) for (const library of libraries) checkTargetSymbols(model, library, backends.arch, tritonLibrary);
+  };
 
   for (const [i, model] of models.entries()) {
     opts.onStage?.({ name: model, index: i + 1, total });
@@ -106,9 +107,10 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
     const src = join(sourcesRoot, model);
     if (existsSync(join(src, 'CMakeLists.txt'))) {
       const library = await buildStep(model, src, stepsRoot, backends, opts);
-      // ldd runs the library's own dynamic loader: only for this machine's architecture.
+      // ldd runs the library's own dynamic loader: only for this machine's architecture (a
+      // cross-built one is resolved from its ELF tables once placed, below).
       if (backends.arch.arch === hostArchitecture().arch) await checkSymbolsResolve(model, library);
-      const requires = checkContainers(model, library);
+      const requires = checkContainers(model, library, backends.arch);
       const produced = basename(library);
       if (backend !== undefined && produced !== `libtriton_${backend}.so`) {
         throw new BuildError(
@@ -116,16 +118,20 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
             'regenerate the repository so the config and the step source agree',
         );
       }
-      built.push({ model, library: placeInVersionFolders(library, modelDir), kind: 'step', arch: backends.arch.arch, requires });
+      const placed = placeInVersionFolders(library, modelDir);
+      checkCrossBuilt(model, [placed]);
+      built.push({ model, library: placed, kind: 'step', arch: backends.arch.arch, requires });
     } else if (backend === 'sim_llm') {
       const library = simLlmLibrary(backends.buildDir);
       if (!existsSync(library)) {
         throw new BuildError(`${library} is missing after building the backends; rebuild with the triton_sim_llm target`);
       }
-      const requires = checkContainers(model, library);
+      const requires = checkContainers(model, library, backends.arch);
+      const placed = placeInVersionFolders(library, modelDir);
+      checkCrossBuilt(model, [placed]);
       built.push({
         model,
-        library: placeInVersionFolders(library, modelDir),
+        library: placed,
         kind: 'sim_llm',
         arch: backends.arch.arch,
         requires,
@@ -135,11 +141,13 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
       if (!existsSync(library)) {
         throw new BuildError(`${library} is missing after building the backends; rebuild with the ${LLAMA_CPP_TARGET} target`);
       }
-      const requires = checkContainers(model, library);
-      for (const runtime of llamaRuntimeLibraries(root)) placeInVersionFolders(runtime, modelDir);
+      const requires = checkContainers(model, library, backends.arch);
+      const runtimes = llamaRuntimeLibraries(root, backends.arch).map((runtime) => placeInVersionFolders(runtime, modelDir));
+      const placed = placeInVersionFolders(library, modelDir);
+      checkCrossBuilt(model, [placed, ...runtimes]);
       built.push({
         model,
-        library: placeInVersionFolders(library, modelDir),
+        library: placed,
         kind: 'llama_cpp',
         arch: backends.arch.arch,
         requires,
@@ -257,9 +265,9 @@ async function checkSymbolsResolve(model: string, library: string): Promise<void
  * needing a symbol version the oldest supported container lacks would fail to load there
  * ("version `GLIBC_2.36' not found"). Refused now, naming the symbol (containers.ts).
  */
-function checkContainers(model: string, library: string): BuiltModel['requires'] {
+function checkContainers(model: string, library: string, arch: Architecture): BuiltModel['requires'] {
   const info = readElfDynamic(readFileSync(library));
-  const floor = CONTAINER_GENERATIONS[0]!;
+  const floor = containerFloor(arch.arch);
   const problems = compatibilityProblems(info, floor);
   if (problems.length > 0) {
     const what = problems

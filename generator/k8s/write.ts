@@ -1,4 +1,5 @@
-import { hostArchitecture, type Architecture } from '../build/architectures.js';
+/** Writes the Kubernetes manifests of a generated repository into a folder. */
+import { resolveTargetArch, type Architecture } from '../build/architectures.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
@@ -24,7 +25,7 @@ export interface KubernetesManifestOptions {
   /** A whole image reference instead of the NGC one with `tritonTag`. */
   image?: string;
   gpus?: number;
-  /** The CPU the repository is built for (`build --arch`); default this machine's. */
+  /** The CPU the repository is built for (`build --arch`); default the pipeline's `target.arch`, else this machine's. */
   arch?: Architecture;
   minReplicas?: number;
   maxReplicas?: number;
@@ -68,7 +69,7 @@ export function writeKubernetesManifests(options: KubernetesManifestOptions): Ku
     models,
     image: options.image ?? `${NGC_TRITON_IMAGE}:${options.tritonTag ?? DEFAULT_TRITON_TAG}`,
     gpus: options.gpus ?? 1,
-    arch: options.arch ?? hostArchitecture(),
+    arch: resolveTargetArch({ flag: options.arch, pipeline: plan.targetArch }).arch,
     repository: options.repository,
     minReplicas: options.minReplicas ?? 1,
     maxReplicas: options.maxReplicas ?? 3,

@@ -62,11 +62,12 @@ export const DIAGNOSTIC_CODES = {
   'TS-E055': 'a step\'s "files" entry cannot be copied into its version folder (bad or clashing name)',
   'TS-E056': 'the tokenizer file is not a tokenizer.json (not JSON, or no "model")',
   'TS-E057': 'a tokenize step takes conversations (a messages port) but has no chat template',
-  'TS-E058': "a tokenize step's chat template cannot be parsed (the message names its line and column)",
+  'TS-E058': 'a chat template cannot be parsed (at its place in the template, and on the step naming it)',
   'TS-E059':
     'a step\'s "files" entry outside the pipeline\'s folder (and the folders allowed in TRITON_STUDIO_FILES_ALLOW)',
   'TS-E060': 'the output folder holds files Triton Studio did not generate',
   'TS-E061': 'the repository could not be written',
+  'TS-E062': "a llama.cpp step's n_threads is not a whole number ≥ 0",
   'TS-E070': 'config.pbtxt syntax error or a field Triton does not know',
   'TS-E071': 'a repository cannot be imported as written',
   'TS-E072': 'a config.pbtxt holds an unfilled template placeholder `${name}`',
@@ -90,6 +91,9 @@ export const DIAGNOSTIC_CODES = {
     'import dropped or changed an ensemble input, output or parameter, or a step parameter (says which and why)',
   'TS-W011': 'a streaming pipeline served as a Triton ensemble: exact streams need a unique request id',
   'TS-W012': 'sample prompts that cannot be sent (no STRING ensemble input) or that repeat one another',
+  'TS-W013': "a llama.cpp step's n_threads leaves no CPU free on this machine (ggml's threads spin-wait)",
+  'TS-W014':
+    "a chat template the editor's parser (@huggingface/jinja) refuses, where no native build can decide",
   'TS-W071': 'an imported step becomes native without its optional Python-only tensors',
   'TS-W072': 'an imported Python instance pool becomes one native instance',
   'TS-W073': 'a model the imported ensemble does not use is left out of the pipeline',

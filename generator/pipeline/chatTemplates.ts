@@ -6,7 +6,7 @@
  * read from that config's `eos_token` and, where the folder has one, generation_config.json's
  * `eos_token_id` (Llama-3.x lists three there), never typed into the pipeline.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 export interface ChatTemplateFiles {
@@ -100,12 +100,31 @@ function checked(files: ChatTemplateFiles, field: 'chatTemplate' | 'tokenizer'):
   return { ok: true, files };
 }
 
+/** The files a model's end tokens are read from. */
+export type EndTokenFiles = Pick<ChatTemplateFiles, 'tokenizerConfig' | 'generationConfig'>;
+
+/**
+ * The tokenizer_config.json and generation_config.json beside a tokenizer.json, where they exist:
+ * the end tokens of a tokenize step that takes no conversations (its END_ID output, and what
+ * stops generation), so a plain prompt ends where the model does (SmolLM2: `<|im_end|>`, not the
+ * first `<|endoftext|>`-like name the tokenizer happens to hold).
+ */
+export function endTokenFilesBeside(tokenizerJson: string, exists = existsSync): EndTokenFiles | undefined {
+  const config = join(dirname(tokenizerJson), 'tokenizer_config.json');
+  const generation = join(dirname(tokenizerJson), 'generation_config.json');
+  const files: EndTokenFiles = {
+    ...(exists(config) && { tokenizerConfig: config }),
+    ...(exists(generation) && { generationConfig: generation }),
+  };
+  return files.tokenizerConfig || files.generationConfig ? files : undefined;
+}
+
 /**
  * Every end token of the model, as ids of `tokenizerJson`: the tokenizer config's `eos_token` and
  * generation_config.json's `eos_token_id` (a number or a list), in that order, without repeats.
  * A token string the tokenizer does not know is an error naming it.
  */
-export function endTokenIds(tokenizerJson: string, files: ChatTemplateFiles): number[] {
+export function endTokenIds(tokenizerJson: string, files: EndTokenFiles | ChatTemplateFiles): number[] {
   const ids: number[] = [];
   const add = (id: number) => {
     if (!ids.includes(id)) ids.push(id);

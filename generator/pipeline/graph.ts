@@ -127,6 +127,8 @@ function connect(ctx: CheckContext): Omit<Wiring, 'byProducer' | 'inputMap' | 'o
         'TS-E015',
         `"${wire.to}" is already wired by wires[${first}] (from "${pipeline.wires[first]!.from}"); an input takes one wire. Remove one.`,
       );
+      // A second wire that would not fit the port either says so too: both reasons stand.
+      checkCompatible(from, to, ['wires', index], ctx);
       return;
     }
     wiredInto.set(toKey, index);

@@ -47,8 +47,13 @@ export function resolveServing(graph: EnsembleGraph, requested: Serving | undefi
   return 'orchestrator';
 }
 
-export function planOrchestrator(graph: EnsembleGraph): OrchestratorPlanResult {
-  const fail = (reason: string): OrchestratorPlanResult => ({ ok: false, reason });
+/**
+ * The three steps the orchestrator serves (one tokenize, one decoupled model, one detokenize, and
+ * nothing else), or why a pipeline is not one it serves.
+ */
+function orchestratedSteps(
+  graph: EnsembleGraph,
+): { tokenize: ResolvedStep; detokenize: ResolvedStep; model: ResolvedStep } | string {
   const byKind = (kind: string) => graph.steps.filter((s) => s.kind === kind);
   const [tokenize, ...moreTokenize] = byKind('tokenize');
   const [detokenize, ...moreDetokenize] = byKind('detokenize');
@@ -61,21 +66,27 @@ export function planOrchestrator(graph: EnsembleGraph): OrchestratorPlanResult {
     moreDetokenize.length ||
     moreModels.length
   ) {
-    return fail('it serves pipelines of one tokenize step, one model step and one detokenize step');
+    return 'it serves pipelines of one tokenize step, one model step and one detokenize step';
   }
   const others = graph.steps.filter((s) => s !== tokenize && s !== detokenize && s !== model);
-  if (others.length > 0) return fail(`step "${others[0]!.name}" is neither tokenize, model nor detokenize`);
-  if (!model.decoupled) return fail(`model step "${model.name}" is not decoupled`);
+  if (others.length > 0) return `step "${others[0]!.name}" is neither tokenize, model nor detokenize`;
+  if (!model.decoupled) return `model step "${model.name}" is not decoupled`;
   // Both steps' hooks compile into the orchestrator's one library: two different modules must not
   // share a C++ namespace (it comes from the file name).
   const [pre, post] = [tokenize, detokenize].map((s) =>
     s.module?.hooks?.hooks.length ? s.module.loaded?.compiled : undefined,
   );
   if (pre && post && pre.fileName !== post.fileName && pre.namespace === post.namespace) {
-    return fail(
-      `the hooks of "${tokenize.name}" and "${detokenize.name}" are two modules with one file name (${pre.namespace}), which one library cannot hold; rename one`,
-    );
+    return `the hooks of "${tokenize.name}" and "${detokenize.name}" are two modules with one file name (${pre.namespace}), which one library cannot hold; rename one`;
   }
+  return { tokenize, detokenize, model };
+}
+
+export function planOrchestrator(graph: EnsembleGraph): OrchestratorPlanResult {
+  const fail = (reason: string): OrchestratorPlanResult => ({ ok: false, reason });
+  const steps = orchestratedSteps(graph);
+  if (typeof steps === 'string') return fail(steps);
+  const { tokenize, detokenize, model } = steps;
 
   const inputNames = new Set(graph.inputs.map((p) => p.name));
   const producer = producers(graph);

@@ -1,3 +1,4 @@
+/** The project root (where package.json is), found by walking up from this module. */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

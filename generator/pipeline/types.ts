@@ -7,6 +7,7 @@
 import type { TritonDataType } from '../model/dataTypes.js';
 import type { PortRole } from '../model/portRoles.js';
 import type { ModuleBudget } from '../model/hooks.js';
+import type { TargetArch } from '../build/architectures.js';
 
 export type { TritonDataType };
 export type {
@@ -147,6 +148,11 @@ export interface Pipeline {
    * request id per streamed request). Other pipelines are always an ensemble.
    */
   serving?: Serving;
+  /**
+   * The server the pipeline is built for. `build` takes `target.arch` when no `--arch` is given
+   * (precedence: `--arch` > this > the VS Code setting `tritonStudio.build.arch` > this machine).
+   */
+  target?: { arch?: TargetArch };
   parameters?: Record<string, string | number | boolean>;
   /** Graph editor node positions (generation ignores them): step name or `input:NAME` / `output:NAME`. */
   layout?: Record<string, NodePosition>;

@@ -17,6 +17,7 @@ import { checkInstanceGroups } from './checks/instanceGroups.js';
 import { checkModules } from './checks/modules.js';
 import { checkNames } from './checks/names.js';
 import { checkParameters } from './checks/parameters.js';
+import { checkThreads } from './checks/threads.js';
 import { checkPresets } from './checks/presets.js';
 import { checkRoles } from './checks/roles.js';
 import { checkSamplePrompts } from './checks/samplePrompts.js';
@@ -79,6 +80,7 @@ export function analyzePipeline(
   const environment = options.environment ?? nodeEnvironment(options);
   const tokenizerFiles = checkEnvironment(ctx, environment);
   const chatTemplates = checkChatTemplates(ctx, environment, tokenizerFiles);
+  checkThreads(ctx, environment.cpus);
   const errors = ctx.diagnostics.some((d) => d.severity === 'error');
   return {
     diagnostics: ctx.diagnostics,

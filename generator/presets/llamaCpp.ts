@@ -3,9 +3,8 @@
  * TensorRT-LLM's tensor interface (so TensorRT-LLM's preprocessing/postprocessing presets wire to
  * it unchanged), decoupled, in-flight batching of up to `max_sequences` requests.
  */
-import { port, type Preset } from './types.js';
-
-const scalar = { reshape: [] as number[], optional: true };
+import { TENSORRT_LLM_MODEL_INPUTS, TENSORRT_LLM_MODEL_OUTPUTS } from './tensorrtLlm.js';
+import type { Preset } from './types.js';
 
 export const llamaCppPresets: Preset[] = [
   {
@@ -19,23 +18,10 @@ export const llamaCppPresets: Preset[] = [
       dynamicBatching: { maxQueueDelayMicroseconds: 0 },
       instanceGroups: [{ count: 1, kind: 'CPU' }],
       parameters: { gguf: 'model.gguf', n_threads: '0', max_sequences: '4', context_length: '1024' },
-      inputs: [
-        port('input_ids', 'INT32', [-1], { raggedBatch: true }),
-        port('input_lengths', 'INT32', [1], { reshape: [] }),
-        port('request_output_len', 'INT32', [1], { reshape: [] }),
-        port('end_id', 'INT32', [1], scalar),
-        port('pad_id', 'INT32', [1], scalar),
-        port('bad_words_list', 'INT32', [2, -1], { optional: true, raggedBatch: true }),
-        port('stop_words_list', 'INT32', [2, -1], { optional: true, raggedBatch: true }),
-        port('embedding_bias', 'FP32', [-1], { optional: true, raggedBatch: true }),
-        port('beam_width', 'INT32', [1], scalar),
-        port('temperature', 'FP32', [1], scalar),
-        port('runtime_top_k', 'INT32', [1], scalar),
-        port('runtime_top_p', 'FP32', [1], scalar),
-        port('random_seed', 'UINT64', [1], scalar),
-        port('streaming', 'BOOL', [1], scalar),
-      ],
-      outputs: [port('output_ids', 'INT32', [-1, -1]), port('sequence_length', 'INT32', [-1])],
+      // TensorRT-LLM's tensors, less what llama.cpp's step does not take: no repetition penalty,
+      // no log probabilities.
+      inputs: TENSORRT_LLM_MODEL_INPUTS.filter((p) => p.name !== 'repetition_penalty'),
+      outputs: TENSORRT_LLM_MODEL_OUTPUTS.filter((p) => ['output_ids', 'sequence_length'].includes(p.name)),
     },
   },
 ];

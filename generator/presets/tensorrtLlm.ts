@@ -5,9 +5,36 @@
  * client's END_ID / PAD_ID when sent, else the tokenizer's) and embedding bias. Not covered:
  * the encoder-decoder and multimodal inputs (DECODER_QUERY, IMAGE_*, PROMPT_TABLE_EXTRA_ID…).
  */
+import type { Port } from '../pipeline/types.js';
 import { port, type Preset } from './types.js';
 
 const scalar = { reshape: [] as number[], optional: true };
+
+/** tensorrt_llm's tensors; the llama.cpp step (llamaCpp.ts) takes the same interface. */
+export const TENSORRT_LLM_MODEL_INPUTS: readonly Port[] = [
+  port('input_ids', 'INT32', [-1], { raggedBatch: true }),
+  port('input_lengths', 'INT32', [1], { reshape: [] }),
+  port('request_output_len', 'INT32', [1], { reshape: [] }),
+  port('end_id', 'INT32', [1], scalar),
+  port('pad_id', 'INT32', [1], scalar),
+  port('bad_words_list', 'INT32', [2, -1], { optional: true, raggedBatch: true }),
+  port('stop_words_list', 'INT32', [2, -1], { optional: true, raggedBatch: true }),
+  port('embedding_bias', 'FP32', [-1], { optional: true, raggedBatch: true }),
+  port('beam_width', 'INT32', [1], scalar),
+  port('temperature', 'FP32', [1], scalar),
+  port('runtime_top_k', 'INT32', [1], scalar),
+  port('runtime_top_p', 'FP32', [1], scalar),
+  port('repetition_penalty', 'FP32', [1], scalar),
+  port('random_seed', 'UINT64', [1], scalar),
+  port('streaming', 'BOOL', [1], scalar),
+];
+
+export const TENSORRT_LLM_MODEL_OUTPUTS: readonly Port[] = [
+  port('output_ids', 'INT32', [-1, -1]),
+  port('sequence_length', 'INT32', [-1]),
+  port('cum_log_probs', 'FP32', [-1]),
+  port('output_log_probs', 'FP32', [-1, -1]),
+];
 
 export const tensorrtLlmPresets: Preset[] = [
   {
@@ -59,29 +86,8 @@ export const tensorrtLlmPresets: Preset[] = [
         kv_cache_free_gpu_mem_fraction: '0.9',
         exclude_input_in_output: 'true',
       },
-      inputs: [
-        port('input_ids', 'INT32', [-1], { raggedBatch: true }),
-        port('input_lengths', 'INT32', [1], { reshape: [] }),
-        port('request_output_len', 'INT32', [1], { reshape: [] }),
-        port('end_id', 'INT32', [1], scalar),
-        port('pad_id', 'INT32', [1], scalar),
-        port('bad_words_list', 'INT32', [2, -1], { optional: true, raggedBatch: true }),
-        port('stop_words_list', 'INT32', [2, -1], { optional: true, raggedBatch: true }),
-        port('embedding_bias', 'FP32', [-1], { optional: true, raggedBatch: true }),
-        port('beam_width', 'INT32', [1], scalar),
-        port('temperature', 'FP32', [1], scalar),
-        port('runtime_top_k', 'INT32', [1], scalar),
-        port('runtime_top_p', 'FP32', [1], scalar),
-        port('repetition_penalty', 'FP32', [1], scalar),
-        port('random_seed', 'UINT64', [1], scalar),
-        port('streaming', 'BOOL', [1], scalar),
-      ],
-      outputs: [
-        port('output_ids', 'INT32', [-1, -1]),
-        port('sequence_length', 'INT32', [-1]),
-        port('cum_log_probs', 'FP32', [-1]),
-        port('output_log_probs', 'FP32', [-1, -1]),
-      ],
+      inputs: [...TENSORRT_LLM_MODEL_INPUTS],
+      outputs: [...TENSORRT_LLM_MODEL_OUTPUTS],
     },
   },
   {

@@ -1,3 +1,4 @@
+/** The shape of a preset: what it fills in for a step, and its port helper. */
 import type { Port, Step, StepKind, TritonDataType } from '../pipeline/types.js';
 
 /** What a preset fills in for a step; the step's own fields override it. */

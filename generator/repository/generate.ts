@@ -47,6 +47,8 @@ export interface GenerateResult {
   ensembleName?: string;
   /** What `ensembleName` is: 'orchestrator' when the native orchestrator serves the pipeline. */
   serving?: Serving;
+  /** The pipeline's `target.arch`, when it names one (kept in the manifest for `build`). */
+  targetArch?: string;
   models: { name: string; kind: GeneratedModel['kind'] }[];
   outDir: string;
 }
@@ -71,6 +73,7 @@ function manifestFile(
   pipelineFile: string,
   ensembleName: string,
   expected: string[],
+  targetArch: string | undefined,
 ): PlannedFile {
   const manifest: Manifest = {
     generatedBy: GENERATED_MARKER,
@@ -79,6 +82,7 @@ function manifestFile(
     ensemble: ensembleName,
     models: models.map((m) => ({ name: m.name, kind: m.kind })),
     expected,
+    ...(targetArch && { targetArch }),
     files: Object.fromEntries(
       files.map((f) => [f.path, sha256(f.content !== undefined ? f.content : readFileSync(f.copyFrom!))]),
     ),
@@ -94,6 +98,7 @@ export function planRepository(
   models: GeneratedModel[],
   pipelineFile: string,
   ensembleName: string,
+  targetArch?: string,
 ): { files: PlannedFile[]; sources: PlannedFile[]; expected: string[] } {
   const files: PlannedFile[] = [];
   const sources: PlannedFile[] = [];
@@ -135,10 +140,10 @@ export function planRepository(
       }
     }
   }
-  files.push(manifestFile(files, models, pipelineFile, ensembleName, expected));
+  files.push(manifestFile(files, models, pipelineFile, ensembleName, expected, targetArch));
   if (sources.length > 0) {
     const native = models.filter((m) => m.nativeStep || m.customModule || m.orchestrator);
-    sources.push(manifestFile(sources, native, pipelineFile, ensembleName, []));
+    sources.push(manifestFile(sources, native, pipelineFile, ensembleName, [], targetArch));
   }
   return { files, sources, expected };
 }
@@ -176,6 +181,47 @@ function deployedLibraries(outDir: string, models: GeneratedModel[]): string[] {
     }
   }
   return kept;
+}
+
+/**
+ * Writes the planned repository and step sources (each tree renamed into place), keeping the
+ * libraries a deploy placed; a refusal as the diagnostic to report, nothing replaced.
+ */
+function writeRepository(
+  outDir: string,
+  sourcesDir: string,
+  models: GeneratedModel[],
+  files: PlannedFile[],
+  sources: PlannedFile[],
+  expected: string[],
+): { code: 'TS-E060' | 'TS-E061'; message: string } | undefined {
+  try {
+    writeTrees([
+      {
+        outDir,
+        files,
+        emptyDirs: models.map((m) => `${m.name}/1`),
+        keep: [...expected, ...deployedLibraries(outDir, models)],
+      },
+      // No native step: stale sources of an earlier generation go (the build would compile them).
+      { outDir: sourcesDir, files: sources.length > 0 ? sources : null },
+    ]);
+  } catch (e) {
+    if (e instanceof RepositoryWriteError)
+      return { code: e.kind === 'not-ours' ? 'TS-E060' : 'TS-E061', message: e.message };
+    // The file system refused (no permission, no space, read-only): nothing was replaced.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      return {
+        code: 'TS-E061',
+        message:
+          `The repository cannot be written to ${outDir}: ${(e as Error).message}. ` +
+          'Nothing was changed; choose an output folder you can write to, e.g. a new folder in your project.',
+      };
+    }
+    throw e;
+  }
+  return undefined;
 }
 
 export function generateRepository(options: GenerateOptions): GenerateResult {
@@ -220,7 +266,12 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   let expected: string[];
   try {
     models = buildModels(analyzed.graph, pipelinePath);
-    ({ files, sources, expected } = planRepository(models, pipelinePath, analyzed.graph.name));
+    ({ files, sources, expected } = planRepository(
+      models,
+      pipelinePath,
+      analyzed.graph.name,
+      parsed.pipeline.target?.arch,
+    ));
   } catch (e) {
     if (e instanceof NativeStepCodegenError || e instanceof CustomStepError) {
       const step = parsed.pipeline.steps.findIndex((s) => e.message.includes(s.name));
@@ -234,34 +285,12 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   }
   result.ensembleName = analyzed.graph.name;
   result.serving = analyzed.graph.serving;
+  result.targetArch = parsed.pipeline.target?.arch;
   result.models = models.map((m) => ({ name: m.name, kind: m.kind }));
   result.files = files.map((f) => f.path);
   result.sourceFiles = sources.map((f) => f.path);
   if (options.dryRun) return result;
-  try {
-    writeTrees([
-      {
-        outDir,
-        files,
-        emptyDirs: models.map((m) => `${m.name}/1`),
-        keep: [...expected, ...deployedLibraries(outDir, models)],
-      },
-      // No native step: stale sources of an earlier generation go (the build would compile them).
-      { outDir: sourcesDir, files: sources.length > 0 ? sources : null },
-    ]);
-  } catch (e) {
-    if (e instanceof RepositoryWriteError)
-      return fail(e.kind === 'not-ours' ? 'TS-E060' : 'TS-E061', e.message);
-    // The file system refused (no permission, no space, read-only): nothing was replaced.
-    const code = (e as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
-      return fail(
-        'TS-E061',
-        `The repository cannot be written to ${outDir}: ${(e as Error).message}. ` +
-          'Nothing was changed; choose an output folder you can write to, e.g. a new folder in your project.',
-      );
-    }
-    throw e;
-  }
+  const refused = writeRepository(outDir, sourcesDir, models, files, sources, expected);
+  if (refused) return fail(refused.code, refused.message);
   return result;
 }

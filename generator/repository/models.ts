@@ -19,7 +19,7 @@ import type { PipelineGraph } from '../pipeline/graph.js';
 import type { CompiledModule } from '../tscompile/index.js';
 import type { ModuleBudget } from '../model/hooks.js';
 import { planOrchestrator } from '../pipeline/orchestration.js';
-import { endTokenIds, type ChatTemplateFiles } from '../pipeline/chatTemplates.js';
+import { endTokenFilesBeside, endTokenIds, type ChatTemplateFiles } from '../pipeline/chatTemplates.js';
 import type { Port, StepKind } from '../pipeline/types.js';
 
 export const TOKENIZER_FILE = 'tokenizer.json';
@@ -223,29 +223,13 @@ function stepModel(
     inputTensor(conversational && p.role === 'text' ? { ...p, optional: true } : p),
   );
   config.output = step.outputs.map(outputTensor);
-  if (step.dynamicBatching) {
-    const db: PbMessage = {};
-    if (step.dynamicBatching.preferredBatchSizes?.length)
-      db.preferred_batch_size = [...step.dynamicBatching.preferredBatchSizes];
-    if (step.dynamicBatching.maxQueueDelayMicroseconds !== undefined) {
-      db.max_queue_delay_microseconds = step.dynamicBatching.maxQueueDelayMicroseconds;
-    }
-    if (step.dynamicBatching.preserveOrdering !== undefined)
-      db.preserve_ordering = step.dynamicBatching.preserveOrdering;
-    config.dynamic_batching = db;
-  }
+  if (step.dynamicBatching) config.dynamic_batching = dynamicBatching(step.dynamicBatching);
   const groups =
     step.instanceGroups.length > 0 || !(native || customModule)
       ? step.instanceGroups
       : [{ count: 1, kind: 'CPU' as const }];
   if (groups.length > 0) {
-    config.instance_group = groups.map((g) => {
-      const m: PbMessage = {};
-      if (g.count !== undefined) m.count = g.count;
-      if (g.kind !== undefined) m.kind = `KIND_${g.kind}`;
-      if (g.gpus?.length) m.gpus = [...g.gpus];
-      return m;
-    });
+    config.instance_group = groups.map(instanceGroup);
   }
   const params = { ...step.parameters };
   if (native) {
@@ -284,6 +268,26 @@ function stepModel(
     budget: step.budget,
     versionFiles,
   };
+}
+
+/** A step's dynamic batching as config.pbtxt's `dynamic_batching`. */
+function dynamicBatching(batching: NonNullable<ResolvedStep['dynamicBatching']>): PbMessage {
+  const db: PbMessage = {};
+  if (batching.preferredBatchSizes?.length) db.preferred_batch_size = [...batching.preferredBatchSizes];
+  if (batching.maxQueueDelayMicroseconds !== undefined) {
+    db.max_queue_delay_microseconds = batching.maxQueueDelayMicroseconds;
+  }
+  if (batching.preserveOrdering !== undefined) db.preserve_ordering = batching.preserveOrdering;
+  return db;
+}
+
+/** One instance group as config.pbtxt's `instance_group` entry. */
+function instanceGroup(g: ResolvedStep['instanceGroups'][number]): PbMessage {
+  const m: PbMessage = {};
+  if (g.count !== undefined) m.count = g.count;
+  if (g.kind !== undefined) m.kind = `KIND_${g.kind}`;
+  if (g.gpus?.length) m.gpus = [...g.gpus];
+  return m;
 }
 
 /** Objects merge key by key; anything else (lists included) is replaced. */
@@ -384,6 +388,10 @@ function chatFields(
   files: ChatTemplateFiles | undefined,
   tokenizerFile: string,
 ): Pick<TokenizeStepModel, 'chatTemplateFile' | 'endIds'> {
-  if (!files) return {};
+  if (!files) {
+    // No conversations, but the model's configs still say where it ends.
+    const beside = endTokenFilesBeside(tokenizerFile);
+    return beside ? { endIds: endTokenIds(tokenizerFile, beside) } : {};
+  }
   return { chatTemplateFile: chatTemplateFileName(files), endIds: endTokenIds(tokenizerFile, files) };
 }

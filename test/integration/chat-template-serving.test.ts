@@ -22,6 +22,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatRenderer } from '../../client/chat/chatRenderer.js';
+import { renderChatTool } from '../../client/chat/renderChat.js';
 import { deployRepository } from '../../client/deploy/index.js';
 import { bytesInput, numericInput, TritonClient } from '../../client/grpc/client.js';
 import { startOpenAiServer, type OpenAiServer } from '../../client/openai/server.js';
@@ -151,6 +153,7 @@ describe.each(MODELS)('$sample behind openai-serve', ({ tokenizer, sample, model
   const hf = Tokenizer.fromFile(join(TOKENIZERS, tokenizer, 'tokenizer.json'));
   let served: Awaited<ReturnType<typeof serve>>;
   let native: NativeTokenizer;
+  let renderer: ChatRenderer;
   let front: OpenAiServer;
 
   beforeAll(async () => {
@@ -158,12 +161,20 @@ describe.each(MODELS)('$sample behind openai-serve', ({ tokenizer, sample, model
     const deployed = await deployRepository(served.client, { repository: served.repo, mode: 'local' });
     expect(deployed.ok, JSON.stringify(deployed)).toBe(true);
     native = new NativeTokenizer(tsTokenize, join(TOKENIZERS, tokenizer, 'tokenizer.json'));
-    front = await startOpenAiServer({ triton: served.client, tokenizer: native });
+    renderer = new ChatRenderer(await renderChatTool(), {
+      tokenizerConfig: join(TOKENIZERS, tokenizer, 'tokenizer_config.json'),
+    });
+    front = await startOpenAiServer({
+      triton: served.client,
+      tokenizer: native,
+      chatRenderer: renderer,
+    });
   }, 900_000);
 
   afterAll(async () => {
     await front?.close();
     native?.close();
+    renderer?.close();
     served?.client.close();
     await served?.server.stop();
   });
@@ -183,6 +194,8 @@ describe.each(MODELS)('$sample behind openai-serve', ({ tokenizer, sample, model
       expect(received.model).toBe('tensorrt_llm');
       expect(received.inputs.input_ids!.data).toEqual(c.ids);
       expect(received.inputs.input_lengths!.data).toEqual([c.ids.length]);
+      // usage counts the ids the model step received, not the conversation's flattened text.
+      expect((json.usage as { prompt_tokens: number }).prompt_tokens).toBe(c.ids.length);
     },
   );
 
@@ -242,12 +255,25 @@ describe.each(MODELS)('$sample behind openai-serve', ({ tokenizer, sample, model
     expect(value('exclude_input_in_output')).toEqual([true]);
     expect(value('return_num_input_tokens')).toEqual([true]);
     expect(value('request_output_len')).toEqual([8]);
-    // The frontend sends the template already rendered: the step encodes it as TensorRT-LLM's
-    // preprocessing does (add_special_tokens, the preset's default).
-    const ids = (await hf.encode(c.text, null, { addSpecialTokens: true })).getIds();
-    expect(value('input_ids')).toEqual(ids);
+    // The frontend sends the template already rendered, its BOS included (Llama-3.x): the step
+    // adds no second one, so the model gets apply_chat_template(tokenize=True)'s ids.
+    expect(value('input_ids')).toEqual(c.ids);
     expect(chunks.filter((t) => t !== '').length).toBeGreaterThan(1);
-    expect(chunks.join('')).toBe(await hf.decode(ids.slice(0, 8), true));
+    expect(chunks.join('')).toBe(await hf.decode(c.ids.slice(0, 8), true));
+    // A plain prompt still gets the tokenizer's special tokens (add_special_tokens, the preset's default).
+    const plain = 'The capital of France is';
+    for await (const r of served.client.streamInfer(
+      model,
+      [
+        bytesInput('text_input', [1, 1], [plain]),
+        numericInput('max_tokens', 'INT32', [1, 1], [1]),
+        numericInput('stream', 'BOOL', [1, 1], [true]),
+      ],
+      { id: '' },
+    ))
+      void r;
+    const withSpecials = (await hf.encode(plain, null, { addSpecialTokens: true })).getIds();
+    expect(lastRecord(record).inputs.input_ids!.data).toEqual(withSpecials);
   });
 });
 

@@ -3,18 +3,21 @@
  * real tritonserver, generated from samples/smollm2-llama-cpp: the answers are the model's (a
  * factual prompt answered correctly, not an echo), streamed one token per response, requests share
  * decode steps (in-flight batching) without changing each other's greedy answers, a bad request
- * fails alone, a cancelled one leaves the rest going, a seed makes sampling repeatable. Prompt ids
+ * fails alone, a cancelled one leaves the rest going, a seed makes sampling repeatable; the
+ * batching study runs on it, and too many threads are warned about. Prompt ids
  * come from Hugging Face's own `tokenizers` on the tokenizer.json imported from the GGUF. Short
  * prompts and few tokens: this runs in CI on 2 cores.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployRepository } from '../../client/deploy/index.js';
 import { bytesInput, numericInput, TritonClient, type InferInput } from '../../client/grpc/client.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { runBatchingStudy } from '../../client/study/batching.js';
+import { llamaStudyTarget } from '../../client/study/llamaTarget.js';
 import { buildRepository, smolLm2Gguf } from '../../generator/build/index.js';
 import { generateRepository, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
@@ -206,5 +209,61 @@ describe('the llama.cpp step (TensorRT-LLM tensors)', () => {
     const second = (await step({ prompt, maxTokens: 6, sampling })).flat();
     expect(first).toHaveLength(6);
     expect(second).toEqual(first);
+  });
+});
+
+describe('the batching study on the real model (llama.cpp step modes)', () => {
+  it('runs none and in-flight on the same seeded workload: every request gets the tokens it asked for', async () => {
+    const target = await llamaStudyTarget({ contextLength: 128, threads: 1 });
+    expect(target.modes).toEqual(['none', 'dynamic', 'inflight']);
+    const report = await runBatchingStudy(client, {
+      target,
+      modes: ['none', 'inflight'],
+      startRate: 2,
+      maxSteps: 1,
+      stepS: 2,
+      minTokens: 1,
+      maxTokens: 4,
+    });
+    expect(report.target).toMatchObject({ engine: 'llama-cpp', gguf: 'SmolLM2-135M-Instruct.Q4_1.gguf' });
+    expect(report.modes.map((m) => m.mode)).toEqual(['none', 'inflight']);
+    for (const mode of report.modes) {
+      const [only] = mode.steps;
+      expect(only!.metrics.error_request_count?.avg).toBe(0);
+      expect(only!.requests).toHaveLength(8);
+      // The counting prompt keeps a small model going: answers run to the tokens asked for.
+      for (const r of only!.requests) expect(r.outputTokens).toBe(r.requestedTokens);
+    }
+    // The same seeded requests in both modes.
+    const asked = (i: number) => report.modes[i]!.steps[0]!.requests.map((r) => r.requestedTokens).sort();
+    expect(asked(1)).toEqual(asked(0));
+    expect(report.findings.map((f) => f.claim)).toHaveLength(3);
+    // The study's models are gone afterwards.
+    await expect(client.modelConfig('ts_study_none')).rejects.toThrow();
+  });
+
+  it('refuses static batching, which the step does not have, naming its modes', async () => {
+    const target = await llamaStudyTarget({ contextLength: 128, threads: 1 });
+    await expect(runBatchingStudy(client, { target, modes: ['static'] })).rejects.toThrow(
+      /scheduling mode 'static' is not one of llama-cpp's: none, dynamic, inflight/,
+    );
+  });
+});
+
+describe("the llama.cpp step's thread count", () => {
+  it('warns in the server log when n_threads leaves no CPU free, saying what to set', async () => {
+    const name = 'ts_llama_threads';
+    const threads = availableParallelism() + 1;
+    const target = await llamaStudyTarget({ contextLength: 64, threads });
+    await target.load(client, name, 'inflight');
+    try {
+      expect(readFileSync(server.logFile, 'utf8')).toMatch(
+        new RegExp(
+          `llama_cpp: n_threads ${threads} leaves no CPU free of the \\d+ this server may use.*Set n_threads to 0`,
+        ),
+      );
+    } finally {
+      await client.unloadModel(name);
+    }
   });
 });

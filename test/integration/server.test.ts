@@ -1,3 +1,7 @@
+/**
+ * startLocalServer against the real tritonserver (ready, stopped, its failures explained) and how
+ * tritonserver is located.
+ */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';

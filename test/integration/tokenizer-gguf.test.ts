@@ -66,6 +66,44 @@ describe('SmolLM2’s tokenizer imported from its GGUF', () => {
     expect(differing.slice(0, 5), `${differing.length} of ${texts.length} differ`).toEqual([]);
   });
 
+  it('follows llama.cpp, not transformers’ GGUF conversion, where they differ', async () => {
+    // transformers 4.57's GGUF converter (bench/llama/transformers_gguf_tokenizer.py; 2,027 of
+    // 27,136 corpus texts differ, docs/BENCHMARKS.md) builds a plain GPT-2 ByteLevel pre-tokenizer
+    // and ignores tokenizer.ggml.pre = smollm, whose Digits split comes first: white space before
+    // a number stays one piece ("    3.14": 'ĠĠĠĠ' '3', where GPT-2's regex gives 'ĠĠĠ' 'Ġ' '3'),
+    // also before other numerals (Arabic-Indic ٣). And it turns bytes the vocabulary lacks into
+    // <|endoftext|> (0) where llama.cpp skips them. The model runs in llama.cpp, so the import
+    // gives llama.cpp's ids. The same tokenizer with transformers' pre-tokenizer stands in for its
+    // conversion here (no Python in the tests).
+    const numbers = ['    3.14', '\t\t1)', 'بايثون ٣'];
+    const texts = [...numbers, '\u{42a4f}'];
+    const tool = join(ROOT, 'build/backends/llama-cpp/ts-llama-tokenize');
+    const llama = execFileSync(tool, [GGUF], { input: texts.map((t) => JSON.stringify(t)).join('\n') + '\n' })
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as number[]);
+    const ours = Tokenizer.fromFile(tokenizerFile);
+    const json = JSON.parse(readFileSync(tokenizerFile, 'utf8')) as object;
+    const transformersStyle = Tokenizer.fromString(
+      JSON.stringify({
+        ...json,
+        pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: true },
+      }),
+    );
+    for (const [i, text] of texts.entries()) {
+      expect((await ours.encode(text, null, { addSpecialTokens: false })).getIds()).toEqual(llama[i]);
+    }
+    expect(llama[0]!.map((id) => ours.idToToken(id))).toEqual(['ĠĠĠĠ', '3', '.', '1', '4']);
+    for (const [i, text] of numbers.entries()) {
+      expect((await transformersStyle.encode(text, null, { addSpecialTokens: false })).getIds()).not.toEqual(
+        llama[i],
+      );
+    }
+    // An unknown 4-byte character: its bytes the vocabulary has, no <|endoftext|> for the rest.
+    expect(llama[3]).toEqual([220, 119, 233]);
+  });
+
   it('carries the special tokens and the chat template into tokenizer_config.json', () => {
     const config = JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>;
     expect(config).toMatchObject({

@@ -72,10 +72,16 @@ describe('unsupported configurations are rejected at load, naming the field', ()
       /pre_tokenizer\.pattern\.Regex: invalid regex \(\\s\+: end pattern with unmatched parenthesis/,
     ],
     [
-      'a Precompiled normalizer',
+      'an empty Precompiled charsmap',
       'llama-2',
       (t) => (t.normalizer = { type: 'Precompiled', precompiled_charsmap: '' }),
-      /normalizer\.type: unsupported normalizer 'Precompiled'/,
+      /normalizer\.precompiled_charsmap: charsmap shorter than its 4-byte header \(expected SentencePiece's/,
+    ],
+    [
+      'a Precompiled charsmap that is not base64',
+      'llama-2',
+      (t) => (t.normalizer = { type: 'Precompiled', precompiled_charsmap: 'not base64!' }),
+      /normalizer\.precompiled_charsmap: not standard base64 with padding/,
     ],
     [
       'an unknown option of a known part',

@@ -1,3 +1,4 @@
+/** Build Backends' progress: named stages, only forward, never 100% before the build returns. */
 import { describe, expect, it } from 'vitest';
 import { BuildProgress } from '../../extension/commands/buildProgress.js';
 

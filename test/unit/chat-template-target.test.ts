@@ -1,3 +1,7 @@
+/**
+ * Which step of which pipeline the chat-template preview renders for
+ * (extension/views/chatTemplateTarget).
+ */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,7 @@
+/**
+ * The CLI's argument parsers, server addresses, gRPC failures as one-line errors, and the one
+ * connection-options path.
+ */
 import { status } from '@grpc/grpc-js';
 import { InvalidArgumentError, type Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,7 @@
+/**
+ * perf's load engine in Node: the latency recorder, the closed and open loops, outcome recording
+ * and the server's own statistics.
+ */
 import { describe, expect, it } from 'vitest';
 import { runConcurrencyLoad, runLoad } from '../../client/perf/load/loadGenerator.js';
 import { OutcomeRecorder } from '../../client/perf/load/outcomeRecorder.js';

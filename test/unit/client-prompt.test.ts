@@ -1,3 +1,4 @@
+/** promptInputs: the request tensors of a prompt, from the ensemble's config (client/prompt). */
 import { describe, expect, it } from 'vitest';
 import { decodeBytesTensor, decodeNumericTensor } from '../../client/grpc/tensors.js';
 import type { ModelConfig } from '../../client/grpc/types.js';

@@ -1,3 +1,7 @@
+/**
+ * Tensor encoding of the gRPC client: BYTES, numeric types and data type names
+ * (client/grpc/tensors).
+ */
 import { describe, expect, it } from 'vitest';
 import {
   decodeBytesTensor,

@@ -1,3 +1,7 @@
+/**
+ * The C++ code generator's quoting (string literals, CMake arguments) and the native step it
+ * renders.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   cmakeQuotedArgument,

@@ -9,11 +9,19 @@ describe('supported Triton containers', () => {
     const doc = readFileSync(join(__dirname, '../../docs/GPU.md'), 'utf8');
     const rows = [
       ...doc.matchAll(
-        /^\| (\d\d\.\d\d[^|]*) \| ([^|]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \/ ([\d.]+) \|$/gm,
+        /^\| (\d\d\.\d\d[^|]*) \| ([^|]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \/ ([\d.]+) \| ([^|]+) \|$/gm,
       ),
     ].map((m) => m.slice(1).map((c) => c.trim()));
     expect(rows).toEqual(
-      CONTAINER_GENERATIONS.map((g) => [g.tags, g.triton, g.ubuntu, g.glibc, g.glibcxx, g.cxxabi]),
+      CONTAINER_GENERATIONS.map((g) => [
+        g.tags,
+        g.triton,
+        g.ubuntu,
+        g.glibc,
+        g.glibcxx,
+        g.cxxabi,
+        g.platforms.join(', '),
+      ]),
     );
   });
 });

@@ -260,6 +260,14 @@ describe('wire check (the validator decides)', () => {
     expect(errors[0]!.message).toMatch(/already wired/);
   });
 
+  it('refuses a wire into a fed port with a mismatched type for both reasons', () => {
+    const errors = newWireErrors(pipeline, { from: 'text_input', to: 'sim_llm.input_ids' }, GPT2_SIM);
+    expect(errors.map((e) => e.code).sort()).toEqual(['TS-E012', 'TS-E015']);
+    const messages = errors.map((e) => e.message).join('\n');
+    expect(messages).toMatch(/"sim_llm.input_ids" is already wired by wires\[\d+\]/);
+    expect(messages).toMatch(/ensemble input text_input is STRING but sim_llm.input_ids expects UINT32/);
+  });
+
   it('refuses a cycle', () => {
     const errors = newWireErrors(
       pipeline,

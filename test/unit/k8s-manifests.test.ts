@@ -262,6 +262,26 @@ describe('k8s manifests: bad input', () => {
     expect(existsSync(outDir)).toBe(false);
   });
 
+  it("pins pods to the pipeline's target.arch unless --arch says otherwise", () => {
+    const pipeline = JSON.parse(readFileSync(sample('gpt2-sim'), 'utf8'));
+    const file = join(work, 'grace.pipeline.json');
+    writeFileSync(file, JSON.stringify({ ...pipeline, $schema: undefined, target: { arch: 'aarch64' } }));
+    const nodeArch = (arch?: 'x86_64' | 'aarch64') => {
+      const dir = join(work, `grace-${arch ?? 'default'}`);
+      writeKubernetesManifests({
+        pipelinePath: file,
+        outDir: dir,
+        repository: { kind: 'volume', claimName: 'm' },
+        ...(arch && { arch: architecture(arch) }),
+      });
+      return JSON.stringify(parse(readFileSync(join(dir, 'deployment.yaml'), 'utf8'))).match(
+        /"kubernetes\.io\/arch","operator":"In","values":\["(\w+)"\]/,
+      )?.[1];
+    };
+    expect(nodeArch()).toBe('arm64');
+    expect(nodeArch('x86_64')).toBe('amd64');
+  });
+
   it('writes nothing for a pipeline with errors, and returns them', () => {
     const broken = join(work, 'broken.pipeline.json');
     writeFileSync(broken, '{"version": 1, "name": "x", "steps": []');

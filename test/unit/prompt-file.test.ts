@@ -1,3 +1,7 @@
+/**
+ * .prompt files: their blocks, settings and conversations as the editor reads them
+ * (extension/prompts/promptFile).
+ */
 import { describe, expect, it } from 'vitest';
 import { parsePromptFile } from '../../extension/prompts/promptFile.js';
 

@@ -1,3 +1,7 @@
+/**
+ * The batching study's findings: which claims the measurements support, and saying when one does
+ * not hold.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   studyFindings,

@@ -33,7 +33,7 @@ import { join, resolve } from 'node:path';
 import { format } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { WORKBENCH_DIR_ENV, WORKBENCH_REQUEST, type WorkbenchRequest } from './suite/workbench.js';
-import { answerRequest, screenshot } from './workbenchDriver.js';
+import { answerRequest, recordToasts, screenshot } from './workbenchDriver.js';
 import { WORKSPACE_TRUST_ENV } from './suite/testEnv.js';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -235,6 +235,7 @@ async function runSuite(server: CodeServer, args: LaunchArgs): Promise<number> {
     page.on('pageerror', (error) => console.error(`[workbench] page error: ${error.message}`));
     if (verbose) page.on('console', (m) => console.log(`[workbench:${m.type()}] ${m.text()}`));
 
+    await page.addInitScript(recordToasts);
     await page.goto(workbenchUrl(server, args));
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));

@@ -11,20 +11,23 @@
  * 4. Runs it once more in a workspace without any pipeline file, opened with Workspace Trust on
  *    and not trusted, where only the suite checking activation by the command and Restricted Mode
  *    runs (its counts go to the results file's `-no-pipeline` twin).
- * 5. Packages the extension with vsce (no flags that skip its questions: package.json and LICENSE
- *    must answer them), installs the .vsix into a clean profile with code-server's
+ * 5. Packages the extension with vsce as `npm run package:vsix` does (no answers on stdin: the
+ *    LICENSE answers its question; package.json names no repository, on purpose), installs the .vsix into a clean profile with code-server's
  *    --install-extension, and runs suite/vsixInstall.test.ts there (counts: the `-vsix` twin), in
  *    a workspace holding only the pipeline file and a user model folder with its tokenizer.json:
  *    no settings, no server; the suite sets up, generates, builds, serves, deploys and prompts
- *    through the installed extension alone. The one thing it borrows is a tritonserver, named in
- *    the setting a user with their own server sets (installing nvidia-pytriton from PyPI in every
- *    run would cost minutes); the environment that could point the extension at the checkout
- *    (TRITON_STUDIO_ROOT, TRITON_STUDIO_TRITONSERVER) is removed.
+ *    through the installed extension alone, Install Local Server included: its pip reads the
+ *    wheels of nvidia-pytriton and its dependencies from a folder seeded once here (`pip download`,
+ *    served from pip's cache of what setup.sh installed) instead of PyPI, through pip's own
+ *    PIP_FIND_LINKS, the way a user behind a mirror configures pip. The environment that could
+ *    point the extension at the checkout (TRITON_STUDIO_ROOT, TRITON_STUDIO_TRITONSERVER) is removed.
  *
  * Options: --keep (keep the work folder), --screenshots DIR (screenshots and UI requests;
  * default out/test-results/vscode),
  * --results FILE (the suite's pass/fail counts; default out/test-results/vscode.json),
- * --grep PATTERN (run only matching tests).
+ * --grep PATTERN (run only matching tests), --main-only (only the first run: the suite in the
+ * trusted workspace with the pipelines; for taking its screenshots again), --wheels DIR (the
+ * seeded wheel folder; default .cache/wheels).
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -43,12 +46,7 @@ import { parseArgs } from 'node:util';
 import { runTests } from '@vscode/test-electron';
 import { deployRepository } from '../../client/deploy/index.js';
 import { TritonClient } from '../../client/grpc/client.js';
-import {
-  locateTritonServer,
-  startLocalServer,
-  TRITONSERVER_ENV,
-  type LocalServer,
-} from '../../client/server/localServer.js';
+import { startLocalServer, TRITONSERVER_ENV, type LocalServer } from '../../client/server/localServer.js';
 import { STATE_DIR_ENV, stopSharedServer } from '../../client/server/sharedServer.js';
 import { tokenizeTool } from '../../client/tokenizer/repositoryTokenizer.js';
 import { buildRepository } from '../../generator/build/index.js';
@@ -71,6 +69,8 @@ const { values: options } = parseArgs({
     screenshots: { type: 'string', default: join(ROOT, 'out/test-results/vscode') },
     results: { type: 'string', default: join(ROOT, 'out/test-results/vscode.json') },
     grep: { type: 'string' },
+    'main-only': { type: 'boolean', default: false },
+    wheels: { type: 'string', default: join(ROOT, '.cache/wheels') },
   },
 });
 
@@ -140,8 +140,17 @@ function packageAndInstall(workDir: string): { extensionsDir: string; userDataDi
   const vsix = join(workDir, 'triton-studio.vsix');
   const packaged = spawnSync(
     join(ROOT, 'node_modules/.bin/vsce'),
-    ['package', '--no-dependencies', '--readme-path', 'extension/README.md', '-o', vsix],
-    // No answers on stdin: a question (no repository, no LICENSE) fails the packaging.
+    // What `npm run package:vsix` runs. No answers on stdin: a question (no LICENSE, say) fails
+    // the packaging; package.json names no repository on purpose (no public URL yet; README.md).
+    [
+      'package',
+      '--no-dependencies',
+      '--readme-path',
+      'extension/README.md',
+      '--allow-missing-repository',
+      '-o',
+      vsix,
+    ],
     { cwd: ROOT, encoding: 'utf8', input: '' },
   );
   if (packaged.status !== 0) throw new Error(`vsce package failed:\n${packaged.stdout}${packaged.stderr}`);
@@ -214,6 +223,40 @@ function prepareInstalledWorkspace(workDir: string): string {
   return workspace;
 }
 
+/**
+ * The wheels Install Local Server needs (nvidia-pytriton at the version its script pins, and its
+ * dependencies) in one folder, downloaded once with the checkout's pip (its cache holds them since
+ * setup.sh installed the same into .venv).
+ */
+function seedServerWheels(): string {
+  const version = /^PYTRITON_VERSION=(\S+)$/m.exec(
+    readFileSync(join(ROOT, 'scripts/install-tritonserver.sh'), 'utf8'),
+  )?.[1];
+  if (!version) throw new Error('scripts/install-tritonserver.sh names no PYTRITON_VERSION');
+  const dir = join(resolve(options.wheels!), `nvidia-pytriton-${version}`);
+  const complete = join(dir, '.complete');
+  if (existsSync(complete)) return dir;
+  const pip = join(ROOT, '.venv/bin/pip');
+  if (!existsSync(pip)) throw new Error(`${pip} is missing: run \`npm run setup\``);
+  const got = spawnSync(
+    pip,
+    [
+      'download',
+      '--disable-pip-version-check',
+      '--progress-bar',
+      'off',
+      `nvidia-pytriton==${version}`,
+      '-d',
+      dir,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (got.status !== 0)
+    throw new Error(`pip download nvidia-pytriton==${version} failed:\n${got.stdout}${got.stderr}`);
+  writeFileSync(complete, '');
+  return dir;
+}
+
 /** ccache for the installed extension's from-scratch backends build, when the machine has it. */
 function compilerCache(workDir: string): Record<string, string> {
   const found = spawnSync('sh', ['-c', 'command -v ccache'], { encoding: 'utf8' });
@@ -267,6 +310,10 @@ async function main(): Promise<number> {
         [TEST_ENV.results]: results,
       }),
     );
+    if (options['main-only']) {
+      passed = true;
+      return 0;
+    }
     await timed('ran the activation-by-command and Restricted Mode suite in an untrusted workspace', () =>
       run(prepareWorkspace(workDir, server!, served.ensemble, false), 'no-pipeline', {
         [TEST_ENV.noPipelineWorkspace]: '1',
@@ -278,7 +325,7 @@ async function main(): Promise<number> {
     const installed = await timed('packaged the .vsix and installed it into a clean profile', () =>
       packageAndInstall(workDir),
     );
-    const tritonserver = locateTritonServer().binary;
+    const serverWheels = await timed('seeded the wheels Install Local Server installs', seedServerWheels);
     // Nothing may lead the installed extension to the checkout.
     delete process.env.TRITON_STUDIO_ROOT;
     delete process.env[TRITONSERVER_ENV];
@@ -289,13 +336,11 @@ async function main(): Promise<number> {
         {
           [TEST_ENV.vsixExtensionsDir]: installed.extensionsDir,
           [TEST_ENV.results]: vsixResults,
-          [TEST_ENV.tritonserver]: tritonserver,
+          [TEST_ENV.serverWheels]: serverWheels,
           [TEST_ENV.checkoutRoot]: ROOT,
           [WORKBENCH_DIR_ENV]: join(screenshots, 'installed'),
           // Its Build compiles the shared native backends from scratch (minutes on 2 cores).
           TRITON_STUDIO_VSCODE_TIMEOUT_MS: String(30 * 60_000),
-          // Install Local Server's failure path: the shipped script, a Python that is not there.
-          TRITON_STUDIO_PYTHON: join(workDir, 'no-python', 'python3.11'),
           ...compilerCache(workDir),
         },
         VSIX_PROBE,

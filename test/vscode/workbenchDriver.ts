@@ -28,6 +28,61 @@ export async function screenshot(page: Page, path: string): Promise<void> {
   });
 }
 
+/**
+ * Runs in the workbench page from its start: notes when each toast enters and leaves the DOM, so a
+ * toast that did not come can be told from one that came and went (notificationState reads it).
+ */
+export function recordToasts(): void {
+  const log: { at: number; op: 'added' | 'removed'; element: Element }[] = [];
+  (window as unknown as { __tritonStudioToasts: typeof log }).__tritonStudioToasts = log;
+  const note = (nodes: NodeList, op: 'added' | 'removed') =>
+    nodes.forEach((n) => {
+      if (n instanceof Element && n.classList.contains('notification-toast-container'))
+        log.push({ at: Date.now(), op, element: n });
+    });
+  new MutationObserver((records) =>
+    records.forEach((r) => {
+      note(r.addedNodes, 'added');
+      note(r.removedNodes, 'removed');
+    }),
+  ).observe(document, { childList: true, subtree: true });
+}
+
+/**
+ * What the notification area held when an awaited toast did not come: the toasts on screen,
+ * whether the notification center was open (the workbench shows no toasts then) and what it
+ * lists if so, with a screenshot.
+ */
+async function notificationState(page: Page, dir: string): Promise<string> {
+  const messages = (selector: string) =>
+    page
+      .locator(`${selector} .notification-list-item-message`)
+      .allInnerTexts()
+      .then((texts) => texts.map(normalize));
+  const toasts = await messages('.notifications-toasts .notification-toast');
+  const centerOpen = await page.locator('.notifications-center.visible').count();
+  const history = await page.evaluate(() =>
+    (
+      (window as unknown as { __tritonStudioToasts?: { at: number; op: string; element: Element }[] })
+        .__tritonStudioToasts ?? []
+    )
+      .slice(-8)
+      .map(
+        (e) =>
+          `${new Date(e.at).toISOString().slice(11, 23)} ${e.op} ${(e.element.textContent ?? '').slice(0, 60)}`,
+      ),
+  );
+  const path = join(dir, `notification-missing-${Date.now()}.png`);
+  await screenshot(page, path);
+  return [
+    `toasts on screen: ${JSON.stringify(toasts)}`,
+    `notification center ${centerOpen ? 'open' : 'closed'}`,
+    `center: ${JSON.stringify(await messages('.notifications-center'))}`,
+    `screenshot: ${path}`,
+    `last toasts in and out of the DOM (now ${new Date().toISOString().slice(11, 23)}): ${JSON.stringify(history)}`,
+  ].join('; ');
+}
+
 async function perform(page: Page, action: WorkbenchAction, dir: string): Promise<unknown> {
   switch (action.kind) {
     case 'screenshot': {
@@ -80,7 +135,9 @@ async function perform(page: Page, action: WorkbenchAction, dir: string): Promis
       const toast = page
         .locator('.notifications-toasts .notification-toast', { hasText: action.text })
         .first();
-      await toast.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+      await toast.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS }).catch(async (error: unknown) => {
+        throw new Error(`${(error as Error).message}\n${await notificationState(page, dir)}`);
+      });
       return {
         message: normalize(await toast.locator('.notification-list-item-message').innerText()),
         buttons: await toast

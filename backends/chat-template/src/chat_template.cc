@@ -133,6 +133,76 @@ Json Normalize(const Json& message) {
 
 const std::string kContinueTag = "CONTINUE_FINAL_MESSAGE_TAG ";
 
+// The request as transformers checks it before rendering.
+void CheckRequest(const ChatRequest& request) {
+  if (!request.messages.is_array()) throw ChatConfigError("messages must be a JSON array of message objects");
+  if (request.messages.empty()) {
+    throw ChatConfigError("Cannot apply chat template to an empty conversation. Provide at least one message.");
+  }
+  if (!request.kwargs.is_null() && !request.kwargs.is_object()) throw ChatConfigError("chat template kwargs must be a JSON object");
+  if (!request.tools.is_null() && !request.tools.is_array()) throw ChatConfigError("tools must be a JSON array");
+  if (!request.documents.is_null()) {
+    if (!request.documents.is_array()) throw ChatConfigError("documents must be a JSON array");
+    for (const auto& d : request.documents) {
+      if (!d.is_object()) throw ChatConfigError("Documents should be a list of dicts with 'title' and 'text' keys!");
+    }
+  }
+  if (request.continue_final_message && request.add_generation_prompt) {
+    throw ChatConfigError("continue_final_message and add_generation_prompt are not compatible");
+  }
+}
+
+// continue_final_message: the final message's text (or its last text part) gets the tag appended,
+// to find where the rendered message ends; returns the text as it was.
+std::string MarkFinalMessage(Json& last, const std::string& source) {
+  std::string final_text;
+  auto c = last.find("content");
+  if (c == last.end()) throw ChatConfigError("continue_final_message is set but the final message has no \"content\" to continue!");
+  if (source.find("content") == std::string::npos) {
+    throw ChatConfigError("continue_final_message is set to \"content\" but this is not an accepted field in the chat_template");
+  }
+  if (c->is_string()) {
+    final_text = c->get<std::string>();
+    *c = final_text + kContinueTag;
+  } else if (c->is_array()) {
+    bool found = false;
+    for (auto block = c->rbegin(); block != c->rend(); ++block) {
+      if (block->is_object() && block->contains("text") && (*block)["text"].is_string()) {
+        final_text = (*block)["text"].get<std::string>();
+        (*block)["text"] = final_text + kContinueTag;
+        found = true;
+        break;
+      }
+    }
+    if (!found) throw ChatConfigError("continue_final_message is set but we could not find any text to continue in the final message!");
+  } else {
+    throw ChatConfigError("continue_final_message: the final message's content must be a string or a list of parts");
+  }
+  return final_text;
+}
+
+// continue_final_message: the render cut where the final message ends.
+void CutAtContinueTag(std::string& out, const std::string& final_text) {
+  // transformers: cut at the tag (and trailing whitespace the template trimmed after the message).
+  std::string stripped_final(final_text);
+  auto strip = [](std::string s) {
+    size_t b = s.find_first_not_of(" \t\n\r\f\v"), e = s.find_last_not_of(" \t\n\r\f\v");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+  };
+  std::string tag = strip(kContinueTag);
+  if (out.find(strip(final_text)) == std::string::npos || out.find(tag) == std::string::npos) {
+    throw ChatConfigError("continue_final_message is set but the final message does not appear in the chat after applying the chat template");
+  }
+  size_t at = out.rfind(tag);
+  if (out.compare(at, kContinueTag.size(), kContinueTag) == 0) {
+    out.resize(at);
+  } else {
+    out.resize(at);
+    size_t e = out.find_last_not_of(" \t\n\r\f\v");
+    out.resize(e == std::string::npos ? 0 : e + 1);
+  }
+}
+
 }  // namespace
 
 ChatTemplate::ChatTemplate(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
@@ -207,21 +277,7 @@ ChatTemplate ChatTemplate::FromTokenizerConfigFile(const std::string& path, std:
 
 std::string ChatTemplate::Render(const ChatRequest& request) const {
   const detail::Template& tmpl = impl_->Select(request);
-  if (!request.messages.is_array()) throw ChatConfigError("messages must be a JSON array of message objects");
-  if (request.messages.empty()) {
-    throw ChatConfigError("Cannot apply chat template to an empty conversation. Provide at least one message.");
-  }
-  if (!request.kwargs.is_null() && !request.kwargs.is_object()) throw ChatConfigError("chat template kwargs must be a JSON object");
-  if (!request.tools.is_null() && !request.tools.is_array()) throw ChatConfigError("tools must be a JSON array");
-  if (!request.documents.is_null()) {
-    if (!request.documents.is_array()) throw ChatConfigError("documents must be a JSON array");
-    for (const auto& d : request.documents) {
-      if (!d.is_object()) throw ChatConfigError("Documents should be a list of dicts with 'title' and 'text' keys!");
-    }
-  }
-  if (request.continue_final_message && request.add_generation_prompt) {
-    throw ChatConfigError("continue_final_message and add_generation_prompt are not compatible");
-  }
+  CheckRequest(request);
   // Messages are read in place unless a message needs transformers' normalization.
   const Json* messages = &request.messages;
   Json normalized;
@@ -235,29 +291,7 @@ std::string ChatTemplate::Render(const ChatRequest& request) const {
     normalized = Json::array();
     for (const auto& m : request.messages) normalized.push_back(Normalize(m));
     if (request.continue_final_message) {
-      Json& last = normalized.back();
-      auto c = last.find("content");
-      if (c == last.end()) throw ChatConfigError("continue_final_message is set but the final message has no \"content\" to continue!");
-      if (tmpl.source.find("content") == std::string::npos) {
-        throw ChatConfigError("continue_final_message is set to \"content\" but this is not an accepted field in the chat_template");
-      }
-      if (c->is_string()) {
-        final_text = c->get<std::string>();
-        *c = final_text + kContinueTag;
-      } else if (c->is_array()) {
-        bool found = false;
-        for (auto block = c->rbegin(); block != c->rend(); ++block) {
-          if (block->is_object() && block->contains("text") && (*block)["text"].is_string()) {
-            final_text = (*block)["text"].get<std::string>();
-            (*block)["text"] = final_text + kContinueTag;
-            found = true;
-            break;
-          }
-        }
-        if (!found) throw ChatConfigError("continue_final_message is set but we could not find any text to continue in the final message!");
-      } else {
-        throw ChatConfigError("continue_final_message: the final message's content must be a string or a list of parts");
-      }
+      final_text = MarkFinalMessage(normalized.back(), tmpl.source);
     }
     messages = &normalized;
   }
@@ -279,26 +313,7 @@ std::string ChatTemplate::Render(const ChatRequest& request) const {
   }
   rt.Render(tmpl);
 
-  if (request.continue_final_message) {
-    // transformers: cut at the tag (and trailing whitespace the template trimmed after the message).
-    std::string stripped_final(final_text);
-    auto strip = [](std::string s) {
-      size_t b = s.find_first_not_of(" \t\n\r\f\v"), e = s.find_last_not_of(" \t\n\r\f\v");
-      return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-    };
-    std::string tag = strip(kContinueTag);
-    if (out.find(strip(final_text)) == std::string::npos || out.find(tag) == std::string::npos) {
-      throw ChatConfigError("continue_final_message is set but the final message does not appear in the chat after applying the chat template");
-    }
-    size_t at = out.rfind(tag);
-    if (out.compare(at, kContinueTag.size(), kContinueTag) == 0) {
-      out.resize(at);
-    } else {
-      out.resize(at);
-      size_t e = out.find_last_not_of(" \t\n\r\f\v");
-      out.resize(e == std::string::npos ? 0 : e + 1);
-    }
-  }
+  if (request.continue_final_message) CutAtContinueTag(out, final_text);
   return out;
 }
 

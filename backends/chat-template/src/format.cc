@@ -21,6 +21,55 @@ std::string PadTo(std::string s, int64_t width, bool left_align, char fill) {
   return pad + s;
 }
 
+// One `%` conversion of Python's %-formatting (s r d i x X f F), before padding to its width.
+std::string PercentPiece(char conv, const Value& arg, int precision, bool plus, bool space) {
+  std::string piece;
+  switch (conv) {
+    case 's':
+    case 'r':
+      piece = conv == 's' ? ToStr(arg) : Repr(arg);
+      if (precision >= 0) {
+        size_t k = 0;
+        for (int c = 0; c < precision && k < piece.size(); ++c) DecodeUtf8(piece, k);
+        piece = piece.substr(0, k);
+      }
+      break;
+    case 'd':
+    case 'i':
+    case 'x':
+    case 'X': {
+      if (!arg.is_number()) {
+        throw ValueError(std::string("%") + conv + " format: a real number is required, not " + TypeName(arg));
+      }
+      int64_t v = arg.type() == Type::Float ? FloatToInt(arg.as_double()) : arg.as_int();
+      char buf[64];
+      if (conv == 'x' || conv == 'X') {
+        unsigned long long mag = v < 0 ? 0ull - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+        std::snprintf(buf, sizeof buf, conv == 'x' ? "%llx" : "%llX", mag);
+        piece = std::string(v < 0 ? "-" : "") + buf;
+      } else {
+        piece = std::to_string(v);
+      }
+      if (v >= 0 && plus) piece = "+" + piece;
+      else if (v >= 0 && space) piece = " " + piece;
+      break;
+    }
+    case 'f':
+    case 'F': {
+      if (!arg.is_number()) throw ValueError(std::string("must be real number, not ") + TypeName(arg));
+      char buf[512];
+      std::snprintf(buf, sizeof buf, "%.*f", precision < 0 ? 6 : precision, arg.as_double());
+      piece = buf;
+      if (arg.as_double() >= 0 && plus) piece = "+" + piece;
+      else if (arg.as_double() >= 0 && space) piece = " " + piece;
+      break;
+    }
+    default:
+      Unsupported(std::string("'%") + conv + "' formatting");
+  }
+  return piece;
+}
+
 }  // namespace
 
 std::string PercentFormat(std::string_view fmt, const Value& args) {
@@ -85,50 +134,7 @@ std::string PercentFormat(std::string_view fmt, const Value& args) {
       if (next >= positional.size()) throw ValueError("not enough arguments for format string");
       arg = positional[next++];
     }
-    std::string piece;
-    switch (conv) {
-      case 's':
-      case 'r':
-        piece = conv == 's' ? ToStr(arg) : Repr(arg);
-        if (precision >= 0) {
-          size_t k = 0;
-          for (int c = 0; c < precision && k < piece.size(); ++c) DecodeUtf8(piece, k);
-          piece = piece.substr(0, k);
-        }
-        break;
-      case 'd':
-      case 'i':
-      case 'x':
-      case 'X': {
-        if (!arg.is_number()) {
-          throw ValueError(std::string("%") + conv + " format: a real number is required, not " + TypeName(arg));
-        }
-        int64_t v = arg.type() == Type::Float ? FloatToInt(arg.as_double()) : arg.as_int();
-        char buf[64];
-        if (conv == 'x' || conv == 'X') {
-          unsigned long long mag = v < 0 ? 0ull - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
-          std::snprintf(buf, sizeof buf, conv == 'x' ? "%llx" : "%llX", mag);
-          piece = std::string(v < 0 ? "-" : "") + buf;
-        } else {
-          piece = std::to_string(v);
-        }
-        if (v >= 0 && plus) piece = "+" + piece;
-        else if (v >= 0 && space) piece = " " + piece;
-        break;
-      }
-      case 'f':
-      case 'F': {
-        if (!arg.is_number()) throw ValueError(std::string("must be real number, not ") + TypeName(arg));
-        char buf[512];
-        std::snprintf(buf, sizeof buf, "%.*f", precision < 0 ? 6 : precision, arg.as_double());
-        piece = buf;
-        if (arg.as_double() >= 0 && plus) piece = "+" + piece;
-        else if (arg.as_double() >= 0 && space) piece = " " + piece;
-        break;
-      }
-      default:
-        Unsupported(std::string("'%") + conv + "' formatting");
-    }
+    std::string piece = PercentPiece(conv, arg, precision, plus, space);
     out += PadTo(piece, width, left, zero && conv != 's' && conv != 'r' ? '0' : ' ');
   }
   // CPython skips this check when the argument is a mapping-like non-tuple (a dict or a list).

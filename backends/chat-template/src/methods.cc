@@ -124,6 +124,79 @@ bool AffixMatch(std::string_view s, const Value& affix, bool prefix) {
                    TypeName(affix));
 }
 
+// str.find/rfind/index/rindex: code point offsets.
+Value StrFind(Runtime& rt, std::string_view s, std::string_view name, CallArgs& a) {
+  std::string sub = StrArg(a, 0, "sub");
+  if (a.positional.size() > 1) throw UnsupportedConstructError(std::string("str.") + std::string(name) + "() with start/end", rt.line(), 0);
+  size_t f = (name == "find" || name == "index") ? s.find(sub) : s.rfind(sub);
+  if (f == std::string_view::npos) {
+    if (name == "index" || name == "rindex") throw ValueError("substring not found");
+    return Value::Int(-1);
+  }
+  return Value::Int(static_cast<int64_t>(CodePointCount(s.substr(0, f))));
+}
+
+// str.join: every item a str, within the output limit.
+Value StrJoin(Runtime& rt, std::string_view s, std::string_view, CallArgs& a) {
+  auto items = a.Get(0, "iterable");
+  if (!items) throw ValueError("join() takes exactly one argument");
+  std::string out;
+  bool first = true;
+  for (const auto& item : Iterate(*items)) {
+    if (!item.is_string()) throw ValueError(std::string("sequence item: expected str instance, ") + TypeName(item) + " found");
+    if (!first) out += s;
+    first = false;
+    out += item.str();
+    rt.CheckOutput(out.size());
+  }
+  return Value::String(out);
+}
+
+// str.partition/rpartition.
+Value StrPartition(Runtime&, std::string_view s, std::string_view name, CallArgs& a) {
+  std::string sep = StrArg(a, 0, "sep");
+  if (sep.empty()) throw ValueError("empty separator");
+  size_t f = name == "partition" ? s.find(sep) : s.rfind(sep);
+  if (f == std::string_view::npos) {
+    std::vector<Value> parts = {Value::String(std::string(s)), Value::String(""), Value::String("")};
+    if (name == "rpartition") std::reverse(parts.begin(), parts.end());
+    return Value::List(std::move(parts), true);
+  }
+  return Value::List({Value::String(std::string(s.substr(0, f))), Value::String(sep),
+                      Value::String(std::string(s.substr(f + sep.size())))},
+                     true);
+}
+
+// str.ljust/rjust/center, widths in code points.
+Value StrJustify(Runtime&, std::string_view s, std::string_view name, CallArgs& a) {
+  int64_t width = IntArg(a, 0, "width", 0);
+  std::string fill = a.Get(1, "fillchar") ? StrArg(a, 1, "fillchar") : " ";
+  if (name == "center") {
+    int64_t len = static_cast<int64_t>(CodePointCount(s));
+    if (width <= len) return Value::String(std::string(s));
+    int64_t marg = width - len, left = marg / 2 + (marg & width & 1);
+    std::string out;
+    for (int64_t k = 0; k < left; ++k) out += fill;
+    out += s;
+    for (int64_t k = left; k < marg; ++k) out += fill;
+    return Value::String(out);
+  }
+  return Pad(s, width, fill, name == "ljust" ? 0 : 1);
+}
+
+// str.zfill: zeros after the sign.
+Value StrZfill(Runtime&, std::string_view s, std::string_view, CallArgs& a) {
+  int64_t width = IntArg(a, 0, "width", 0);
+  int64_t len = static_cast<int64_t>(CodePointCount(s));
+  if (width <= len) return Value::String(std::string(s));
+  std::string sign, rest(s);
+  if (!rest.empty() && (rest[0] == '+' || rest[0] == '-')) {
+    sign = rest.substr(0, 1);
+    rest = rest.substr(1);
+  }
+  return Value::String(sign + std::string(width - len, '0') + rest);
+}
+
 Value StrMethod(Runtime& rt, const Value& subject, std::string_view name, CallArgs& a) {
   std::string_view s = subject.str();
   if (name == "strip" || name == "lstrip" || name == "rstrip") {
@@ -157,16 +230,7 @@ Value StrMethod(Runtime& rt, const Value& subject, std::string_view name, CallAr
     fa.positional = {Value::String(from), Value::String(to), Value::Int(IntArg(a, 2, "count", -1))};
     return rt.ApplyFilterByName("replace", subject, fa, rt.line());
   }
-  if (name == "find" || name == "rfind" || name == "index" || name == "rindex") {
-    std::string sub = StrArg(a, 0, "sub");
-    if (a.positional.size() > 1) throw UnsupportedConstructError(std::string("str.") + std::string(name) + "() with start/end", rt.line(), 0);
-    size_t f = (name == "find" || name == "index") ? s.find(sub) : s.rfind(sub);
-    if (f == std::string_view::npos) {
-      if (name == "index" || name == "rindex") throw ValueError("substring not found");
-      return Value::Int(-1);
-    }
-    return Value::Int(static_cast<int64_t>(CodePointCount(s.substr(0, f))));
-  }
+  if (name == "find" || name == "rfind" || name == "index" || name == "rindex") return StrFind(rt, s, name, a);
   if (name == "count") {
     std::string sub = StrArg(a, 0, "sub");
     if (sub.empty()) return Value::Int(static_cast<int64_t>(CodePointCount(s) + 1));
@@ -174,20 +238,7 @@ Value StrMethod(Runtime& rt, const Value& subject, std::string_view name, CallAr
     for (size_t f = s.find(sub); f != std::string_view::npos; f = s.find(sub, f + sub.size())) ++n;
     return Value::Int(n);
   }
-  if (name == "join") {
-    auto items = a.Get(0, "iterable");
-    if (!items) throw ValueError("join() takes exactly one argument");
-    std::string out;
-    bool first = true;
-    for (const auto& item : Iterate(*items)) {
-      if (!item.is_string()) throw ValueError(std::string("sequence item: expected str instance, ") + TypeName(item) + " found");
-      if (!first) out += s;
-      first = false;
-      out += item.str();
-      rt.CheckOutput(out.size());
-    }
-    return Value::String(out);
-  }
+  if (name == "join") return StrJoin(rt, s, name, a);
   if (name == "format") return Value::String(BraceFormat(s, a));
   if (name == "removeprefix" || name == "removesuffix") {
     std::string affix = StrArg(a, 0, name == "removeprefix" ? "prefix" : "suffix");
@@ -199,45 +250,9 @@ Value StrMethod(Runtime& rt, const Value& subject, std::string_view name, CallAr
     }
     return Value::String(std::string(s));
   }
-  if (name == "partition" || name == "rpartition") {
-    std::string sep = StrArg(a, 0, "sep");
-    if (sep.empty()) throw ValueError("empty separator");
-    size_t f = name == "partition" ? s.find(sep) : s.rfind(sep);
-    if (f == std::string_view::npos) {
-      std::vector<Value> parts = {Value::String(std::string(s)), Value::String(""), Value::String("")};
-      if (name == "rpartition") std::reverse(parts.begin(), parts.end());
-      return Value::List(std::move(parts), true);
-    }
-    return Value::List({Value::String(std::string(s.substr(0, f))), Value::String(sep),
-                        Value::String(std::string(s.substr(f + sep.size())))},
-                       true);
-  }
-  if (name == "ljust" || name == "rjust" || name == "center") {
-    int64_t width = IntArg(a, 0, "width", 0);
-    std::string fill = a.Get(1, "fillchar") ? StrArg(a, 1, "fillchar") : " ";
-    if (name == "center") {
-      int64_t len = static_cast<int64_t>(CodePointCount(s));
-      if (width <= len) return Value::String(std::string(s));
-      int64_t marg = width - len, left = marg / 2 + (marg & width & 1);
-      std::string out;
-      for (int64_t k = 0; k < left; ++k) out += fill;
-      out += s;
-      for (int64_t k = left; k < marg; ++k) out += fill;
-      return Value::String(out);
-    }
-    return Pad(s, width, fill, name == "ljust" ? 0 : 1);
-  }
-  if (name == "zfill") {
-    int64_t width = IntArg(a, 0, "width", 0);
-    int64_t len = static_cast<int64_t>(CodePointCount(s));
-    if (width <= len) return Value::String(std::string(s));
-    std::string sign, rest(s);
-    if (!rest.empty() && (rest[0] == '+' || rest[0] == '-')) {
-      sign = rest.substr(0, 1);
-      rest = rest.substr(1);
-    }
-    return Value::String(sign + std::string(width - len, '0') + rest);
-  }
+  if (name == "partition" || name == "rpartition") return StrPartition(rt, s, name, a);
+  if (name == "ljust" || name == "rjust" || name == "center") return StrJustify(rt, s, name, a);
+  if (name == "zfill") return StrZfill(rt, s, name, a);
   if (name == "isdigit" || name == "isalpha" || name == "isalnum") return CharPredicate(s, std::string(name).c_str());
   if (name == "isascii") return Value::Bool(AllAscii(s));
   if (name == "isspace") {

@@ -1,19 +1,41 @@
 // Pipelines of the components added for current model families, on arbitrary text and ids: the
 // first input bytes pick a normalizer, pre-tokenizer, decoder and model options (regex Split with
-// each behavior, Digits, Punctuation, Metaspace, ByteLevel without its regex, NFC/NFKC/NFKD,
-// regex Replace, CTC, BPEDecoder, a Unigram model with and without byte fallback). Encoding never
+// each behavior, Digits, Punctuation, Metaspace, ByteLevel without its regex, UnicodeScripts,
+// NFC/NFKC/NFKD, regex Replace, Precompiled with XLM-R's real charsmap and with T5's, CTC,
+// BPEDecoder, a Unigram model with and without byte fallback). Encoding never
 // fails on these well-formed files, decoding never throws, streaming equals the full decode and
 // every streamed piece is valid UTF-8.
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "../src/utf8.h"
 #include "fuzz_common.h"
 
 namespace {
 
-const char* const kNormalizers[] = {
+// The Precompiled normalizer node of a committed SentencePiece fixture (see
+// bench/tokenizers/make_precompiled_fixtures.py).
+std::string PrecompiledNode(const char* fixture) {
+  std::ifstream in(std::string(TS_FUZZ_FIXTURES_DIR) + "/tokenizers/precompiled/" + fixture);
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto json = nlohmann::json::parse(text.str());
+  return json["normalizer"]["normalizers"][0].dump();
+}
+
+const std::string kXlmrPrecompiled = PrecompiledNode("xlm-roberta-nmt_nfkc.json");
+const std::string kT5Precompiled = PrecompiledNode("t5-nmt_nfkc_cf.json");
+const std::string kXlmrNormalizer = R"({"type": "Sequence", "normalizers": [)" + kXlmrPrecompiled +
+                                    R"(, {"type": "Strip", "strip_left": false, "strip_right": true}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "▁"}]})";
+
+const std::string kNormalizers[] = {
     "null",
+    kXlmrNormalizer,
+    kT5Precompiled,
     R"({"type": "NFC"})",
     R"({"type": "NFKC"})",
     R"({"type": "NFKD"})",
@@ -29,7 +51,7 @@ std::string PreTokenizer(uint8_t choice) {
   const std::string invert = (choice & 0x80) ? "true" : "false";
   const std::string byte_level =
       R"({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": false})";
-  switch (choice % 10) {
+  switch (choice % 11) {
     case 0: return "null";
     case 1:  // Llama-3's split rule
       return R"({"type": "Sequence", "pretokenizers": [{"type": "Split", "pattern": {"Regex": "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"}, "behavior": "Isolated", "invert": false}, )" +
@@ -48,6 +70,7 @@ std::string PreTokenizer(uint8_t choice) {
              R"(", "split": )" + invert + "}";
     case 7: return byte_level;
     case 8: return R"({"type": "Split", "pattern": {"String": ""}, "behavior": ")" + behavior + "\", \"invert\": " + invert + "}";
+    case 9: return R"({"type": "Sequence", "pretokenizers": [{"type": "UnicodeScripts"}, )" + byte_level + "]}";
     default: return R"({"type": "WhitespaceSplit"})";
   }
 }

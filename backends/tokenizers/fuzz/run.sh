@@ -10,7 +10,7 @@ ROOT=$PWD
 BUILD=build/fuzz
 SECONDS_EACH=${FUZZ_SECONDS:-600}
 TARGETS=("$@")
-((${#TARGETS[@]})) || TARGETS=(fuzz_encode fuzz_decode fuzz_incremental fuzz_load fuzz_components fuzz_split_regex fuzz_split_scanners)
+((${#TARGETS[@]})) || TARGETS=(fuzz_encode fuzz_decode fuzz_incremental fuzz_load fuzz_components fuzz_precompiled fuzz_split_regex fuzz_split_scanners)
 
 command -v clang++ >/dev/null || { echo "fuzz: clang++ not found (apt-get install clang libfuzzer-14-dev)" >&2; exit 1; }
 node --import tsx scripts/assemble-tokenizers.ts >/dev/null

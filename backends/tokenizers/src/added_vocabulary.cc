@@ -1,3 +1,5 @@
+// Added tokens found in the input before the model runs (see added_vocabulary.h), as HF's
+// AddedVocabulary.
 #include "added_vocabulary.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// GPT-2's byte-level alphabet and split rule (see byte_level.h).
 #include "byte_level.h"
 
 #include "scanners/char_classes.h"

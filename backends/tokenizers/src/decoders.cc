@@ -1,3 +1,5 @@
+// HF's decoders as incremental stages (see decoders.h), and the decoder chain built from
+// tokenizer.json.
 #include "decoders.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The Tokenizer assembled from tokenizer.json (see hf_tokenizer.h): encode and decode through HF's
+// pipeline.
 #include "hf_tokenizer.h"
 
 #include <algorithm>

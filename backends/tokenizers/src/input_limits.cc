@@ -1,3 +1,4 @@
+// The bounds on tokenizer.json input (see input_limits.h), checked on the raw text.
 #include "input_limits.h"
 
 #include <string>

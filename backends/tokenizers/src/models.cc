@@ -1,3 +1,5 @@
+// The model of a tokenizer.json (see models.h): which of BPE, WordPiece, WordLevel, Unigram, and
+// its vocabulary.
 #include "models.h"
 
 #include <map>

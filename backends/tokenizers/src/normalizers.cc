@@ -1,9 +1,11 @@
+// HF's normalizers (see normalizers.h), one class each, and the chain built from tokenizer.json.
 #include "normalizers.h"
 
 #include <vector>
 
 #include "component_table.h"
 #include "onig_regex.h"
+#include "precompiled.h"
 #include "unicode.h"
 #include "utf8.h"
 
@@ -288,6 +290,7 @@ const ComponentEntry<NormalizerFactory> kNormalizers[] = {
        return std::make_unique<Strip>(GetBool(node, "strip_left", path, true),
                                       GetBool(node, "strip_right", path, true));
      }},
+    {"Precompiled", MakePrecompiled},
     {"Sequence",
      [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {
        const Json* list = Find(node, "normalizers");

@@ -1,3 +1,4 @@
+// Oniguruma regexes compiled and searched the way HF's onig crate does (see onig_regex.h).
 #include "onig_regex.h"
 
 #include <oniguruma.h>

@@ -1,3 +1,4 @@
+// HF's post-processors (see post_processors.h): special tokens around an encoded sequence.
 #include "post_processors.h"
 
 #include "component_table.h"

@@ -1,3 +1,5 @@
+// HF's pre-tokenizers (see pre_tokenizers.h), one class each, and the chain built from
+// tokenizer.json.
 #include "pre_tokenizers.h"
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include "onig_regex.h"
 #include "split_scanner.h"
 #include "unicode.h"
+#include "unicode_scripts.h"
 #include "utf8.h"
 
 namespace triton_studio::tok {
@@ -451,6 +454,7 @@ const ComponentEntry<PreTokenizerFactory> kPreTokenizers[] = {
        }
        return std::make_unique<Split>(GetString(*pattern, "String", path + ".pattern"), behavior, invert);
      }},
+    {"UnicodeScripts", MakeUnicodeScripts},
     {"Sequence",
      [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
        const Json* list = Find(node, "pretokenizers");

@@ -1,3 +1,4 @@
+// JSON floats parsed as serde_json parses them for HF (see serde_float.h).
 #include "serde_float.h"
 
 #include <array>

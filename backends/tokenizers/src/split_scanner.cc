@@ -1,3 +1,4 @@
+// The table of hand-written Split scanners by the regex they replace (see split_scanner.h).
 #include "split_scanner.h"
 
 #include "scanners/cl100k_style.h"

@@ -1,3 +1,4 @@
+// tokenizer.json read into a DOM, with vocab and merges by a SAX pass (see tokenizer_json.h).
 #include "tokenizer_json.h"
 
 #include "serde_float.h"

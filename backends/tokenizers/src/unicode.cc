@@ -1,3 +1,4 @@
+// Unicode properties and normalization forms from the generated tables (see unicode.h).
 #include "unicode.h"
 
 #include <algorithm>

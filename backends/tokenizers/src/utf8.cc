@@ -1,3 +1,4 @@
+// UTF-8 decoding and encoding with replacement of maximal invalid subparts (see utf8.h).
 #include "utf8.h"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// Token/id tables and the BPE merge-pair map (see vocab.h).
 #include "vocab.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The text of one orchestrated answer, every sequence through its own StreamText (see
+// answer_text.h).
 #include "answer_text.h"
 
 #include <limits>

@@ -1,3 +1,4 @@
+// A step's chat template: request inputs parsed and rendered into the prompt (see chat_prompt.h).
 #include "chat_prompt.h"
 
 #include <fstream>

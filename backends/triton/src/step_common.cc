@@ -1,3 +1,4 @@
+// What the tokenize and detokenize steps share (see step_common.h).
 #include "step_common.h"
 
 namespace triton_studio::steps {

@@ -1,3 +1,4 @@
+// Incremental decoders kept between executions of the detokenize step (see stream_decoders.h).
 #include "stream_decoders.h"
 
 #include <algorithm>

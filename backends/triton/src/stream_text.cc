@@ -1,3 +1,4 @@
+// The text of one generated sequence, streamed with its stop sequences (see stream_text.h).
 #include "stream_text.h"
 
 #include <algorithm>

@@ -67,6 +67,8 @@ class TokenizeRunner {
   // Each row's prompt ids and the number of rows.
   std::vector<std::vector<uint32_t>> EncodeRows(const InputLookup& inputs, const PromptHook& before_encode,
                                                 int64_t* rows) const;
+  // `ids` (the text encoded with special tokens added) without a BOS added in front of the text's own.
+  std::vector<uint32_t> WithoutRepeatedBos(std::vector<uint32_t> ids, const std::string& text) const;
   glue::OutputTensor IdOutput(const InputLookup& inputs, const std::optional<TensorSpec>& input,
                               const TensorSpec& output, int64_t fallback, int64_t rows, bool batching) const;
   glue::OutputTensor EmbeddingBiasOutput(const InputLookup& inputs, int64_t rows, bool batching) const;

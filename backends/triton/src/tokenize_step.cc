@@ -182,8 +182,11 @@ glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::se
   if (wanted(spec_.stop_words_ids)) {
     result.outputs.push_back(WordListOutput(inputs, spec_.stop_words, *spec_.stop_words_ids, n, batching));
   }
-  // As TensorRT-LLM's preprocessing: the client's END_ID / PAD_ID when sent, else the tokenizer's.
-  const int64_t end_value = tokenizer_->EosId() ? *tokenizer_->EosId() : pad_value_;
+  // As TensorRT-LLM's preprocessing: the client's END_ID / PAD_ID when sent, else the model's first
+  // end token (tokenizer_config.json's eos_token), else the tokenizer's guess.
+  const int64_t end_value = !spec_.end_ids.empty() ? spec_.end_ids.front()
+                            : tokenizer_->EosId()  ? *tokenizer_->EosId()
+                                                   : pad_value_;
   if (wanted(spec_.end_id)) {
     result.outputs.push_back(IdOutput(inputs, spec_.end_id_in, *spec_.end_id, end_value, n, batching));
   }
@@ -269,7 +272,8 @@ std::vector<std::vector<uint32_t>> TokenizeRunner::EncodeRows(const InputLookup&
       encoded.push_back(encode(chat_->Render(conversation, cell(tools, r), cell(kwargs, r)), false));
     } else if (texts) {
       const std::string& prompt = (*texts)[r];
-      encoded.push_back(encode(before_encode ? before_encode(prompt, static_cast<int64_t>(r)) : prompt, add_special_tokens_));
+      const std::string text = before_encode ? before_encode(prompt, static_cast<int64_t>(r)) : prompt;
+      encoded.push_back(WithoutRepeatedBos(encode(text, add_special_tokens_), text));
     } else {
       throw BackendError("row " + std::to_string(r) + " of input '" + spec_.messages->name +
                          "' is empty and the request has no '" + spec_.text.name + "'");
@@ -277,6 +281,19 @@ std::vector<std::vector<uint32_t>> TokenizeRunner::EncodeRows(const InputLookup&
   }
   *rows = static_cast<int64_t>(n);
   return encoded;
+}
+
+// A prompt already rendered by a chat template (Triton's OpenAI frontend sends
+// apply_chat_template(tokenize=False)'s text) starts with the template's BOS: the tokenizer's own in
+// front would give the model two. The added one is dropped when the text's own ids start with it, so
+// the ids equal apply_chat_template(tokenize=True)'s; ids[0] == ids[1] is rare, so the second
+// encoding almost never runs.
+std::vector<uint32_t> TokenizeRunner::WithoutRepeatedBos(std::vector<uint32_t> ids, const std::string& text) const {
+  if (!add_special_tokens_ || ids.size() < 2 || ids[0] != ids[1]) return ids;
+  const std::vector<uint32_t> own = tokenizer_->Encode(text, false);
+  if (own.empty() || own[0] != ids[0] || ids.size() <= own.size()) return ids;
+  ids.erase(ids.begin());
+  return ids;
 }
 
 // One id per row: the request's `input` passed through when it carries it, else `fallback`.

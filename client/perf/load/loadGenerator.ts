@@ -1,3 +1,4 @@
+/** The closed loop (a fixed concurrency) and the entry that runs a load of either mode. */
 import { performance } from 'node:perf_hooks';
 import {
   validateLoad,

@@ -1,3 +1,7 @@
+/**
+ * OutcomeRecorder: each request's start, latency, lateness and error, the same for every load
+ * mode.
+ */
 import { performance } from 'node:perf_hooks';
 import type { LoadRun, RequestOutcome } from './loadSpec.js';
 

@@ -1,3 +1,4 @@
+/** Pacer: open-loop send times kept by a worker thread, off the main event loop. */
 import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';

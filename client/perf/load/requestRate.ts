@@ -1,3 +1,4 @@
+/** The open loop: requests sent on a schedule without waiting for earlier ones. */
 import { validateLoad, type LoadHooks, type LoadRun, type RequestRateLoad } from './loadSpec.js';
 import { OutcomeRecorder } from './outcomeRecorder.js';
 import { Pacer } from './pacer.js';

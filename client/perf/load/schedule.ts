@@ -1,3 +1,4 @@
+/** Arrival schedules of the open loop: constant, Poisson or gamma gaps from a seeded generator. */
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { mersenne } from 'pure-rand/generator/mersenne';
 

@@ -1,3 +1,4 @@
+/** What the server itself measured during a test: differences of Triton's cumulative statistics. */
 import type { ModelStatistics, StatisticDuration } from '../../grpc/types.js';
 import { round3 } from './summary.js';
 

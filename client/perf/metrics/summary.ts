@@ -1,3 +1,4 @@
+/** Latency distributions: recording, percentiles and the summary a report shows. */
 import { build, type Histogram } from 'hdr-histogram-js';
 
 /** A distribution's statistics in the recorded unit (GenAI-Perf / AIPerf's fields). */

@@ -1,3 +1,4 @@
+/** perf_analyzer's measurement windows: measure until the last few windows agree. */
 import type { RequestRecord } from './metricTable.js';
 import { round3 } from './summary.js';
 

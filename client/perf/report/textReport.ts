@@ -1,3 +1,4 @@
+/** A latency test or sweep as short text for terminals and output channels, and its JSON file. */
 import { writeReportFile } from './export.js';
 import type { PerfReport } from '../latencyTest.js';
 import type { SweepReport } from '../sweep.js';

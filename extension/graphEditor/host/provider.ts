@@ -48,25 +48,28 @@ interface Session {
   pendingEdits: number[];
 }
 
+/**
+ * The custom editor. Its two commands (OPEN_GRAPH_EDITOR_COMMAND, GRAPH_EDITOR_STATE_COMMAND) are
+ * in the command table (commands/index.ts) like every other; `onState` receives the state query
+ * the second one answers.
+ */
 export function registerGraphEditor(
   context: vscode.ExtensionContext,
   tokenizerSearchDirs: string[] = [],
+  onState: (query: (uri?: vscode.Uri) => GraphEditorState | undefined) => void = () => {},
 ): vscode.Disposable {
   const provider = new GraphEditorProvider(context.extensionUri, tokenizerSearchDirs);
+  onState((uri) => provider.state(uri));
   return vscode.Disposable.from(
     vscode.window.registerCustomEditorProvider(GRAPH_EDITOR_VIEW_TYPE, provider, {
       webviewOptions: { retainContextWhenHidden: true },
     }),
-    vscode.commands.registerCommand(OPEN_GRAPH_EDITOR_COMMAND, (uri?: unknown) => openGraphEditor(uri)),
-    vscode.commands.registerCommand(GRAPH_EDITOR_STATE_COMMAND, (uri?: unknown) =>
-      provider.state(uri instanceof vscode.Uri ? uri : undefined),
-    ),
     provider,
   );
 }
 
 /** From the text editor (title-bar button, palette): the graph opens beside the text. */
-async function openGraphEditor(uri: unknown): Promise<void> {
+export async function openGraphEditor(uri: unknown): Promise<void> {
   const active = vscode.window.activeTextEditor;
   const target = uri instanceof vscode.Uri ? uri : active?.document.uri;
   if (!target || !/\.pipeline\.json$/.test(target.path)) {

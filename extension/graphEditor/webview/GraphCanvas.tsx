@@ -12,6 +12,7 @@ import { edgeTypes, nodeTypes } from './canvas/flowTypes.js';
 import type { GraphNode } from './canvas/types.js';
 import type { useGraphEdits } from './hooks/useGraphEdits.js';
 import type { useSelectionChanges } from './hooks/useSelectionChanges.js';
+import { OffscreenHints } from './OffscreenHints.js';
 
 export function GraphCanvas({
   nodes,
@@ -52,6 +53,7 @@ export function GraphCanvas({
       proOptions={{ hideAttribution: true }}
     >
       <Background gap={24} />
+      <OffscreenHints />
       <Controls showInteractive={false} />
       {/* Small and see-through, in the corner: an overview that does not hide the graph. */}
       <MiniMap

@@ -1,3 +1,7 @@
+/**
+ * The extension in real VS Code: it activates by itself, registers its commands and declares its
+ * settings.
+ */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { testEnv } from './testEnv.js';

@@ -1,3 +1,7 @@
+/**
+ * Restricted Mode in real VS Code: trust-needing commands refused with a reason, editing still
+ * working, then trusted.
+ */
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -222,6 +222,29 @@ describe('Triton Studio graph editor (the pipeline as a typed graph, two-way wit
     assert.match(badges.text, /\d× (GPU|CPU|AUTO|MODEL)/);
   });
 
+  it('a graph wider than its panel opens at the legible zoom from its inputs, and says where the rest is', async () => {
+    // Beside the text, the panel is half the window: gpt2-sim's five columns do not fit in it at 0.8.
+    const doc = await vscode.workspace.openTextDocument(editFile);
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('vscode.openWith', doc.uri, VIEW_TYPE, vscode.ViewColumn.Beside);
+    await painted(doc);
+    await workbench({ kind: 'webviewWaitFor', selector: '.app:not([data-layout="quick"])' });
+    await workbench({ kind: 'webviewWaitFor', selector: '.offscreen-hints[data-zoom="0.80"]' });
+    const right = await workbench<Shown>({ kind: 'webviewWaitFor', selector: '.offscreen.right' });
+    const [, count] = /^(\d+) more →$/.exec(right.text.trim()) ?? [];
+    assert.ok(count && Number(count) >= 1, `right edge: ${right.text}`);
+    assert.match(right.title ?? '', new RegExp(`^${count} nodes? to the right: show them$`));
+    // Opened from the inputs: nothing is cut off on the left.
+    await workbench({ kind: 'webviewGone', selector: '.offscreen.left' });
+    await workbench({ kind: 'webviewScreenshot', name: 'graph-wide-opening' });
+    // One click shows the rest: the outputs are on screen, the inputs now beyond the left edge.
+    await workbench({ kind: 'webviewClick', selector: '.offscreen.right' });
+    await workbench({ kind: 'webviewGone', selector: '.offscreen.right' });
+    const left = await workbench<Shown>({ kind: 'webviewWaitFor', selector: '.offscreen.left' });
+    assert.match(left.text, /^← \d+ more$/);
+    await workbench({ kind: 'webviewWaitFor', selector: '.offscreen-hints[data-zoom="0.80"]' });
+  });
+
   it('opens beside the text from the title-bar button of a pipeline file', async () => {
     const doc = await vscode.workspace.openTextDocument(editFile);
     await vscode.window.showTextDocument(doc);
@@ -304,7 +327,9 @@ describe('Triton Studio graph editor (the pipeline as a typed graph, two-way wit
     });
     const notice = await workbench<Shown>({ kind: 'webviewWaitFor', selector: '.notice.refused' });
     assert.match(notice.text, /text_input → sim_llm\.request_output_len refused/);
+    // Both reasons: the port is fed already, and a STRING would not fit it anyway.
     assert.match(notice.text, /already wired/);
+    assert.match(notice.text, /text_input is STRING but sim_llm\.request_output_len expects INT32/);
     await workbench({ kind: 'webviewScreenshot', name: 'graph-refused-wire' });
     assert.equal(doc.getText(), before);
   });

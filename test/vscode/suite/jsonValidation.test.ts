@@ -1,3 +1,7 @@
+/**
+ * The pipeline JSON schema in real VS Code (jsonValidation): schema errors in a *.pipeline.json
+ * file.
+ */
 import * as assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';

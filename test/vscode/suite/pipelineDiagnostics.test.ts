@@ -1,3 +1,7 @@
+/**
+ * Pipeline diagnostics in real VS Code: validatePipeline's problems in the Problems panel as the
+ * file changes.
+ */
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';

@@ -1,3 +1,7 @@
+/**
+ * The extension against a mutual-TLS server with a restricted repository endpoint: secrets, TLS
+ * files and refusals.
+ */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+/** Send Prompt in real VS Code against the real gpt2-sim ensemble on tritonserver. */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';

@@ -1,3 +1,7 @@
+/**
+ * Test helpers for settings: an unreachable server address, and a workspace setting changed for
+ * one test.
+ */
 import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 

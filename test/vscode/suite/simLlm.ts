@@ -1,3 +1,7 @@
+/**
+ * Test helpers for sim-llm: the answer it gives for a prompt, and token counts by the reference
+ * tokenizer.
+ */
 import { Tokenizer } from 'tokenizers';
 import { testEnv } from './testEnv.js';
 

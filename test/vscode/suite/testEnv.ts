@@ -19,8 +19,11 @@ export const TEST_ENV = {
   noPipelineWorkspace: 'TRITON_STUDIO_TEST_NO_PIPELINE_WORKSPACE',
   /** Set for the run on a profile holding the extension installed from its .vsix: that folder. */
   vsixExtensionsDir: 'TRITON_STUDIO_TEST_VSIX_EXTENSIONS_DIR',
-  /** The installed-extension run: an already-installed tritonserver the user names in the setting. */
-  tritonserver: 'TRITON_STUDIO_TEST_TRITONSERVER',
+  /**
+   * The installed-extension run: a folder of the wheels nvidia-pytriton needs, which stands for
+   * PyPI when Install Local Server runs (pip's PIP_FIND_LINKS), so the suite needs no 100 MB download.
+   */
+  serverWheels: 'TRITON_STUDIO_TEST_SERVER_WHEELS',
   /** The installed-extension run: the checkout, which nothing the extension writes may name. */
   checkoutRoot: 'TRITON_STUDIO_TEST_CHECKOUT_ROOT',
 } as const;
@@ -36,7 +39,7 @@ export const VSIX_SUITE = 'vsixInstall.test.js';
 export function testEnv(
   name: Exclude<
     keyof typeof TEST_ENV,
-    'grep' | 'results' | 'noPipelineWorkspace' | 'vsixExtensionsDir' | 'tritonserver' | 'checkoutRoot'
+    'grep' | 'results' | 'noPipelineWorkspace' | 'vsixExtensionsDir' | 'serverWheels' | 'checkoutRoot'
   >,
 ): string {
   const value = process.env[TEST_ENV[name]];

@@ -1,3 +1,7 @@
+/**
+ * The workbench UI as a user sees it: palette, input box, output panel, progress cancellation and
+ * error notifications.
+ */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';

@@ -1,3 +1,6 @@
+/**
+ * The whole workflow from the command palette against a local tritonserver the extension starts.
+ */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import {

@@ -1,3 +1,4 @@
+// The Split scanners' character classes (see char_classes.h): one lookup in the generated table.
 #include "scanners/char_classes.h"
 
 namespace triton_studio::tok::scanners {

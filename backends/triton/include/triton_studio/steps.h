@@ -31,7 +31,8 @@ struct TokenizeSpec {
   // adding special tokens: the template writes its own BOS, as transformers' apply_chat_template.
   std::string chat_template_file;
   // Every end token of the model (tokenizer_config.json's eos_token, generation_config.json's
-  // eos_token_id): each is added to every row's stop words, so generation stops at any of them.
+  // eos_token_id): each is added to every row's stop words, so generation stops at any of them;
+  // the first is the end id output when the client sends none.
   std::vector<int64_t> end_ids;
   // inputs
   TensorSpec text;                                   // BYTES prompt, one string per batch row

@@ -1,3 +1,5 @@
+// Word-list input tensors ([2, L]: ids, then end offsets) read into one list per batch row (see
+// glue/word_lists.h).
 #include "triton_studio/glue/word_lists.h"
 
 #include "triton_studio/glue/data_types.h"

@@ -1,3 +1,4 @@
+/** The step form's field for a TypeScript module (hooks, source): its path and an Open button. */
 import { TextField } from './TextField.js';
 
 /** The schema's "hooks"/"source": a non-empty path (relative to the pipeline file) of a TypeScript module. */

@@ -1,3 +1,4 @@
+/** The step form's text input: commits on Enter or blur, refuses a bad value with its reason. */
 import { useEffect, useState, type KeyboardEvent } from 'react';
 
 /** A text input that commits on Enter or leaving it, and can refuse a value with a reason. */

