@@ -94,6 +94,9 @@ const char* const kTricky[] = {
     "HelloWorld HTMLParser iPhone McDonald's DON'T I'm ABC'S \xC7\x85ungla \xC7\x88ub \xCA\xB0x \xE3\x80\x85" "a",
     "A\xCC\x81" "B\xCC\x81" "c \xCC\x81\xCC\x81" "A aA\xCC\x81 \xCA\xB0\xCA\xB0" "A \xD7\x90" "A\xD7\x90 \xC3\x89" "COLE \xC3\xA9" "cole",
     "path/to/file\n/root //x\r\n/ !/\n/y ?\n\n/ ./",
+    // ASCII words that continue into non-ASCII letters or marks (the o200k scanner's ASCII path
+    // must hand these to the general one), ASCII leads before non-ASCII letters
+    "Caf\xC3\xA9 ABC\xC3\x89" "a abc\xCC\x81 .Ab\xC3\xA9 x\xF0\x9F\x98\x80 -\xC3\xA9t\xC3\xA9 1\xC3\xA9 \n\xC3\xA9 AB\xCA\xB0" "c",
     // DeepSeek: ASCII punctuation before ASCII letters, CJK and kana at the range edges, digits
     "'hello .com #tag @user $x -y \"quoted\" (paren) [x] {y} \\z ~w `v ^u |t _s",
     "\xE4\xB8\x80\xE9\xBE\xA5\xE9\xBE\xA6\xE3\x81\x80\xE3\x82\x9F\xE3\x82\xA0\xE3\x83\xBF\xE3\x84\x80\xE3\x80\xBF\xE4\xB7\xBF",

@@ -55,6 +55,34 @@ size_t WordEnd(std::string_view s, size_t i, size_t len, uint16_t k) {
 // [^\s\p{L}\p{N}]
 bool Other(uint16_t k, char) { return (k & (kLetter | kNumber | kSpace)) == 0; }
 
+bool IsAsciiUpper(char c) { return c >= 'A' && c <= 'Z'; }
+bool IsAsciiLower(char c) { return c >= 'a' && c <= 'z'; }
+bool IsAscii(char c) { return static_cast<unsigned char>(c) < 0x80; }
+
+// The word alternatives where they see only ASCII (most text): what WordEnd returns, or
+// `kNotAscii` when a character the runs could take is not ASCII (then WordEnd decides). ASCII
+// letters are Lu or Ll only, so the upper run is [A-Z]*, the lower run [a-z]*, and a word that has
+// no lower-case letter is the upper run alone (the second alternative).
+constexpr size_t kNotAscii = ~size_t{0};
+size_t AsciiWordEnd(std::string_view s, size_t i) {
+  const size_t n = s.size();
+  const char c = s[i];
+  size_t t = i;
+  if (!IsAsciiUpper(c) && !IsAsciiLower(c)) {
+    if (i + 1 == n || !IsAscii(s[i + 1])) return kNotAscii;
+    const char d = s[i + 1];
+    if (!IsAsciiUpper(d) && !IsAsciiLower(d)) return 0;  // no letter or mark at i or i + 1
+    if (IsCrLf(c) || (c >= '0' && c <= '9')) return 0;   // may not lead, and is not a letter
+    t = i + 1;
+  }
+  size_t p = t;
+  while (p < n && IsAsciiUpper(s[p])) ++p;
+  size_t q = p;
+  while (q < n && IsAsciiLower(s[q])) ++q;
+  if (q < n && !IsAscii(s[q])) return kNotAscii;
+  return q;
+}
+
 }  // namespace
 
 void ScanO200k(std::string_view text, std::vector<Range>& matches) {
@@ -64,7 +92,8 @@ void ScanO200k(std::string_view text, std::vector<Range>& matches) {
     size_t len;
     const uint16_t k = ClassAt(text, i, len);
     const char c = text[i];
-    size_t end = WordEnd(text, i, len, k);
+    size_t end = IsAscii(c) ? AsciiWordEnd(text, i) : kNotAscii;
+    if (end == kNotAscii) end = WordEnd(text, i, len, k);
     if (end != 0) {
       end += ContractionLength(text, end);
     } else if (k & kNumber) {  // \p{N}{1,3}
