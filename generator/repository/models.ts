@@ -103,7 +103,7 @@ function orchestratedModels(graph: PipelineGraph, pipelineFile: string): Generat
     model_transaction_policy: { decoupled: true },
     parameters: parameters({
       ...graph.parameters,
-      ...inputLimits(plan.tokenize.parameters, plan.model.parameters),
+      ...inputLimits(plan.tokenize, graph),
       [ORCHESTRATES_PARAMETER]: plan.model.name,
     }),
   };
@@ -147,31 +147,31 @@ function outputTensor(p: Port): ModelTensor {
 
 /**
  * The orchestrator tokenizes as its tokenize step would: that step's prompt limits
- * (`max_input_bytes`, `max_input_tokens`; backends/triton tokenize_runner.h), and the model step's
- * own `max_input_len` (TensorRT-LLM's name) as the token limit when the step sets none.
+ * (`max_input_bytes`, `max_input_tokens`; backends/triton tokenize_runner.h), the token limit
+ * taken from the model as a standalone tokenize step takes it (consumersMaxInputLen).
  */
-function inputLimits(
-  tokenize: Record<string, string>,
-  model: Record<string, string>,
-): Record<string, string> {
+function inputLimits(tokenize: ResolvedStep, graph: PipelineGraph): Record<string, string> {
   const limits: Record<string, string> = {};
-  const tokens = tokenize.max_input_tokens ?? model.max_input_len;
-  if (tokenize.max_input_bytes !== undefined) limits.max_input_bytes = tokenize.max_input_bytes;
+  const tokens = tokenize.parameters.max_input_tokens ?? consumersMaxInputLen(tokenize, graph);
+  if (tokenize.parameters.max_input_bytes !== undefined)
+    limits.max_input_bytes = tokenize.parameters.max_input_bytes;
   if (tokens !== undefined) limits.max_input_tokens = tokens;
   return limits;
 }
 
 /**
- * The smallest `max_input_len` among the steps that take a tokenize step's outputs: a standalone
- * tokenize step refuses a longer prompt itself, before the model would (as the orchestrator does).
+ * The smallest `max_input_len` (TensorRT-LLM's name) among the steps that take a tokenize step's
+ * outputs: the step refuses a longer prompt itself, before the model would. A value that is not a
+ * count goes through as written, so the step refuses it at load naming the parameter.
  */
 function consumersMaxInputLen(step: ResolvedStep, graph: PipelineGraph): string | undefined {
   const produced = new Set(graph.outputMap.get(step.name)?.values() ?? []);
   const limits = graph.steps
     .filter((s) => [...(graph.inputMap.get(s.name)?.values() ?? [])].some((t) => produced.has(t)))
     .map((s) => s.parameters.max_input_len)
-    .filter((v): v is string => v !== undefined && /^\d+$/.test(v));
-  return limits.length ? String(Math.min(...limits.map(Number))) : undefined;
+    .filter((v): v is string => v !== undefined);
+  if (limits.length === 0) return undefined;
+  return limits.find((v) => !/^\d+$/.test(v)) ?? String(Math.min(...limits.map(Number)));
 }
 
 function parameters(params: Record<string, string>): ModelConfig['parameters'] {
