@@ -7,6 +7,7 @@
 #   bash bench/gpu/pack.sh   → .cache/gpu-pack/ (node, tritonserver, CLI bundle, two built repositories)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source bench/lib/pack.sh
 PACK=.cache/gpu-pack
 SITE=.venv/lib/python3.11/site-packages
 [[ -x $SITE/pytriton/tritonserver/bin/tritonserver ]] || { echo "pack: no tritonserver in .venv: run npm run setup" >&2; exit 1; }
@@ -25,12 +26,8 @@ for sample in llama3.1-tensorrt-llm qwen3-tensorrt-llm; do
   node bin/triton-studio.js build "$dir/repo" >/dev/null
 done
 npm run -s compile >/dev/null
-xz -T0 -6 -c "$(command -v node)" >"$PACK/node.xz"
-libs=$(ldd $SITE/pytriton/tritonserver/bin/tritonserver | awk '/nvidia_pytriton.libs/ {print "nvidia_pytriton.libs/" $1}')
-mkdir -p "$PACK/empty/pytriton/tritonserver/backends"
-tar -cJf "$PACK/tritonserver.tar.xz" -C $SITE pytriton/tritonserver/bin pytriton/tritonserver/caches $libs \
-  -C "$PWD/$PACK/empty" pytriton/tritonserver/backends
-rm -rf "$PACK/empty"
+pack_node "$PACK"
+pack_tritonserver "$PACK" "$SITE"
 tar -cJf "$PACK/work.tar.xz" -C "$PACK" work && rm -rf "$PACK/work"
 # The CLI bundle and the files it reads beside itself (not the extension, the compiler or source maps).
 tar -cJf "$PACK/cli.tar.xz" --exclude="*.map" --exclude=out/extension.js --exclude=out/webview --exclude=out/test --exclude=out/test-results \

@@ -5,10 +5,10 @@
 #   bash bench/gpu/run.sh [OUT_DIR]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+source bench/lib/pack.sh
 PACK=.cache/gpu-pack
 OUT=${1:-${OUT:-/tmp/gpu-out}}
 mkdir -p "$OUT" .venv/lib/python3.11/site-packages "$PACK/bin"
-unxz() { if command -v xz >/dev/null; then xz -dc "$1"; else python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' "$1"; fi; }
 unxz $PACK/tritonserver.tar.xz | tar -x -C .venv/lib/python3.11/site-packages
 unxz $PACK/work.tar.xz | tar -x -C $PACK
 unxz $PACK/cli.tar.xz | tar -x

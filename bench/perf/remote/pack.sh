@@ -13,6 +13,7 @@
 # a newer distribution runs them.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+source bench/lib/pack.sh
 PACK=.cache/remote-bench
 SITE=.venv/lib/python3.11/site-packages
 PA_VENV=.cache/perf-analyzer-venv
@@ -33,13 +34,8 @@ npx esbuild bench/perf/vs-perf-analyzer.ts --bundle --platform=node --format=cjs
 cp generator/pbtxt/*.proto generator/codegen/cpp/*.hbs out/bench/
 
 echo "pack: compressing"
-xz -T0 -6 -c "$(command -v node)" >"$PACK/node.xz"
-# tritonserver and the libraries it links (ldd), without the Python backend and its libpython.
-libs=$(ldd $SITE/pytriton/tritonserver/bin/tritonserver | awk '/nvidia_pytriton.libs/ {print "nvidia_pytriton.libs/" $1}')
-mkdir -p "$PACK/empty/pytriton/tritonserver/backends"
-tar -cJf "$PACK/tritonserver.tar.xz" -C $SITE pytriton/tritonserver/bin pytriton/tritonserver/caches $libs \
-  -C "$PWD/$PACK/empty" pytriton/tritonserver/backends
-rm -rf "$PACK/empty"
+pack_node "$PACK"
+pack_tritonserver "$PACK" "$SITE"
 cp -L /lib/x86_64-linux-gnu/libb64.so.0d "$CUDART" /lib/x86_64-linux-gnu/libnghttp2.so.14 \
   /lib/x86_64-linux-gnu/libprotobuf.so.32 "$PACK/lib/"
 tar -cJf "$PACK/bench.tar.xz" $PA_VENV/bin/perf_analyzer build/backends/perf-driver/ts-perf-driver \

@@ -6,10 +6,9 @@
 #   bash bench/perf/remote/run.sh --quick --engines native
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+source bench/lib/pack.sh
 PACK=.cache/remote-bench
 [[ -f $PACK/node.xz ]] || { echo "run: $PACK missing: run bench/perf/remote/pack.sh first" >&2; exit 1; }
-# xz, or Python's lzma where the machine has no xz.
-unxz() { if command -v xz >/dev/null; then xz -dc "$1"; else python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' "$1"; fi; }
 if [[ ! -x $PACK/bin/node ]]; then # unpacked once; a second run goes straight to the bench
   mkdir -p .venv/lib/python3.11/site-packages
   unxz $PACK/tritonserver.tar.xz | tar -x -C .venv/lib/python3.11/site-packages
