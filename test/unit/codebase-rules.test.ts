@@ -269,8 +269,8 @@ describe('every test file is named after the module or behaviour it pins', () =>
     if (folders.length) modules.add(`${folders.at(-1)}-${base}`);
   }
   const names =
-    (prefix: string): boolean =>
-    (name: string) =>
+    (prefix: string) =>
+    (name: string): boolean =>
       name === prefix || name.startsWith(`${prefix}-`);
   const testFiles = tracked.filter((f) => /^test\/.*\.test\.(ts|tsx|mts)$/.test(f));
 
