@@ -23,7 +23,6 @@ const LONG_FILES: Record<string, string> = {
     'one epoll loop and its state machine; to split: load schedule / output batches',
   'backends/tokenizers/src/decoders.cc': "one file per HF component family, as tokenizers' decoders.rs is",
   'bench/perf/vs-perf-analyzer.ts': 'a bench script; to split: tool runners / report tables',
-  'test/integration/cli.test.ts': 'one shared server for every command; to split by command',
   'test/integration/perf-endpoints.test.ts': 'one server per endpoint family; to split',
   'test/integration/native-steps.test.ts': 'one build shared by its tests; to split by step kind',
   'test/vscode/suite/workflow.test.ts': 'one code-server session; to split by command group',
