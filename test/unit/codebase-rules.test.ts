@@ -26,7 +26,6 @@ const LONG_FILES: Record<string, string> = {
   'test/integration/perf-endpoints.test.ts': 'one server per endpoint family; to split',
   'test/integration/native-steps.test.ts': 'one build shared by its tests; to split by step kind',
   'test/vscode/suite/workflow.test.ts': 'one code-server session; to split by command group',
-  'test/vscode/suite/graphEditor.test.ts': 'follows issue 27 item 2',
 };
 
 /** Product functions over MAX_FUNCTION_LINES (`file#name`), and why they may be. */
