@@ -171,7 +171,7 @@ describe('bge-embedding-onnx on the real server', () => {
 
 describe('ms-marco-reranker-onnx on the real server', () => {
   const queries = ['what is a tokenizer?', 'capital of France', 'how do rerankers score passages'];
-  const passages = ['A tokenizer splits text into ids for a model to read.', 'Paris', LONG.repeat(3)];
+  const passages = ['A tokenizer splits text into ids for a model to read.', 'Paris', LONG.repeat(20)]; // ~760 tokens: the sample sets no max_length: cut at the model's 512 positions
   const rows: Row[] = queries.map((q, i) => ({ text: q, pair: passages[i]! }));
   const send = (client: TritonClient, ensemble: string) =>
     client.infer(ensemble, [
@@ -185,6 +185,7 @@ describe('ms-marco-reranker-onnx on the real server', () => {
       width: 1,
     });
     expect(want.token_type_ids).toContain(1);
+    expect(want.lengths[2]).toBe(512); // default_max_length from the model preset's max_position_embeddings
   });
 
   it('with "max_length": 16 on the tokenize step cuts the long passage as HF does (longest_first)', async () => {
