@@ -101,6 +101,7 @@ async function serveAndCheck(
   maxLength: number,
   send: (client: TritonClient, ensemble: string) => Promise<InferResult>,
   output: { name: string; width: number },
+  after?: (client: TritonClient, ensemble: string) => Promise<void>,
 ) {
   const generated = generateRepository({ pipelinePath: prepared.file, outDir: prepared.repo });
   expect(generated.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
@@ -130,6 +131,7 @@ async function serveAndCheck(
     expect(result.numbers(output.name)).toEqual(
       simOutput(want.input_ids, want.token_type_ids, want.attention_mask, want.width, output.width),
     );
+    await after?.(client, generated.ensembleName!);
     return want;
   } finally {
     client.close();
@@ -190,7 +192,28 @@ describe('ms-marco-reranker-onnx on the real server', () => {
 
   it('with "max_length": 16 on the tokenize step cuts the long passage as HF does (longest_first)', async () => {
     const prepared = prepare('ms-marco-reranker-onnx', 'reranker', { max_length: 16 });
-    const want = await serveAndCheck(prepared, rows, 16, send, { name: 'logits', width: 1 });
+    const want = await serveAndCheck(
+      prepared,
+      rows,
+      16,
+      send,
+      { name: 'logits', width: 1 },
+      async (client, ensemble) => {
+        // A strategy that does not exist (written past validation): the step refuses to load, naming it.
+        const config = join(prepared.repo, 'tokenize', 'config.pbtxt');
+        const good = readFileSync(config, 'utf8');
+        writeFileSync(
+          config,
+          `${good}\nparameters { key: "truncation_strategy" value { string_value: "longest" } }\n`,
+        );
+        await expect(client.loadModel('tokenize')).rejects.toThrow(
+          /parameter 'truncation_strategy' is 'longest'; use one of longest_first, only_first, only_second/,
+        );
+        writeFileSync(config, good);
+        await client.loadModel('tokenize');
+        expect((await send(client, ensemble)).output('logits').shape).toEqual([rows.length, 1]);
+      },
+    );
     expect(want.width).toBe(16);
     expect(Math.max(...want.lengths)).toBe(16);
   });
