@@ -54,23 +54,41 @@ function prepare(sample: string, modelStep: string, parameters?: Record<string, 
   return { file, record, repo: join(dir, 'repo') };
 }
 
-/** Hugging Face's encoding of the rows under `maxLength`/LongestFirst, padded right to the longest. */
-async function huggingFace(tokenizerFile: string, rows: Row[], maxLength: number) {
+/** How HF is set for the comparison: the cut, its direction, and padding to a multiple. */
+interface HfSettings {
+  maxLength: number;
+  direction?: 'Left' | 'Right';
+  multipleOf?: number;
+}
+
+/**
+ * Hugging Face's encoding of the rows: cut at `maxLength` (LongestFirst), then every row padded
+ * right (BERT's [PAD], id 0) to the longest, rounded up to `multipleOf` — HF's Encoding.pad to the
+ * length its pad_encodings computes (the npm binding pads single encodings only).
+ */
+async function huggingFace(tokenizerFile: string, rows: Row[], settings: HfSettings) {
   const file = withEncoderSettings(tokenizerFile, {
-    truncation: { max_length: maxLength, stride: 0, strategy: 'LongestFirst', direction: 'Right' },
+    truncation: {
+      max_length: settings.maxLength,
+      stride: 0,
+      strategy: 'LongestFirst',
+      direction: settings.direction ?? 'Right',
+    },
     padding: null,
   });
   const hf = await Tokenizer.fromFile(file);
   const encodings = [];
   for (const r of rows) encodings.push(await hf.encode(r.text, r.pair ?? null));
-  const width = Math.max(...encodings.map((e) => e.getLength()));
-  const pad = (v: number[]) => [...v, ...Array(width - v.length).fill(0)]; // BERT's [PAD] is 0
+  const lengths = encodings.map((e) => e.getLength());
+  const multiple = settings.multipleOf ?? 1;
+  const width = Math.ceil(Math.max(...lengths) / multiple) * multiple;
+  for (const e of encodings) e.pad(width, { direction: 'right', padId: 0, padTypeId: 0, padToken: '[PAD]' });
   return {
     width,
-    lengths: encodings.map((e) => e.getLength()),
-    input_ids: encodings.flatMap((e) => pad(e.getIds())),
-    token_type_ids: encodings.flatMap((e) => pad(e.getTypeIds())),
-    attention_mask: encodings.flatMap((e) => pad(e.getAttentionMask())),
+    lengths,
+    input_ids: encodings.flatMap((e) => e.getIds()),
+    token_type_ids: encodings.flatMap((e) => e.getTypeIds()),
+    attention_mask: encodings.flatMap((e) => e.getAttentionMask()),
   };
 }
 
@@ -93,12 +111,12 @@ function simOutput(ids: number[], types: number[], mask: number[], width: number
 
 /**
  * Generates, builds and serves the prepared sample, sends one request of `rows`, and checks what
- * the model step received and answered against HF cut at `maxLength`.
+ * the model step received and answered against HF set as `settings`.
  */
 async function serveAndCheck(
   prepared: ReturnType<typeof prepare>,
   rows: Row[],
-  maxLength: number,
+  settings: HfSettings,
   send: (client: TritonClient, ensemble: string) => Promise<InferResult>,
   output: { name: string; width: number },
   after?: (client: TritonClient, ensemble: string) => Promise<void>,
@@ -107,7 +125,7 @@ async function serveAndCheck(
   expect(generated.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
   await buildRepository(prepared.repo);
   const tokenizer = resolveTokenizer('bert-base-uncased', prepared.file, defaultTokenizerSearchDirs()).file!;
-  const want = await huggingFace(tokenizer, rows, maxLength);
+  const want = await huggingFace(tokenizer, rows, settings);
   const server = await startLocalServer({ modelRepository: prepared.repo, logFile: `${prepared.repo}.log` });
   const client = new TritonClient(server.grpcUrl);
   try {
@@ -144,30 +162,46 @@ const LONG =
   'a tokenizer in front of an encoder must cut and pad exactly as the model was trained to expect. ';
 
 describe('bge-embedding-onnx on the real server', () => {
+  const rows: Row[] = [
+    { text: 'A warm, funny and beautifully acted film.' },
+    { text: 'Short.' },
+    { text: LONG.repeat(20) }, // ~760 tokens: cut at the sample's max_length 512
+    { text: 'naïve café, déjà vu — ünïcödé 🙂 and [brackets]' },
+  ];
+  const send = (client: TritonClient, ensemble: string) =>
+    client.infer(ensemble, [
+      bytesInput(
+        'text',
+        [rows.length, 1],
+        rows.map((r) => r.text),
+      ),
+    ]);
+  const embedding = { name: 'sentence_embedding', width: 384 };
+
   it('gives the embedder the ids, type ids and masks HF makes (cut at 512), and 384-wide FP32 embeddings', async () => {
-    const rows: Row[] = [
-      { text: 'A warm, funny and beautifully acted film.' },
-      { text: 'Short.' },
-      { text: LONG.repeat(20) }, // ~760 tokens: cut at the sample's max_length 512
-      { text: 'naïve café, déjà vu — ünïcödé 🙂 and [brackets]' },
-    ];
-    const prepared = prepare('bge-embedding-onnx', 'embedder');
     const want = await serveAndCheck(
-      prepared,
+      prepare('bge-embedding-onnx', 'embedder'),
       rows,
-      512,
-      (client, ensemble) =>
-        client.infer(ensemble, [
-          bytesInput(
-            'text',
-            [rows.length, 1],
-            rows.map((r) => r.text),
-          ),
-        ]),
-      { name: 'sentence_embedding', width: 384 },
+      { maxLength: 512 },
+      send,
+      embedding,
     );
     expect(want.lengths[2]).toBe(512);
     expect(new Set(want.lengths).size).toBe(rows.length); // different lengths: padding is exercised
+  });
+
+  it('with "max_length": 12 cut from the left and rows padded to a multiple of 8, as HF does', async () => {
+    const overrides = { max_length: 12, truncation_direction: 'left', pad_to_multiple_of: 8 };
+    const prepared = prepare('bge-embedding-onnx', 'embedder', overrides);
+    const want = await serveAndCheck(
+      prepared,
+      rows,
+      { maxLength: 12, direction: 'Left', multipleOf: 8 },
+      send,
+      embedding,
+    );
+    expect(want.lengths).toContain(12);
+    expect(want.width).toBe(16); // 12 rounded up to 8's multiple
   });
 });
 
@@ -182,10 +216,16 @@ describe('ms-marco-reranker-onnx on the real server', () => {
     ]);
 
   it('gives the reranker query/passage pairs encoded as HF does (type ids 1 for the passage), one logit each', async () => {
-    const want = await serveAndCheck(prepare('ms-marco-reranker-onnx', 'reranker'), rows, 512, send, {
-      name: 'logits',
-      width: 1,
-    });
+    const want = await serveAndCheck(
+      prepare('ms-marco-reranker-onnx', 'reranker'),
+      rows,
+      { maxLength: 512 },
+      send,
+      {
+        name: 'logits',
+        width: 1,
+      },
+    );
     expect(want.token_type_ids).toContain(1);
     expect(want.lengths[2]).toBe(512); // default_max_length from the model preset's max_position_embeddings
   });
@@ -195,7 +235,7 @@ describe('ms-marco-reranker-onnx on the real server', () => {
     const want = await serveAndCheck(
       prepared,
       rows,
-      16,
+      { maxLength: 16 },
       send,
       { name: 'logits', width: 1 },
       async (client, ensemble) => {
