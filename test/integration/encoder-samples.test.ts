@@ -1,0 +1,220 @@
+/**
+ * The encoder samples end to end on the real tritonserver: bge-embedding-onnx (one text per row)
+ * and ms-marco-reranker-onnx (a query and a passage per row), each generated from its pipeline
+ * file and built, the ONNX model step swapped for sim-llm's encoder interface (same tensors) with
+ * `record_requests` on, so the test sees exactly what the model step received. That must equal
+ * Hugging Face's `tokenizers` (npm) encoding of the same rows with the same truncation — the
+ * sample's own (512, longest_first), and a pipeline override (`max_length` 16) — padded to the
+ * batch's longest row; the model's outputs must have the preset's dtype and shape and follow
+ * from those tensors.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Tokenizer } from 'tokenizers';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bytesInput, TritonClient, type InferResult } from '../../client/grpc/client.js';
+import { startLocalServer } from '../../client/server/localServer.js';
+import { buildRepository } from '../../generator/build/index.js';
+import { formatDiagnostic, generateRepository, type Pipeline } from '../../generator/index.js';
+import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
+import { withEncoderSettings } from '../../bench/tokenizers/encoder-parity.js';
+
+const SAMPLES = resolve(__dirname, '../../samples');
+const work = mkdtempSync(join(tmpdir(), 'ts-encoder-samples-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface Row {
+  text: string;
+  pair?: string;
+}
+
+interface Received {
+  datatype: string;
+  shape: number[];
+  data: number[];
+}
+
+/** The sample copied with its model step on sim-llm (recording) and `parameters` on its tokenize step. */
+function prepare(sample: string, modelStep: string, parameters?: Record<string, string | number>) {
+  const dir = join(work, `${sample}-${parameters ? 'override' : 'own'}`);
+  cpSync(join(SAMPLES, sample), dir, { recursive: true });
+  const file = join(dir, `${sample}.pipeline.json`);
+  const pipeline = JSON.parse(readFileSync(file, 'utf8')) as Pipeline;
+  const record = join(dir, 'received.jsonl');
+  for (const step of pipeline.steps) {
+    if (step.name === modelStep) {
+      step.backend = 'sim_llm'; // the one line that swaps an onnxruntime_onnx preset for the CPU stand-in
+      step.files = [];
+      step.parameters = { ...step.parameters, record_requests: record };
+    }
+    if (step.kind === 'tokenize' && parameters) step.parameters = { ...step.parameters, ...parameters };
+  }
+  writeFileSync(file, JSON.stringify(pipeline, null, 2));
+  return { file, record, repo: join(dir, 'repo') };
+}
+
+/** Hugging Face's encoding of the rows under `maxLength`/LongestFirst, padded right to the longest. */
+async function huggingFace(tokenizerFile: string, rows: Row[], maxLength: number) {
+  const file = withEncoderSettings(tokenizerFile, {
+    truncation: { max_length: maxLength, stride: 0, strategy: 'LongestFirst', direction: 'Right' },
+    padding: null,
+  });
+  const hf = await Tokenizer.fromFile(file);
+  const encodings = [];
+  for (const r of rows) encodings.push(await hf.encode(r.text, r.pair ?? null));
+  const width = Math.max(...encodings.map((e) => e.getLength()));
+  const pad = (v: number[]) => [...v, ...Array(width - v.length).fill(0)]; // BERT's [PAD] is 0
+  return {
+    width,
+    lengths: encodings.map((e) => e.getLength()),
+    input_ids: encodings.flatMap((e) => pad(e.getIds())),
+    token_type_ids: encodings.flatMap((e) => pad(e.getTypeIds())),
+    attention_mask: encodings.flatMap((e) => pad(e.getAttentionMask())),
+  };
+}
+
+/** sim-llm's encoder: out[k] = Σ over unmasked j of (id_j + 50000·type_j)·(j+1+k) mod 65521. */
+function simOutput(ids: number[], types: number[], mask: number[], width: number, n: number): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < ids.length / width; r++) {
+    for (let k = 0; k < n; k++) {
+      let sum = 0;
+      for (let j = 0; j < width; j++) {
+        const at = r * width + j;
+        if (mask[at])
+          sum = (sum + ((((ids[at]! + 50000 * types[at]!) % 65521) * (j + 1 + k)) % 65521)) % 65521;
+      }
+      out.push(sum);
+    }
+  }
+  return out;
+}
+
+/**
+ * Generates, builds and serves the prepared sample, sends one request of `rows`, and checks what
+ * the model step received and answered against HF cut at `maxLength`.
+ */
+async function serveAndCheck(
+  prepared: ReturnType<typeof prepare>,
+  rows: Row[],
+  maxLength: number,
+  send: (client: TritonClient, ensemble: string) => Promise<InferResult>,
+  output: { name: string; width: number },
+  after?: (client: TritonClient, ensemble: string) => Promise<void>,
+) {
+  const generated = generateRepository({ pipelinePath: prepared.file, outDir: prepared.repo });
+  expect(generated.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
+  await buildRepository(prepared.repo);
+  const tokenizer = resolveTokenizer('bert-base-uncased', prepared.file, defaultTokenizerSearchDirs()).file!;
+  const want = await huggingFace(tokenizer, rows, maxLength);
+  const server = await startLocalServer({ modelRepository: prepared.repo, logFile: `${prepared.repo}.log` });
+  const client = new TritonClient(server.grpcUrl);
+  try {
+    for (const m of generated.models) await client.loadModel(m.name);
+    const result = await send(client, generated.ensembleName!);
+    expect(existsSync(prepared.record)).toBe(true);
+    const lines = readFileSync(prepared.record, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1); // one request, all rows in it
+    const got = (JSON.parse(lines[0]!) as { inputs: Record<string, Received> }).inputs;
+    for (const name of ['input_ids', 'token_type_ids', 'attention_mask'] as const) {
+      expect(got[name], name).toEqual({
+        datatype: 'INT64',
+        shape: [rows.length, want.width],
+        data: want[name],
+      });
+    }
+    expect(result.output(output.name)).toMatchObject({
+      datatype: 'FP32',
+      shape: [rows.length, output.width],
+    });
+    expect(result.numbers(output.name)).toEqual(
+      simOutput(want.input_ids, want.token_type_ids, want.attention_mask, want.width, output.width),
+    );
+    await after?.(client, generated.ensembleName!);
+    return want;
+  } finally {
+    client.close();
+    await server.stop();
+  }
+}
+
+const LONG =
+  'Triton serves many models at once, and each model step receives tensors of a fixed data type and shape; ' +
+  'a tokenizer in front of an encoder must cut and pad exactly as the model was trained to expect. ';
+
+describe('bge-embedding-onnx on the real server', () => {
+  it('gives the embedder the ids, type ids and masks HF makes (cut at 512), and 384-wide FP32 embeddings', async () => {
+    const rows: Row[] = [
+      { text: 'A warm, funny and beautifully acted film.' },
+      { text: 'Short.' },
+      { text: LONG.repeat(20) }, // ~760 tokens: cut at the sample's max_length 512
+      { text: 'naïve café, déjà vu — ünïcödé 🙂 and [brackets]' },
+    ];
+    const prepared = prepare('bge-embedding-onnx', 'embedder');
+    const want = await serveAndCheck(
+      prepared,
+      rows,
+      512,
+      (client, ensemble) =>
+        client.infer(ensemble, [
+          bytesInput(
+            'text',
+            [rows.length, 1],
+            rows.map((r) => r.text),
+          ),
+        ]),
+      { name: 'sentence_embedding', width: 384 },
+    );
+    expect(want.lengths[2]).toBe(512);
+    expect(new Set(want.lengths).size).toBe(rows.length); // different lengths: padding is exercised
+  });
+});
+
+describe('ms-marco-reranker-onnx on the real server', () => {
+  const queries = ['what is a tokenizer?', 'capital of France', 'how do rerankers score passages'];
+  const passages = ['A tokenizer splits text into ids for a model to read.', 'Paris', LONG.repeat(20)]; // ~760 tokens: the sample sets no max_length: cut at the model's 512 positions
+  const rows: Row[] = queries.map((q, i) => ({ text: q, pair: passages[i]! }));
+  const send = (client: TritonClient, ensemble: string) =>
+    client.infer(ensemble, [
+      bytesInput('query', [rows.length, 1], queries),
+      bytesInput('passage', [rows.length, 1], passages),
+    ]);
+
+  it('gives the reranker query/passage pairs encoded as HF does (type ids 1 for the passage), one logit each', async () => {
+    const want = await serveAndCheck(prepare('ms-marco-reranker-onnx', 'reranker'), rows, 512, send, {
+      name: 'logits',
+      width: 1,
+    });
+    expect(want.token_type_ids).toContain(1);
+    expect(want.lengths[2]).toBe(512); // default_max_length from the model preset's max_position_embeddings
+  });
+
+  it('with "max_length": 16 on the tokenize step cuts the long passage as HF does (longest_first)', async () => {
+    const prepared = prepare('ms-marco-reranker-onnx', 'reranker', { max_length: 16 });
+    const want = await serveAndCheck(
+      prepared,
+      rows,
+      16,
+      send,
+      { name: 'logits', width: 1 },
+      async (client, ensemble) => {
+        // A strategy that does not exist (written past validation): the step refuses to load, naming it.
+        const config = join(prepared.repo, 'tokenize', 'config.pbtxt');
+        const good = readFileSync(config, 'utf8');
+        writeFileSync(
+          config,
+          `${good}\nparameters { key: "truncation_strategy" value { string_value: "longest" } }\n`,
+        );
+        await expect(client.loadModel('tokenize')).rejects.toThrow(
+          /parameter 'truncation_strategy' is 'longest'; use one of longest_first, only_first, only_second/,
+        );
+        writeFileSync(config, good);
+        await client.loadModel('tokenize');
+        expect((await send(client, ensemble)).output('logits').shape).toEqual([rows.length, 1]);
+      },
+    );
+    expect(want.width).toBe(16);
+    expect(Math.max(...want.lengths)).toBe(16);
+  });
+});
