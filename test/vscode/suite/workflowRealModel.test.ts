@@ -14,29 +14,8 @@ import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { Pipeline } from '../../../generator/index.js';
 import { workbench } from './workbench.js';
-
-type Ok<T> = { ok: true } & T;
-type Result<T> = Ok<T> | { ok: false; error: string };
-
-async function run<T extends object>(command: string, ...args: unknown[]): Promise<Ok<T>> {
-  const outcome = await vscode.commands.executeCommand<Result<T> | undefined>(
-    `tritonStudio.${command}`,
-    ...args,
-  );
-  assert.ok(outcome, `${command} returned nothing`);
-  assert.ok(outcome.ok, `${command} failed: ${outcome.ok ? '' : outcome.error}`);
-  return outcome;
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 300_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+import { run } from './commands.js';
+import { waitFor } from './waitFor.js';
 
 describe('Triton Studio with a real model: SmolLM2 on llama.cpp from the pipeline’s lenses', function () {
   // Building the llama.cpp step and a latency run on a 2-core machine take minutes.
@@ -99,16 +78,20 @@ describe('Triton Studio with a real model: SmolLM2 on llama.cpp from the pipelin
     await workbench({ kind: 'clickCodeLens', text: 'Latency test' });
     await workbench({ kind: 'pickQuickItem', label: 'Quick' });
     type Sweep = { points: { runs: { results: { errors: number; latency: { p50Ms: number } } }[] }[] };
-    const sweep = await waitFor<Sweep>('the latency run to be saved', () => {
-      const file = existsSync(reports)
-        ? readdirSync(reports).find((f) => f.startsWith('smollm2-'))
-        : undefined;
-      try {
-        return file ? (JSON.parse(readFileSync(join(reports, file), 'utf8')) as Sweep) : undefined;
-      } catch {
-        return undefined; // still being written
-      }
-    });
+    const sweep = await waitFor<Sweep>(
+      'the latency run to be saved',
+      () => {
+        const file = existsSync(reports)
+          ? readdirSync(reports).find((f) => f.startsWith('smollm2-'))
+          : undefined;
+        try {
+          return file ? (JSON.parse(readFileSync(join(reports, file), 'utf8')) as Sweep) : undefined;
+        } catch {
+          return undefined; // still being written
+        }
+      },
+      300_000,
+    );
     const [result] = sweep.points.flatMap((p) => p.runs).map((r) => r.results);
     assert.ok(result, 'no run saved');
     assert.equal(result.errors, 0);
