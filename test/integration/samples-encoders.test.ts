@@ -19,6 +19,7 @@ import { buildRepository } from '../../generator/build/index.js';
 import { formatDiagnostic, generateRepository, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
 import { withEncoderSettings } from '../../bench/tokenizers/encoder-parity.js';
+import { runCli } from './run-cli.js';
 
 const SAMPLES = resolve(__dirname, '../../samples');
 const work = mkdtempSync(join(tmpdir(), 'ts-encoder-samples-'));
@@ -119,7 +120,7 @@ async function serveAndCheck(
   settings: HfSettings,
   send: (client: TritonClient, ensemble: string) => Promise<InferResult>,
   output: { name: string; width: number },
-  after?: (client: TritonClient, ensemble: string) => Promise<void>,
+  after?: (client: TritonClient, ensemble: string, url: string, result: InferResult) => Promise<void>,
 ) {
   const generated = generateRepository({ pipelinePath: prepared.file, outDir: prepared.repo });
   expect(generated.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
@@ -149,7 +150,7 @@ async function serveAndCheck(
     expect(result.numbers(output.name)).toEqual(
       simOutput(want.input_ids, want.token_type_ids, want.attention_mask, want.width, output.width),
     );
-    await after?.(client, generated.ensembleName!);
+    await after?.(client, generated.ensembleName!, server.grpcUrl, result);
     return want;
   } finally {
     client.close();
@@ -185,6 +186,22 @@ describe('bge-embedding-onnx on the real server', () => {
       { maxLength: 512 },
       send,
       embedding,
+      async (_client, ensemble, url, batch) => {
+        // `triton-studio prompt` knows the pipeline is an embedding model from its config alone; a
+        // row alone embeds as it did in the batch (padding is masked).
+        const run = await runCli(['prompt', rows[0]!.text, '--url', url, '--model', ensemble, '--json']);
+        expect([run.code, run.stderr]).toEqual([0, expect.stringMatching(/^latency /)]);
+        const printed = JSON.parse(run.stdout) as { kind: string; embedding: number[] };
+        expect(printed.kind).toBe('embedding');
+        expect(printed.embedding).toEqual(batch.numbers('sentence_embedding').slice(0, 384));
+        const text = await runCli(['prompt', 'Short.', '--url', url, '--model', ensemble]);
+        expect(text.stdout).toMatch(/^384 dims, L2 norm [0-9.]+: \[[0-9.]+, /);
+        const pair = await runCli(['prompt', 'Short.', '--pair', 'x', '--url', url, '--model', ensemble]);
+        expect([pair.code, pair.stderr]).toEqual([
+          2,
+          expect.stringContaining('--pair is for reranker pipelines'),
+        ]);
+      },
     );
     expect(want.lengths[2]).toBe(512);
     expect(new Set(want.lengths).size).toBe(rows.length); // different lengths: padding is exercised
@@ -221,9 +238,24 @@ describe('ms-marco-reranker-onnx on the real server', () => {
       rows,
       { maxLength: 512 },
       send,
-      {
-        name: 'logits',
-        width: 1,
+      { name: 'logits', width: 1 },
+      async (_client, ensemble, url, batch) => {
+        // `triton-studio prompt QUERY --pair P…`: every passage scored against the query in one
+        // request; (query 0, passage 0) scores as row 0 did in the batch, the ranking is by score.
+        const args = ['prompt', queries[0]!, ...passages.flatMap((p) => ['--pair', p]), '--url', url];
+        const run = await runCli([...args, '--model', ensemble, '--json']);
+        expect([run.code, run.stderr]).toEqual([0, expect.stringMatching(/^latency /)]);
+        const printed = JSON.parse(run.stdout) as { kind: string; scores: number[]; ranking: number[] };
+        expect(printed.kind).toBe('reranker');
+        expect(printed.scores).toHaveLength(passages.length);
+        expect(printed.scores[0]).toBe(batch.numbers('logits')[0]);
+        const byScore = [...printed.ranking].map((i) => printed.scores[i]!);
+        expect(byScore).toEqual([...printed.scores].sort((a, b) => b - a));
+        const none = await runCli(['prompt', queries[0]!, '--url', url, '--model', ensemble]);
+        expect([none.code, none.stderr]).toEqual([
+          2,
+          expect.stringContaining('give each with --pair PASSAGE'),
+        ]);
       },
     );
     expect(want.token_type_ids).toContain(1);
