@@ -6,6 +6,7 @@ import { generateCommand } from './commands/generate.js';
 import { importCommand } from './commands/import.js';
 import { importGgufCommand } from './commands/importGguf.js';
 import { k8sCommand } from './commands/k8s.js';
+import { newCommand } from './commands/new.js';
 import { perfCommand } from './commands/perf.js';
 import { promptCommand } from './commands/prompt.js';
 import { renderChatCommand } from './commands/renderChat.js';
@@ -31,6 +32,7 @@ export function createProgram(): Command {
     tokenizeCommand(),
     renderChatCommand(),
     validateCommand(),
+    newCommand(),
     generateCommand(),
     importCommand(),
     importGgufCommand(),

@@ -65,14 +65,22 @@ export { probeModel, type ProbeResult } from './deploy/readinessProbe.js';
 export { readRepository, RepositoryError, type RepositoryModelEntry } from './repository.js';
 export {
   sendPrompt,
-  sendClassify,
-  isClassifier,
   promptInputs,
   type PromptOptions,
   type ChatPromptInputs,
   type PromptResult,
-  type ClassifyResult,
 } from './prompt.js';
+export {
+  encoderKind,
+  isClassifier,
+  sendClassify,
+  sendEmbed,
+  sendRerank,
+  type ClassifyResult,
+  type EmbedResult,
+  type EncoderKind,
+  type RerankResult,
+} from './encoderPrompt.js';
 export {
   createTransport,
   ENDPOINTS,

@@ -131,7 +131,7 @@ class SimLlmModel : public glue::BackendModel {
       PendingRequest pending;
       pending.request = requests[i];
       try {
-        if (!record_path_.empty()) Record(pending.request);
+        if (!record_path_.empty()) RecordRequest(record_path_, config_.name, pending.request);
         Parse(&pending);
         if (config_.decoupled) {
           glue::Check(TRITONBACKEND_ResponseFactoryNew(&pending.factory, pending.request), "creating a response factory");
@@ -427,36 +427,6 @@ class SimLlmModel : public glue::BackendModel {
                                                            compute_end ? compute_end : now, now));
   }
 
-  // Appends {"inputs": {name: {"datatype", "shape", "data"}}} for the request to record_path_.
-  void Record(TRITONBACKEND_Request* request) const {
-    uint32_t count = 0;
-    glue::Check(TRITONBACKEND_RequestInputCount(request, &count), "counting request inputs");
-    nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
-    for (uint32_t i = 0; i < count; ++i) {
-      const char* name = nullptr;
-      glue::Check(TRITONBACKEND_RequestInputName(request, i, &name), "reading an input name");
-      const glue::InputTensor t = glue::ReadRequiredInput(request, name);
-      nlohmann::ordered_json data;
-      if (t.dtype == TRITONSERVER_TYPE_BYTES) {
-        data = t.Strings();
-      } else if (t.dtype == TRITONSERVER_TYPE_BOOL) {
-        data = nlohmann::ordered_json::array();
-        for (const char b : t.data) data.push_back(b != 0);
-      } else if (glue::IsIntegerType(t.dtype)) {
-        data = t.Integers();
-      } else if (t.dtype == TRITONSERVER_TYPE_FP32 || t.dtype == TRITONSERVER_TYPE_FP64) {
-        data = t.Floats();
-      } else {
-        data = std::to_string(t.data.size()) + " bytes";
-      }
-      inputs[name] = {{"datatype", glue::DataTypeName(t.dtype)}, {"shape", t.shape}, {"data", std::move(data)}};
-    }
-    static std::mutex mutex;
-    std::lock_guard<std::mutex> lock(mutex);
-    std::ofstream out(record_path_, std::ios::app);
-    out << nlohmann::ordered_json{{"model", config_.name}, {"inputs", std::move(inputs)}}.dump() << "\n";
-  }
-
   static void LogIfError(TRITONSERVER_Error* err) {
     if (err == nullptr) return;
     TS_LOG(TRITONSERVER_LOG_ERROR, std::string("sim_llm: ") + TRITONSERVER_ErrorMessage(err));
@@ -474,11 +444,12 @@ class SimLlmModel : public glue::BackendModel {
 };
 
 // The interface comes from the config: an input 'text_input' is vLLM's, an output 'logits' an
-// encoder classifier's; anything else the token interface (FasterTransformer / TensorRT-LLM).
+// encoder's (as is 'sentence_embedding'); anything else the token interface (FasterTransformer / TensorRT-LLM).
 std::unique_ptr<glue::BackendModel> CreateModel(TRITONBACKEND_Model* model) {
   glue::ModelConfig config = glue::ReadModelConfig(model);
   if (config.HasTensor("text_input", false)) return CreateTextModel(std::move(config));
-  if (config.HasTensor("logits", true)) return CreateClassifierModel(std::move(config));
+  if (config.HasTensor("logits", true) || config.HasTensor("sentence_embedding", true))
+    return CreateClassifierModel(std::move(config));
   return std::make_unique<SimLlmModel>(std::move(config));
 }
 

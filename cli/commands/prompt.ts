@@ -7,8 +7,10 @@ import {
   withEndpointOption,
   type ConnectionOptions,
 } from '../connection.js';
+import { CliError } from '../io.js';
 import { wholeNumber } from '../options.js';
-import { GrpcTransport, isClassifier, sendClassify, type Endpoint } from '../../client/index.js';
+import { encoderKind, GrpcTransport, type Endpoint } from '../../client/index.js';
+import { sendToEncoder } from './promptEncoder.js';
 
 export function promptCommand(): Command {
   return withEndpointOption(
@@ -16,15 +18,22 @@ export function promptCommand(): Command {
       new Command('prompt')
         .description(
           'send a prompt to an ensemble (text_input / max_tokens → text_output) and print the answer; ' +
-            'to a classifier (text → logits, over gRPC) and print its label and logits',
+            'to an encoder pipeline (over gRPC) its numbers: a classifier its label and logits, ' +
+            'a reranker a score per --pair passage, an embedding model its vector',
         )
-        .argument('<text>', 'the prompt'),
+        .argument('<text>', 'the prompt (a reranker: the query)'),
     ),
   )
     .requiredOption('--model <name>', 'the ensemble to prompt')
     .option('--stream', 'stream the answer as it is generated')
     .option('--max-tokens <n>', 'maximum tokens to generate', wholeNumber(1), 32)
     .option('--json', 'print the result as JSON')
+    .option(
+      '--pair <passage>',
+      'a reranker: a passage to score against the query (repeat for several; one batched request)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .action(
       action(
         async (
@@ -35,20 +44,26 @@ export function promptCommand(): Command {
             stream?: boolean;
             maxTokens: number;
             endpoint: Endpoint;
+            pair: string[];
           },
         ) => {
           const transport = connectTransport(opts);
           try {
             const config =
               transport instanceof GrpcTransport ? await transport.client.modelConfig(opts.model) : undefined;
-            if (transport instanceof GrpcTransport && config && isClassifier(config)) {
-              const r = await sendClassify(transport.client, { model: opts.model, text, config });
-              out.result({ ok: true, model: opts.model, ...r });
-              out.info(
-                `label ${r.label} (p ${r.probabilities[r.label]!.toFixed(4)}), logits [${r.logits.map((l) => l.toFixed(4)).join(', ')}]`,
-              );
-              out.progress(`latency ${r.latencyMs.toFixed(1)} ms`);
+            const kind = config && encoderKind(config);
+            if (transport instanceof GrpcTransport && config && kind) {
+              await sendToEncoder(out, transport.client, {
+                kind,
+                config,
+                model: opts.model,
+                text,
+                pairs: opts.pair,
+              });
               return;
+            }
+            if (opts.pair.length > 0) {
+              throw new CliError(`--pair is for reranker pipelines; '${opts.model}' is not one`, 2);
             }
             const session = await transport.prepare(opts.model, { stream: opts.stream ?? false });
             const result = await session

@@ -78,6 +78,10 @@ export const DIAGNOSTIC_CODES = {
   'TS-E084':
     'a TypeScript module does not fit its step (hook signatures, custom step types, wrong step kind)',
   'TS-E085': 'a parameter a TypeScript custom step reads is not set',
+  'TS-E090':
+    "a tokenize step's truncation/padding count out of range (max_length, stride, padding_length, pad_to_multiple_of)",
+  'TS-E091': "a tokenize step's truncation/padding strategy or direction that does not exist",
+  'TS-E092': 'a tokenize step with padding_strategy "fixed" but no padding_length',
   'TS-W001': 'a step output is used by nothing (allowed; noted for clarity)',
   'TS-W002': 'an imported Python step is kept as it is (not turned into a native step)',
   'TS-W003': 'a file listed in "files" does not exist yet; it is expected in the repository',
@@ -94,6 +98,8 @@ export const DIAGNOSTIC_CODES = {
   'TS-W013': "a llama.cpp step's n_threads leaves no CPU free on this machine (ggml's threads spin-wait)",
   'TS-W014':
     "a chat template the editor's parser (@huggingface/jinja) refuses, where no native build can decide",
+  'TS-W090': "a tokenize step's stride not below the length a text is cut to (Hugging Face aborts there)",
+  'TS-W091': "a tokenize step's max_length below the special tokens' count (Hugging Face skips truncation)",
   'TS-W071': 'an imported step becomes native without its optional Python-only tensors',
   'TS-W072': 'an imported Python instance pool becomes one native instance',
   'TS-W073': 'a model the imported ensemble does not use is left out of the pipeline',

@@ -13,7 +13,13 @@ export type NativeStepKind = 'tokenize' | 'detokenize';
 export type PortSide = 'inputs' | 'outputs';
 
 /** Preset families (the part of a preset id before `/`) whose native steps bind roles. */
-export type PresetFamily = 'tensorrt-llm' | 'fastertransformer-gptj' | 'sim-llm' | 'distilbert-onnx';
+export type PresetFamily =
+  | 'tensorrt-llm'
+  | 'fastertransformer-gptj'
+  | 'sim-llm'
+  | 'distilbert-onnx'
+  | 'embedding-onnx'
+  | 'reranker-onnx';
 
 export interface PortRoleDescriptor {
   readonly stepKind: NativeStepKind;
@@ -35,20 +41,29 @@ const TRT = 'tensorrt-llm';
 const FT = 'fastertransformer-gptj';
 const SIM = 'sim-llm';
 const BERT = 'distilbert-onnx';
+const EMB = 'embedding-onnx';
+const RR = 'reranker-onnx';
 
 export const PORT_ROLES = [
   // --- tokenize inputs
   {
     ...at('tokenize', 'inputs', 'text', 'string', 'text'),
     required: true,
-    presetNames: { [TRT]: 'QUERY', [FT]: 'QUERY', [SIM]: 'QUERY', [BERT]: 'TEXT' },
+    presetNames: {
+      [TRT]: 'QUERY',
+      [FT]: 'QUERY',
+      [SIM]: 'QUERY',
+      [BERT]: 'TEXT',
+      [EMB]: 'TEXT',
+      [RR]: 'TEXT',
+    },
     importAliases: ['text_input'],
     doc: 'STRING prompt, one string per batch row',
   },
   {
     ...at('tokenize', 'inputs', 'textPair', 'string', 'text_pair'),
-    presetNames: {},
-    importAliases: ['text_pair', 'TEXT_PAIR'],
+    presetNames: { [RR]: 'TEXT_PAIR' },
+    importAliases: ['text_pair'],
     doc: "STRING second text per row (cross-encoders, rerankers): encoded with the tokenizer's pair template and truncation",
   },
   {
@@ -108,7 +123,14 @@ export const PORT_ROLES = [
   {
     ...at('tokenize', 'outputs', 'inputIds', 'integer', 'input_ids'),
     required: true,
-    presetNames: { [TRT]: 'INPUT_ID', [FT]: 'INPUT_ID', [SIM]: 'INPUT_ID', [BERT]: 'input_ids' },
+    presetNames: {
+      [TRT]: 'INPUT_ID',
+      [FT]: 'INPUT_ID',
+      [SIM]: 'INPUT_ID',
+      [BERT]: 'input_ids',
+      [EMB]: 'input_ids',
+      [RR]: 'input_ids',
+    },
     doc: 'ids padded to the longest row',
   },
   {
@@ -143,13 +165,12 @@ export const PORT_ROLES = [
   },
   {
     ...at('tokenize', 'outputs', 'attentionMask', 'integer', 'attention_mask'),
-    presetNames: { [BERT]: 'attention_mask' },
+    presetNames: { [BERT]: 'attention_mask', [EMB]: 'attention_mask', [RR]: 'attention_mask' },
     doc: 'encoder models (BERT): 1 for each real token, 0 for padding, same shape as inputIds',
   },
   {
     ...at('tokenize', 'outputs', 'tokenTypeIds', 'integer', 'token_type_ids'),
-    presetNames: {},
-    importAliases: ['token_type_ids'],
+    presetNames: { [EMB]: 'token_type_ids', [RR]: 'token_type_ids' },
     doc: "encoder models: each id's type id (0 first text, 1 second, as the post-processor sets them; pad_type_id for padding), same shape as inputIds",
   },
   {

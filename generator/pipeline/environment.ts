@@ -19,6 +19,8 @@ import {
 import { projectRoot } from './projectRoot.js';
 import { isDownloadable, TOKENIZER_SOURCES } from '../tokenizers/sources.js';
 import { findChatTemplate, type ChatTemplateFiles } from './chatTemplates.js';
+import { specialTokenCounts } from '../model/encoderParameters.js';
+import type { SpecialCounts } from './checks/encoderParameters.js';
 import { nativeRenderChatTool, nativeTemplateVerdict } from '../chatTemplate/nativeCheck.js';
 
 export interface PipelineEnvironment {
@@ -32,6 +34,8 @@ export interface PipelineEnvironment {
   tokenizerProblem(file: string): string | undefined;
   /** Why a step's chat template cannot be loaded (a syntax error at its line and column); undefined when it can. */
   chatTemplateProblem?(files: ChatTemplateFiles): string | undefined;
+  /** The special tokens a tokenizer.json's post-processor adds (a step's max_length is checked against them). */
+  specialTokenCounts?(file: string): SpecialCounts | undefined;
   /** The CPUs this machine may use (a llama.cpp step's thread count is checked against them). */
   readonly cpus?: number;
 }
@@ -51,6 +55,7 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     cpus: availableParallelism(),
     tokenizerProblem,
     chatTemplateProblem,
+    specialTokenCounts: readSpecialCounts,
   };
 }
 
@@ -101,6 +106,21 @@ function tokenizerProblem(file: string): string | undefined {
   }
   if (!verdicts.has(key)) verdicts.set(key, readTokenizerProblem(file));
   return verdicts.get(key);
+}
+
+const specialCounts = new Map<string, SpecialCounts | undefined>();
+
+function readSpecialCounts(file: string): SpecialCounts | undefined {
+  let key: string;
+  try {
+    const stat = statSync(file);
+    key = `${file}\0${stat.mtimeMs}\0${stat.size}`;
+    if (!specialCounts.has(key))
+      specialCounts.set(key, specialTokenCounts(JSON.parse(readFileSync(file, 'utf8'))));
+  } catch {
+    return undefined; // unreadable: TS-E056 says so
+  }
+  return specialCounts.get(key);
 }
 
 function readTokenizerProblem(file: string): string | undefined {

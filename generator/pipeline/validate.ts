@@ -12,6 +12,7 @@ import { checkBackends } from './checks/backend.js';
 import { checkBatching } from './checks/batching.js';
 import { createContext, type CheckContext } from './checks/context.js';
 import { checkDecoupled, reportEnsembleHookWarnings } from './checks/decoupled.js';
+import { checkEncoderLengths, checkEncoderParameters } from './checks/encoderParameters.js';
 import { checkFiles } from './checks/files.js';
 import { checkInstanceGroups } from './checks/instanceGroups.js';
 import { checkModules } from './checks/modules.js';
@@ -81,6 +82,10 @@ export function analyzePipeline(
   const tokenizerFiles = checkEnvironment(ctx, environment);
   const chatTemplates = checkChatTemplates(ctx, environment, tokenizerFiles);
   checkThreads(ctx, environment.cpus);
+  checkEncoderLengths(ctx, (step) => {
+    const file = tokenizerFiles.get(step.name);
+    return file ? environment.specialTokenCounts?.(file) : undefined;
+  });
   const errors = ctx.diagnostics.some((d) => d.severity === 'error');
   return {
     diagnostics: ctx.diagnostics,
@@ -96,6 +101,7 @@ function runChecks(ctx: CheckContext): CheckResult {
   checkPresets(ctx);
   checkModules(ctx);
   checkParameters(ctx);
+  checkEncoderParameters(ctx);
   checkRoles(ctx);
   checkStepConfigs(ctx);
   checkBackends(ctx);

@@ -4,8 +4,10 @@
  * parameters. Every field stays overridable on the step.
  */
 import { distilbertPresets } from './distilbert.js';
+import { embeddingPresets } from './embedding.js';
 import { fasterTransformerPresets } from './fasterTransformer.js';
 import { llamaCppPresets } from './llamaCpp.js';
+import { rerankerPresets } from './reranker.js';
 import { simLlmPresets } from './simLlm.js';
 import { tensorrtLlmPresets } from './tensorrtLlm.js';
 import { vllmPresets } from './vllm.js';
@@ -18,6 +20,8 @@ const ALL: Preset[] = [
   ...fasterTransformerPresets,
   ...vllmPresets,
   ...distilbertPresets,
+  ...embeddingPresets,
+  ...rerankerPresets,
   ...simLlmPresets,
   ...llamaCppPresets,
 ];

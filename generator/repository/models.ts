@@ -10,6 +10,7 @@ import type {
   NativeStepModel,
   OrchestratorModel,
 } from '../codegen/nativeStep.js';
+import { MAX_POSITION_PARAMETER } from '../model/encoderParameters.js';
 import { portRoles, type NativeStepKind, type PortSide } from '../model/portRoles.js';
 import { modelConfigFromJson } from '../pbtxt/json.js';
 import type { ModelConfig, ModelTensor, PbMessage } from '../pbtxt/types.js';
@@ -160,15 +161,19 @@ function inputLimits(tokenize: ResolvedStep, graph: PipelineGraph): Record<strin
 }
 
 /**
- * The smallest `max_input_len` (TensorRT-LLM's name) among the steps that take a tokenize step's
+ * The smallest `max_input_len` (TensorRT-LLM's name; or another count `parameter`) among the steps that take a tokenize step's
  * outputs: the step refuses a longer prompt itself, before the model would. A value that is not a
  * count goes through as written, so the step refuses it at load naming the parameter.
  */
-function consumersMaxInputLen(step: ResolvedStep, graph: PipelineGraph): string | undefined {
+function consumersMaxInputLen(
+  step: ResolvedStep,
+  graph: PipelineGraph,
+  parameter = 'max_input_len',
+): string | undefined {
   const produced = new Set(graph.outputMap.get(step.name)?.values() ?? []);
   const limits = graph.steps
     .filter((s) => [...(graph.inputMap.get(s.name)?.values() ?? [])].some((t) => produced.has(t)))
-    .map((s) => s.parameters.max_input_len)
+    .map((s) => s.parameters[parameter])
     .filter((v): v is string => v !== undefined);
   if (limits.length === 0) return undefined;
   return limits.find((v) => !/^\d+$/.test(v)) ?? String(Math.min(...limits.map(Number)));
@@ -238,6 +243,9 @@ function stepModel(
       params.add_special_tokens ??= String(step.addSpecialTokens);
       const modelLimit = consumersMaxInputLen(step, graph);
       if (modelLimit !== undefined) params.max_input_tokens ??= modelLimit;
+      // An encoder's cut when tokenizer.json has none (backends/triton encoder_options.cc).
+      const positions = consumersMaxInputLen(step, graph, MAX_POSITION_PARAMETER);
+      if (positions !== undefined) params.default_max_length ??= positions;
     } else {
       params.skip_special_tokens ??= String(step.skipSpecialTokens);
       // Each streamed chunk continues its request's decoder (backends/triton stream_decoders).

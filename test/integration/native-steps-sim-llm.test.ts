@@ -25,7 +25,15 @@ beforeAll(async () => {
   await buildRepository(repo, { stepsBuildDir: join(work, 'steps') });
   server = await startLocalServer({
     modelRepository: repo,
-    loadModels: ['sim_timed', 'sim_stream', 'sim_batched', 'sim_text', 'sim_text_unary', 'sim_classifier'],
+    loadModels: [
+      'sim_timed',
+      'sim_stream',
+      'sim_batched',
+      'sim_text',
+      'sim_text_unary',
+      'sim_classifier',
+      'sim_embedder',
+    ],
   });
   client = new TritonClient(server.grpcUrl);
 });
@@ -325,5 +333,49 @@ describe("sim-llm's classifier interface (input_ids, attention_mask -> logits)",
     await expect(client.loadModel('sim_classifier_bad')).rejects.toThrow(
       /needs an output 'logits' of TYPE_FP32/,
     );
+  });
+});
+
+describe("sim-llm's encoder interface with type ids (input_ids, attention_mask, token_type_ids -> sentence_embedding)", () => {
+  /** out[k] = (sum over unmasked j of (id_j + 50000 * type_j) * (j + 1 + k)) mod 65521 */
+  const embedding = (ids: number[], types: number[], mask: number[]) =>
+    [0, 1, 2, 3].map((k) =>
+      ids.reduce(
+        (sum, id, j) =>
+          mask[j] ? (sum + ((((id + 50000 * types[j]!) % 65521) * (j + 1 + k)) % 65521)) % 65521 : sum,
+        0,
+      ),
+    );
+  const pair = { ids: [101, 2054, 102, 3000, 102], mask: [1, 1, 1, 1, 1] };
+
+  it("counts a token's type id: the same ids as a pair (types 0 0 0 1 1) and as one text differ", async () => {
+    const send = (types: number[]) =>
+      client.infer('sim_embedder', [
+        numericInput('input_ids', 'INT64', [1, 5], pair.ids),
+        numericInput('attention_mask', 'INT64', [1, 5], pair.mask),
+        numericInput('token_type_ids', 'INT32', [1, 5], types),
+      ]);
+    const asPair = await send([0, 0, 0, 1, 1]);
+    expect(asPair.output('sentence_embedding')).toMatchObject({ datatype: 'FP32', shape: [1, 4] });
+    expect(asPair.numbers('sentence_embedding')).toEqual(embedding(pair.ids, [0, 0, 0, 1, 1], pair.mask));
+    const single = await send([0, 0, 0, 0, 0]);
+    expect(single.numbers('sentence_embedding')).toEqual(embedding(pair.ids, [0, 0, 0, 0, 0], pair.mask));
+    expect(single.numbers('sentence_embedding')).not.toEqual(asPair.numbers('sentence_embedding'));
+  });
+
+  it('rejects type ids shaped unlike the ids, and keeps serving', async () => {
+    await expect(
+      client.infer('sim_embedder', [
+        numericInput('input_ids', 'INT64', [1, 2], [1, 2]),
+        numericInput('attention_mask', 'INT64', [1, 2], [1, 1]),
+        numericInput('token_type_ids', 'INT32', [1, 1], [0]),
+      ]),
+    ).rejects.toThrow(/input 'token_type_ids' must have the shape of 'input_ids', \[1,2\], got \[1,1\]/);
+    const ok = await client.infer('sim_embedder', [
+      numericInput('input_ids', 'INT64', [1, 1], [5]),
+      numericInput('attention_mask', 'INT64', [1, 1], [1]),
+      numericInput('token_type_ids', 'INT32', [1, 1], [1]),
+    ]);
+    expect(ok.numbers('sentence_embedding')).toEqual(embedding([5], [1], [1]));
   });
 });

@@ -38,6 +38,7 @@ const pipelines = samples.flatMap((sample) =>
 describe('generated configs match the golden files', () => {
   it('covers every sample', () => {
     expect(samples.sort()).toEqual([
+      'bge-embedding-onnx',
       'codegen-fastertransformer',
       'distilbert-onnx',
       'gpt2-sim',
@@ -45,6 +46,7 @@ describe('generated configs match the golden files', () => {
       'gpt2-vllm',
       'llama2-tensorrt-llm',
       'llama3.1-tensorrt-llm',
+      'ms-marco-reranker-onnx',
       'qwen3-tensorrt-llm',
       'smollm2-llama-cpp',
     ]);

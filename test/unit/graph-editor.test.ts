@@ -20,7 +20,12 @@ import { listPresets, newWireErrors, validatePipeline, type Pipeline } from '../
 
 const SAMPLES = resolve(__dirname, '../../samples');
 const GPT2_SIM = join(SAMPLES, 'gpt2-sim/gpt2-sim.pipeline.json');
-const sampleFiles = readdirSync(SAMPLES).flatMap((d) =>
+/** The sample folders (samples/README.md lists them, beside them). */
+const sampleFolders = () =>
+  readdirSync(SAMPLES, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+const sampleFiles = sampleFolders().flatMap((d) =>
   readdirSync(join(SAMPLES, d))
     .filter((f) => f.endsWith('.pipeline.json'))
     .map((f) => join(SAMPLES, d, f)),

@@ -15,10 +15,19 @@ import {
 
 const SAMPLES = resolve(__dirname, '../../samples');
 const FILE = join(SAMPLES, 'new.pipeline.json'); // where a tokenizer name resolves like a sample's
-const TOKENIZER: Record<string, string> = { 'distilbert-onnx': 'bert-base-uncased' };
+const TOKENIZER: Record<string, string> = {
+  'distilbert-onnx': 'bert-base-uncased',
+  'embedding-onnx': 'bert-base-uncased',
+  'reranker-onnx': 'bert-base-uncased',
+};
 
 /** Every sample pipeline, for the wires it draws between preset ports. */
-const samples = readdirSync(SAMPLES).flatMap((dir) =>
+/** The sample folders (samples/README.md lists them, beside them). */
+const sampleFolders = () =>
+  readdirSync(SAMPLES, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+const samples = sampleFolders().flatMap((dir) =>
   readdirSync(join(SAMPLES, dir))
     .filter((f) => f.endsWith('.pipeline.json'))
     .map((f) => JSON.parse(readFileSync(join(SAMPLES, dir, f), 'utf8')) as Pipeline),
@@ -45,6 +54,8 @@ describe('pipelines from preset families', () => {
       'fastertransformer-gptj',
       'vllm',
       'distilbert-onnx',
+      'embedding-onnx',
+      'reranker-onnx',
       'sim-llm',
       'llama-cpp',
     ]);

@@ -183,6 +183,22 @@ const DISTILBERT = {
   },
 } satisfies Record<string, Interface>;
 
+/**
+ * BERT-family encoders with type ids, as their ONNX exports present them (TRITON.md's encoder
+ * line plus `token_type_ids`): bge-small-en-v1.5 / e5-small-v2 through sentence-transformers'
+ * export (pooled `sentence_embedding`, 384 wide), ms-marco-MiniLM-L-6-v2 (one relevance logit).
+ */
+const BERT_ENCODER_IDS = [
+  t('input_ids', 'INT64', [-1]),
+  t('attention_mask', 'INT64', [-1]),
+  t('token_type_ids', 'INT64', [-1]),
+];
+const ENCODERS = {
+  tokenize: { inputs: [], outputs: BERT_ENCODER_IDS },
+  embedding: { inputs: BERT_ENCODER_IDS, outputs: [t('sentence_embedding', 'FP32', [384], T)] },
+  reranker: { inputs: BERT_ENCODER_IDS, outputs: [t('logits', 'FP32', [1], T)] },
+} satisfies Record<string, Interface>;
+
 // --- what each preset / sample is compared with, and where it differs on purpose ----------------
 
 interface Case {
@@ -293,6 +309,23 @@ const CASES: Case[] = [
     },
   },
   { subject: 'distilbert-onnx/model', expected: DISTILBERT.model },
+  {
+    subject: 'embedding-onnx/tokenize',
+    expected: ENCODERS.tokenize,
+    deviations: {
+      'extra input TEXT STRING[1]': 'the encoder interface names no tokenizer input; TEXT is this preset’s',
+    },
+  },
+  { subject: 'embedding-onnx/model', expected: ENCODERS.embedding },
+  {
+    subject: 'reranker-onnx/tokenize',
+    expected: ENCODERS.tokenize,
+    deviations: {
+      'extra input TEXT STRING[1]': 'the query; the encoder interface names no tokenizer input',
+      'extra input TEXT_PAIR STRING[1]': 'the passage, encoded with the pair template',
+    },
+  },
+  { subject: 'reranker-onnx/model', expected: ENCODERS.reranker },
   // sim-llm is the project's stand-in: DESIGN.md gives it FasterTransformer's tensor interface.
   {
     subject: 'sim-llm/model',

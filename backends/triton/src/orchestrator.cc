@@ -10,6 +10,7 @@
 #include <set>
 
 #include "answer_text.h"
+#include "encoder_options.h"
 #include "step_common.h"
 #include "tokenize_runner.h"
 
@@ -99,8 +100,10 @@ class OrchestratorModel : public glue::BackendModel {
                        ? tokenizer
                        : LoadTokenizer(model, spec_.detokenize.tokenizer_file);
     tokenize_batching_ = spec_.tokenize.max_batch_size > 0;
+    // An LLM's prompt: truncation/padding only where tokenizer.json or the parameters set them.
     runner_ = std::make_unique<TokenizeRunner>(spec_.tokenize, tokenizer, add_special_tokens, tokenize_batching_,
-                                               LoadChatPrompt(model, spec_.tokenize), InputLimits::FromConfig(config_));
+                                               LoadChatPrompt(model, spec_.tokenize), InputLimits::FromConfig(config_),
+                                               EncoderOptionsFromConfig(config_, *tokenizer, false));
     // The hooks' inputs (a system prompt, ...) are ports of the tokenize step, so they come from the
     // client's inputs wired to them (tokenize_inputs), as in the ensemble; an unwired one reads "".
     for (const auto& input : spec_.target_inputs) {

@@ -52,7 +52,8 @@ class TokenizeRunner {
   // Throws BackendError when the spec cannot be served with this tokenizer (at model load).
   // `chat` renders the `messages` input (null: the step has no chat template).
   TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const tok::Tokenizer> tokenizer, bool add_special_tokens,
-                 bool batching, std::shared_ptr<const ChatPrompt> chat = nullptr, InputLimits limits = {});
+                 bool batching, std::shared_ptr<const ChatPrompt> chat = nullptr, InputLimits limits = {},
+                 std::optional<tok::EncoderOptions> encoder_options = std::nullopt);
 
   // The outputs named in `requested`, computed from the inputs `inputs` finds. A row whose
   // `messages` is sent (non-empty) is its conversation rendered with the chat template and encoded
@@ -65,7 +66,8 @@ class TokenizeRunner {
 
  private:
   // Each row as an encoder takes it (ids, type ids, attention mask), for steps with a second-text
-  // input or a token-type-ids output: HF encode_batch with tokenizer.json's truncation/padding.
+  // input or a token-type-ids or attention-mask output: HF encode_batch with encoder_options_.
+  bool IsEncoder() const;
   std::vector<tok::Encoding> EncodeEncoderRows(const InputLookup& inputs, const PromptHook& before_encode,
                                                int64_t* rows) const;
   // Each row's prompt ids and the number of rows.
@@ -86,6 +88,7 @@ class TokenizeRunner {
   bool add_special_tokens_;
   bool batching_;
   InputLimits limits_;
+  tok::EncoderOptions encoder_options_;  // truncation/padding: tokenizer.json's, overridden by parameters
   int64_t pad_value_ = 0;
   std::shared_ptr<const ChatPrompt> chat_;
 };

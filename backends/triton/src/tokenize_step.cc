@@ -3,6 +3,7 @@
 // describe.
 #include <algorithm>
 
+#include "encoder_options.h"
 #include "step_common.h"
 #include "tokenize_runner.h"
 
@@ -39,9 +40,12 @@ class TokenizeModel : public glue::BackendModel {
     }
     // TensorRT-LLM's preprocessing takes this as a config parameter; honour it the same way.
     const bool add_special_tokens = config_.BoolParameter("add_special_tokens", spec.add_special_tokens);
-    runner_ = std::make_unique<TokenizeRunner>(spec, LoadTokenizer(model, spec.tokenizer_file), add_special_tokens,
-                                               config_.batching(), LoadChatPrompt(model, spec),
-                                               InputLimits::FromConfig(config_));
+    auto tokenizer = LoadTokenizer(model, spec.tokenizer_file);
+    const bool encoder = spec.text_pair || spec.token_type_ids || (spec.attention_mask && !spec.messages);
+    auto encoder_options = EncoderOptionsFromConfig(config_, *tokenizer, encoder);
+    runner_ = std::make_unique<TokenizeRunner>(spec, std::move(tokenizer), add_special_tokens, config_.batching(),
+                                               LoadChatPrompt(model, spec), InputLimits::FromConfig(config_),
+                                               std::move(encoder_options));
   }
 
   void Execute(TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t count) override {
@@ -105,12 +109,13 @@ InputLimits InputLimits::FromConfig(const glue::ModelConfig& config) {
 
 TokenizeRunner::TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const tok::Tokenizer> tokenizer,
                                bool add_special_tokens, bool batching, std::shared_ptr<const ChatPrompt> chat,
-                               InputLimits limits)
+                               InputLimits limits, std::optional<tok::EncoderOptions> encoder_options)
     : spec_(spec),
       tokenizer_(std::move(tokenizer)),
       add_special_tokens_(add_special_tokens),
       batching_(batching),
       limits_(limits),
+      encoder_options_(encoder_options ? *encoder_options : tokenizer_->EncoderDefaults()),
       chat_(std::move(chat)) {
   if (spec_.messages && !chat_) {
     throw BackendError("input '" + spec_.messages->name +
@@ -130,6 +135,11 @@ TokenizeRunner::TokenizeRunner(const TokenizeSpec& spec, std::shared_ptr<const t
   }
 }
 
+// A conversation step's mask comes from the chat path (one BOS, the template's specials).
+bool TokenizeRunner::IsEncoder() const {
+  return spec_.text_pair || spec_.token_type_ids || (spec_.attention_mask && !spec_.messages);
+}
+
 glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::set<std::string>& requested,
                                         const PromptHook& before_encode) const {
   const bool batching = batching_;
@@ -137,7 +147,7 @@ glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::se
 
   int64_t n = 0;
   std::vector<std::vector<uint32_t>> encoded, masks, type_ids;
-  if (spec_.text_pair || spec_.token_type_ids) {
+  if (IsEncoder()) {
     for (tok::Encoding& e : EncodeEncoderRows(inputs, before_encode, &n)) {
       encoded.push_back(std::move(e.ids));
       masks.push_back(std::move(e.attention_mask));
@@ -306,7 +316,7 @@ std::vector<tok::Encoding> TokenizeRunner::EncodeEncoderRows(const InputLookup& 
     rows_in.push_back({(*texts)[r], pairs ? std::optional<std::string_view>((*pairs)[r]) : std::nullopt});
   std::vector<tok::Encoding> out;
   try {
-    out = tokenizer_->EncodeBatch(rows_in, add_special_tokens_, tokenizer_->EncoderDefaults());
+    out = tokenizer_->EncodeBatch(rows_in, add_special_tokens_, encoder_options_);
   } catch (const tok::TokenizerError& e) {
     throw BackendError(e.what());  // a refused truncation fails this request only
   }

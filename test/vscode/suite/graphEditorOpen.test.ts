@@ -22,11 +22,16 @@ describe('Triton Studio graph editor: opening', () => {
   const { root, editFile } = graphEditorFiles();
 
   it('opens every sample as a graph: ensemble inputs/outputs and steps as nodes, wires as edges', async () => {
-    const samples = readdirSync(join(root, 'samples')).flatMap((d) =>
-      readdirSync(join(root, 'samples', d))
-        .filter((f) => f.endsWith('.pipeline.json'))
-        .map((f) => join(root, 'samples', d, f)),
+    const folders = readdirSync(join(root, 'samples'), { withFileTypes: true }).filter((e) =>
+      e.isDirectory(),
     );
+    const samples = folders
+      .map((e) => e.name)
+      .flatMap((d) =>
+        readdirSync(join(root, 'samples', d))
+          .filter((f) => f.endsWith('.pipeline.json'))
+          .map((f) => join(root, 'samples', d, f)),
+      );
     assert.ok(samples.length >= 6, `samples: ${samples.join(', ')}`);
     for (const file of samples) {
       const doc = await openGraph(vscode.Uri.file(file));
