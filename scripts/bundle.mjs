@@ -18,7 +18,7 @@
 // finds from the package root (client/proto, generator/pbtxt/*.proto, generator/schema, backends/) stay where they are.
 //
 // Usage: node scripts/bundle.mjs [--watch]
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -66,6 +66,9 @@ const common = {
 const suiteEntries = readdirSync(join(root, 'test/vscode/suite'))
   .filter((f) => f === 'index.ts' || f.endsWith('.test.ts'))
   .map((f) => `test/vscode/suite/${f}`);
+// The suite's index runs every *.test.js it finds: a renamed or removed suite must not leave its
+// old bundle behind to run a second time.
+rmSync(join(root, 'out/test/suite'), { recursive: true, force: true });
 
 /**
  * The compiler of TypeScript steps (ts-morph + typescript) is its own bundle, out/tscompile.js.
