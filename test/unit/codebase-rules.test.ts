@@ -18,14 +18,17 @@ const MAX_FUNCTION_LINES = 80;
 /** Files over MAX_FILE_LINES, and why they may be. */
 const LONG_FILES: Record<string, string> = {
   'test/integration/openai-front-hardening.test.ts':
-    'landed with the OpenAI hardening; to split by request shape',
+    'one build, one tritonserver and one OpenAI front for all 8 request-shape families: split once one server can serve several files (vitest globalSetup)',
   'backends/perf-driver/perf_driver.cc':
     'one epoll loop and its state machine; to split: load schedule / output batches',
   'backends/tokenizers/src/decoders.cc': "one file per HF component family, as tokenizers' decoders.rs is",
   'bench/perf/vs-perf-analyzer.ts': 'a bench script; to split: tool runners / report tables',
-  'test/integration/perf-endpoints.test.ts': 'one server per endpoint family; to split',
-  'test/integration/native-steps.test.ts': 'one build shared by its tests; to split by step kind',
-  'test/vscode/suite/workflow.test.ts': 'one code-server session; to split by command group',
+  'test/integration/perf-endpoints.test.ts':
+    'one timed server, one ts-tokenize build and one OpenAI front for all 6 endpoint families: split once one server can serve several files',
+  'test/integration/native-steps.test.ts':
+    'one build and one server for every step kind: split once one server can serve several files',
+  'test/vscode/suite/workflow.test.ts':
+    "one story, each test on the last one's repository and server (generate → build → serve → deploy → prompt → measure)",
 };
 
 /** Product functions over MAX_FUNCTION_LINES (`file#name`), and why they may be. */
