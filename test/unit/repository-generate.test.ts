@@ -3,20 +3,20 @@
  * the ensemble, their configs read back through the pbtxt reader, the tokenizer and C++ sources
  * beside the repository).
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatDiagnostic, generateRepository, MANIFEST_FILE } from '../../generator/index.js';
-import { SAMPLE, GPT2_TOKENIZER, readConfig, generateSample } from './repository-helpers.js';
+import {
+  SAMPLE,
+  GPT2_TOKENIZER,
+  readConfig,
+  generateSample,
+  useWorkFolder,
+  work,
+} from './repository-helpers.js';
 
-let work: string;
-beforeEach(() => {
-  work = mkdtempSync(join(tmpdir(), 'ts-gen-'));
-});
-afterEach(() => {
-  rmSync(work, { recursive: true, force: true });
-});
+useWorkFolder();
 
 describe('generateRepository (gpt2-sim sample)', () => {
   it('writes one model folder per step plus the ensemble, each with a version folder', () => {

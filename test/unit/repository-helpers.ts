@@ -1,11 +1,13 @@
 /**
- * Shared set-up of the repository-*.test.ts files: the gpt2-sim sample generated into a folder,
+ * Shared set-up of the repository-*.test.ts files: a fresh work folder per test, the gpt2-sim
+ * sample generated into a folder,
  * its configs read back through the pbtxt reader, and a snapshot of a folder to prove a refused
  * generation changed nothing.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { formatDiagnostic, generateRepository, parsePbtxt, type ModelConfig } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
 
@@ -33,4 +35,17 @@ export function snapshot(dir: string): Record<string, string> {
     if (e.isFile())
       out[join(e.parentPath, e.name).slice(dir.length)] = readFileSync(join(e.parentPath, e.name), 'latin1');
   return out;
+}
+
+/** The current test's work folder (fresh for each test once `useWorkFolder` is called). */
+export let work = '';
+
+/** Gives every test of the file its own empty work folder, removed after it. */
+export function useWorkFolder(): void {
+  beforeEach(() => {
+    work = mkdtempSync(join(tmpdir(), 'ts-gen-'));
+  });
+  afterEach(() => {
+    rmSync(work, { recursive: true, force: true });
+  });
 }

@@ -2,20 +2,11 @@
  * The repository's manifest: every generated file listed with its sha256, so that regenerating
  * replaces only what Triton Studio wrote and never a folder or a hand edit it did not write.
  */
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-  mkdirSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { generateRepository, MANIFEST_FILE } from '../../generator/index.js';
-import { SAMPLE, generateSample, snapshot } from './repository-helpers.js';
+import { SAMPLE, generateSample, snapshot, useWorkFolder, work } from './repository-helpers.js';
 
 // Pass-through, counted: one test proves a foreign folder is refused without reading all of it.
 vi.mock('node:fs', async (importOriginal) => {
@@ -23,13 +14,7 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...fs, readdirSync: vi.fn(fs.readdirSync) };
 });
 
-let work: string;
-beforeEach(() => {
-  work = mkdtempSync(join(tmpdir(), 'ts-gen-'));
-});
-afterEach(() => {
-  rmSync(work, { recursive: true, force: true });
-});
+useWorkFolder();
 
 describe('generateRepository: the manifest guards what it may overwrite', () => {
   it('marks every config as generated and lists every file in the manifest', () => {

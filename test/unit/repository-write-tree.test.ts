@@ -4,30 +4,21 @@
  * it was.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  renameSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-  mkdirSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, renameSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateRepository } from '../../generator/index.js';
 import { writeTree } from '../../generator/repository/writeTree.js';
-import { SAMPLE, GPT2_TOKENIZER, generateSample, snapshot } from './repository-helpers.js';
+import {
+  SAMPLE,
+  GPT2_TOKENIZER,
+  generateSample,
+  snapshot,
+  useWorkFolder,
+  work,
+} from './repository-helpers.js';
 
-let work: string;
-beforeEach(() => {
-  work = mkdtempSync(join(tmpdir(), 'ts-gen-'));
-});
-afterEach(() => {
-  rmSync(work, { recursive: true, force: true });
-});
+useWorkFolder();
 
 describe('generateRepository: writing the tree', () => {
   it('keeps files the pipeline expects to be placed by hand (weights) when regenerating, and copies folders', () => {
