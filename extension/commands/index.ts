@@ -12,6 +12,7 @@ import {
   runLatencyTestCommand,
 } from './latency.js';
 import { previewChatTemplate } from './chatTemplate.js';
+import { commandAction, notify } from './ui.js';
 import { build, deploy, generate, importModelRepository, newPipeline } from './pipeline.js';
 import { sendPromptCommand } from './sendPrompt.js';
 import {
@@ -195,9 +196,7 @@ export function registerCommands(ctx: Ctx): vscode.Disposable[] {
       if (spec.needsTrust && !vscode.workspace.isTrusted) {
         const message = restrictedMessage(spec.title);
         ctx.log(message);
-        void vscode.window
-          .showWarningMessage(message, 'Manage Workspace Trust')
-          .then((choice) => choice && vscode.commands.executeCommand('workbench.trust.manage'));
+        void notify('warning', message, commandAction('Manage Workspace Trust', 'workbench.trust.manage'));
         return { ok: false, restricted: true, error: message } satisfies RestrictedOutcome;
       }
       return spec.run(ctx, ...args);

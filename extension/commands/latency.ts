@@ -24,6 +24,7 @@ import { describePromptFailure } from './promptFailure.js';
 import type { PromptRequest } from './sendPrompt.js';
 import {
   errorMessage,
+  notify,
   openOutput,
   openSetting,
   showError,
@@ -250,7 +251,7 @@ async function pickRuns(arg: unknown, count: number): Promise<string[] | undefin
     return chosen?.map((u) => u.fsPath).slice(0, count);
   }
   if (list.length !== count) {
-    void vscode.window.showWarningMessage(`Pick exactly ${count} runs (${list.length} picked).`);
+    void notify('warning', `Pick exactly ${count} runs (${list.length} picked).`);
     return undefined;
   }
   return list.map((p) => p.uri!.fsPath);

@@ -34,9 +34,11 @@ import { CHOOSE_TOKENIZER_COMMAND, TOKENIZER_NOT_FOUND } from '../setup/chooseTo
 import { DOWNLOAD_TOKENIZER_COMMAND, downloadableIn } from '../setup/downloadTokenizer.js';
 import { compilerProblems } from './compilerProblems.js';
 import { BuildProgress } from './buildProgress.js';
+import { pickPipeline, pickRepository } from './pick.js';
 import {
   actionsFor,
   errorMessage,
+  notify,
   openOutput,
   showError,
   showProblem,
@@ -45,47 +47,6 @@ import {
   withProgress,
   type Outcome,
 } from './ui.js';
-
-const PIPELINE_GLOB = '**/*.pipeline.json';
-
-/** The pipeline a command works on: the argument, the active editor's, the only one, or the user's pick. */
-export async function pickPipeline(arg?: unknown): Promise<vscode.Uri | undefined> {
-  if (arg instanceof vscode.Uri) return arg;
-  if (typeof arg === 'string') return vscode.Uri.file(arg);
-  const active = vscode.window.activeTextEditor?.document.uri;
-  if (active?.scheme === 'file' && active.path.endsWith('.pipeline.json')) return active;
-  const found = await vscode.workspace.findFiles(PIPELINE_GLOB, '**/node_modules/**', 50);
-  if (found.length <= 1) {
-    if (found.length === 0)
-      void vscode.window.showWarningMessage(
-        'No *.pipeline.json in this workspace: create one with "Triton Studio: New Pipeline".',
-      );
-    return found[0];
-  }
-  const pick = await vscode.window.showQuickPick(
-    found.map((uri) => ({
-      label: basename(uri.fsPath),
-      description: vscode.workspace.asRelativePath(uri),
-      uri,
-    })),
-    { title: 'Triton Studio: which pipeline?' },
-  );
-  return pick?.uri;
-}
-
-/** The repository a command works on: the argument, the last generated one, or a folder the user picks. */
-export async function pickRepository(ctx: Ctx, arg?: unknown): Promise<string | undefined> {
-  if (typeof arg === 'string') return arg;
-  if (arg instanceof vscode.Uri) return arg.fsPath;
-  const last = ctx.lastRepository;
-  if (last && existsSync(last)) return last;
-  const picked = await vscode.window.showOpenDialog({
-    title: 'Triton Studio: the model repository (generate one from a pipeline first)',
-    canSelectFolders: true,
-    canSelectFiles: false,
-  });
-  return picked?.[0]?.fsPath;
-}
 
 /** The samples shipped with the extension, each a complete pipeline to start from. */
 function samples(): { label: string; description: string; dir: string; file: string }[] {
@@ -338,7 +299,8 @@ export async function generate(
     }
     ctx.lastRepository = result.outDir;
     ctx.log(`generated ${result.files.length} files in ${result.outDir} (ensemble ${result.ensembleName})`);
-    void vscode.window.showInformationMessage(
+    void notify(
+      'info',
       `Generated ${result.ensembleName}: ${result.files.length} files in ${vscode.workspace.asRelativePath(result.outDir)}.`,
     );
     return { ok: true, repository: result.outDir, ensemble: result.ensembleName, files: result.files.length };
@@ -418,7 +380,7 @@ export async function build(ctx: Ctx, arg?: unknown): Promise<Outcome<{ built: B
       });
     });
     for (const model of result.built) ctx.log(`  ${model.model}: ${model.library}`);
-    void vscode.window.showInformationMessage(`Built ${result.built.length} backend libraries.`);
+    void notify('info', `Built ${result.built.length} backend libraries.`);
     return { ok: true, built: result.built };
   } catch (error) {
     const problems = compilerProblems(lines.join('\n'), repository);
@@ -475,9 +437,7 @@ export async function deploy(
       void showError(ctx, message, ...serverLogActions(ctx, target.local));
       return { ok: false, error: message };
     }
-    void vscode.window.showInformationMessage(
-      `Deployed ${result.ensembles.join(', ')} to ${target.url}: ready for prompts.`,
-    );
+    void notify('info', `Deployed ${result.ensembles.join(', ')} to ${target.url}: ready for prompts.`);
     return { ok: true, result };
   } catch (error) {
     const unreachable = /UNAVAILABLE|ECONNREFUSED|No connection/i.test(errorMessage(error));

@@ -16,13 +16,15 @@ import { readServerUrl, SETTING } from '../settings.js';
 import { INSTALL_LOCAL_SERVER_COMMAND } from '../setup/installLocalServer.js';
 import { chooseTritonserver } from '../setup/tritonserverBinary.js';
 import { escapeHtml, webviewHtml } from '../webview/html.js';
-import { pickRepository } from './pipeline.js';
+import { pickRepository } from './pick.js';
 import {
   actionsFor,
   errorMessage,
+  notify,
   openOutput,
   openSetting,
   showError,
+  startLocalServerAction,
   withProgress,
   type ErrorAction,
   type Outcome,
@@ -93,12 +95,14 @@ export async function startLocalServer(
     ctx.log(
       `tritonserver ${server.pid} serving ${repository}: gRPC ${server.grpcUrl}, HTTP ${server.httpUrl}, log ${server.logFile}`,
     );
-    void vscode.window
-      .showInformationMessage(
-        `Local server started at ${server.grpcUrl}. Deploy the repository to load its models.`,
-        'Deploy',
-      )
-      .then((choice) => choice && vscode.commands.executeCommand('tritonStudio.deploy', repository));
+    void notify(
+      'info',
+      `Local server started at ${server.grpcUrl}. Deploy the repository to load its models.`,
+      {
+        title: 'Deploy',
+        run: () => vscode.commands.executeCommand('tritonStudio.deploy', repository),
+      },
+    );
     return { ok: true, ...info(server) };
   } catch (error) {
     const logAction =
@@ -112,7 +116,8 @@ export async function startLocalServer(
 
 /** The shared server runs already (this window, another one or `triton-studio server start` started it). */
 function alreadyRunning(server: LocalServerInfo): Outcome<LocalServerInfo> {
-  void vscode.window.showInformationMessage(
+  void notify(
+    'info',
     `The shared local server is running already (pid ${server.pid}, ${server.grpcUrl}, serving ${server.modelRepository}); deploy uploads models to it.`,
   );
   return { ok: true, ...info(server) };
@@ -129,7 +134,7 @@ export async function stopLocalServer(ctx: Ctx): Promise<Outcome<{ stopped: bool
   if (stopped) {
     ctx.connections.forget(server!.grpcUrl);
     ctx.log(`tritonserver ${server!.pid} stopped`);
-  } else void vscode.window.showInformationMessage('No local server is running.');
+  } else void notify('info', 'No local server is running.');
   return { ok: true, stopped };
 }
 
@@ -148,9 +153,7 @@ export async function showServerLog(ctx: Ctx): Promise<Outcome<{ logFile: string
   if (!logFile || !existsSync(logFile)) {
     const message =
       'No local server log yet: start the local server first. (A remote server keeps its log on its own machine.)';
-    void vscode.window
-      .showInformationMessage(message, 'Start Local Server')
-      .then((c) => c && vscode.commands.executeCommand('tritonStudio.startLocalServer'));
+    void notify('info', message, startLocalServerAction);
     return { ok: false, error: message };
   }
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(logFile));

@@ -10,12 +10,37 @@ export interface ErrorAction {
   run: () => unknown;
 }
 
+const SHOW = {
+  error: (message: string, ...buttons: string[]) => vscode.window.showErrorMessage(message, ...buttons),
+  warning: (message: string, ...buttons: string[]) => vscode.window.showWarningMessage(message, ...buttons),
+  info: (message: string, ...buttons: string[]) => vscode.window.showInformationMessage(message, ...buttons),
+};
+
+/**
+ * The one way a notification reaches the user: cut to what VS Code will show (toastText), with its
+ * buttons; resolves once a button's action ran (or the toast closed). A codebase rule keeps every
+ * other file from calling vscode.window.show*Message itself.
+ */
+export async function notify(
+  level: keyof typeof SHOW,
+  message: string,
+  ...actions: ErrorAction[]
+): Promise<void> {
+  const choice = await SHOW[level](toastText(message), ...actions.map((a) => a.title));
+  await actions.find((a) => a.title === choice)?.run();
+}
+
 /** The error, logged to the output channel and shown with its buttons; resolves once handled. */
 export async function showError(ctx: Ctx, message: string, ...actions: ErrorAction[]): Promise<void> {
   ctx.log(`error: ${message}`);
-  const choice = await vscode.window.showErrorMessage(toastText(message), ...actions.map((a) => a.title));
-  await actions.find((a) => a.title === choice)?.run();
+  await notify('error', message, ...actions);
 }
+
+/** A button that runs a command. */
+export const commandAction = (title: string, command: string): ErrorAction => ({
+  title,
+  run: () => vscode.commands.executeCommand(command),
+});
 
 export const openOutput = (ctx: Ctx): ErrorAction => ({
   title: 'Open Log',

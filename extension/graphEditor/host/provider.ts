@@ -18,6 +18,7 @@ import type { HostMessage, PaletteItem, WebviewMessage } from '../messages.js';
 import { formSchema, freeStepName, paletteItems } from './palette.js';
 import { GraphEditError, graphEditToTextEdits, type GraphEdit } from './textEdits.js';
 import { escapeHtml, webviewHtml } from '../../webview/html.js';
+import { notify } from '../../commands/ui.js';
 
 export const GRAPH_EDITOR_VIEW_TYPE = 'tritonStudio.graphEditor';
 export const OPEN_GRAPH_EDITOR_COMMAND = 'tritonStudio.openGraphEditor';
@@ -73,9 +74,7 @@ export async function openGraphEditor(uri: unknown): Promise<void> {
   const active = vscode.window.activeTextEditor;
   const target = uri instanceof vscode.Uri ? uri : active?.document.uri;
   if (!target || !/\.pipeline\.json$/.test(target.path)) {
-    void vscode.window.showErrorMessage(
-      'Triton Studio: open a *.pipeline.json file first, then run "Open Graph Editor".',
-    );
+    void notify('error', 'Triton Studio: open a *.pipeline.json file first, then run "Open Graph Editor".');
     return;
   }
   const beside = active?.document.uri.toString() === target.toString();

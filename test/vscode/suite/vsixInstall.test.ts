@@ -321,6 +321,20 @@ describe('Triton Studio installed from its .vsix: a new user, a workspace with o
     }
   });
 
+  it('a tokenizer derived from its package (bert-base-uncased) downloads to the bytes the checkout assembles', async function () {
+    this.timeout(5 * 60_000);
+    const downloaded = await vscode.commands.executeCommand<Result<{ tokenizer: string }>>(
+      'tritonStudio.downloadTokenizer',
+      'bert-base-uncased',
+    );
+    assert.ok(downloaded?.ok, downloaded?.ok ? '' : downloaded?.error);
+    const storage = api.ctx.extension.globalStorageUri.fsPath;
+    assert.equal(downloaded.tokenizer, join(storage, 'tokenizers', 'bert-base-uncased', 'tokenizer.json'));
+    const assembled = join(env('checkoutRoot'), '.cache', 'tokenizers', 'bert-base-uncased', 'tokenizer.json');
+    assert.ok(readFileSync(downloaded.tokenizer).equals(readFileSync(assembled)), 'not the assembled bytes');
+    rmSync(join(storage, 'tokenizers', 'bert-base-uncased'), { recursive: true, force: true });
+  });
+
   it("a tokenizer name nothing ships: Generate refuses with Choose Tokenizer File, which takes the user model folder's tokenizer.json", async () => {
     const document = await vscode.workspace.openTextDocument(pipeline());
     const edit = new vscode.WorkspaceEdit();
