@@ -330,7 +330,13 @@ describe('Triton Studio installed from its .vsix: a new user, a workspace with o
     assert.ok(downloaded?.ok, downloaded?.ok ? '' : downloaded?.error);
     const storage = api.ctx.extension.globalStorageUri.fsPath;
     assert.equal(downloaded.tokenizer, join(storage, 'tokenizers', 'bert-base-uncased', 'tokenizer.json'));
-    const assembled = join(env('checkoutRoot'), '.cache', 'tokenizers', 'bert-base-uncased', 'tokenizer.json');
+    const assembled = join(
+      env('checkoutRoot'),
+      '.cache',
+      'tokenizers',
+      'bert-base-uncased',
+      'tokenizer.json',
+    );
     assert.ok(readFileSync(downloaded.tokenizer).equals(readFileSync(assembled)), 'not the assembled bytes');
     rmSync(join(storage, 'tokenizers', 'bert-base-uncased'), { recursive: true, force: true });
   });
