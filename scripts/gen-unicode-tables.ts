@@ -146,6 +146,9 @@ async function unassigned(version: string): Promise<Set<number>> {
 
 async function renderHfVersions(): Promise<string> {
   const [in9, in14] = await Promise.all([unassigned('9.0.0'), unassigned('14.0.0')]);
+  const mark9 = new Uint8Array(0x110000);
+  await fill(mark9, 'General_Category/Mark', () => 1, '@unicode/unicode-9.0.0');
+  const marks = runs(mark9);
   const newSince9 = new Uint8Array(0x110000);
   for (let cp = 0; cp < 0x110000; cp++) if (in9.has(cp) && !in14.has(cp)) newSince9[cp] = 1;
   const ranges = runs(newSince9);
@@ -165,6 +168,11 @@ async function renderHfVersions(): Promise<string> {
     "// char::to_lowercase, Unicode 17.0; unicode_tables.inc's kLowercase is 14.0).",
     `static const CodePointPair kLowercaseAfterUnicode14[${pairs.length}] = {`,
     ...pairs.map(([a, b]) => `    {${hex(a)}, ${hex(b)}},`),
+    '};',
+    "// General_Category Mark (Mn, Mc, Me) in Unicode 9.0: HF's StripAccents drops what its",
+    "// normalization crate's is_combining_mark says is one (that crate's Unicode 9.0 tables).",
+    `static const CodePointRange kMarkUnicode9[${marks.length}] = {`,
+    ...marks.map(([a, b]) => `    {${hex(a)}, ${hex(b)}},`),
     '};',
     '',
   ].join('\n');

@@ -213,6 +213,21 @@ describe('pre-tokenizers', () => {
       variant('bert-base-uncased', { pre_tokenizer: { type: 'CharDelimiterSplit', delimiter: 'o' } }),
     );
   });
+  it('FixedLength (3, and its default 5) before a byte-level BPE', async () => {
+    for (const fixed of [{ type: 'FixedLength', length: 3 }, { type: 'FixedLength' }]) {
+      await expectParity(
+        variant('gpt2', {
+          pre_tokenizer: {
+            type: 'Sequence',
+            pretokenizers: [
+              fixed,
+              { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
+            ],
+          },
+        }),
+      );
+    }
+  });
   it('ByteLevel with add_prefix_space', async () => {
     await expectParity(
       variant('gpt2', {

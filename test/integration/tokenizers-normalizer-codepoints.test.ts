@@ -1,5 +1,6 @@
 // The normalizers built on the library's hand-written Unicode tables (NFC, NFD, NFKC, NFKD,
-// Lowercase, BertNormalizer) give HF tokenizers' output byte for byte on every Unicode
+// Lowercase, BertNormalizer), and the code-point rules Nmt and ByteLevel, give HF tokenizers'
+// output byte for byte on every Unicode
 // scalar value, alone (between spaces) and in runs of consecutive code points (so canonical
 // reordering and composition across neighbours are exercised). A probe tokenizer makes the
 // normalized bytes the ids (bench/tokenizers/probe.ts).
@@ -15,8 +16,10 @@ const NORMALIZERS: Record<string, unknown> = {
   NFKC: { type: 'NFKC' },
   NFKD: { type: 'NFKD' },
   Lowercase: { type: 'Lowercase' },
-  // Not StripAccents yet: HF's takes is_combining_mark from its Unicode 9.0 normalization crate,
-  // the library's IsMark is Unicode 14.0, and they differ on marks added since (an open gap).
+  Nmt: { type: 'Nmt' },
+  ByteLevel: { type: 'ByteLevel' },
+  // HF's takes is_combining_mark from its Unicode 9.0 normalization crate: marks added since stay.
+  StripAccents: { type: 'StripAccents' },
   BertNormalizer: {
     type: 'BertNormalizer',
     clean_text: true,

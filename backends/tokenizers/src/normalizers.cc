@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "byte_level.h"
 #include "component_table.h"
 #include "onig_regex.h"
 #include "precompiled.h"
@@ -114,7 +115,7 @@ class StripAccents final : public Normalizer {
   void Normalize(std::string& text) const override {
     std::u32string out;
     for (char32_t c : utf8::ToCodePoints(text))
-      if (!unicode::IsMark(c)) out.push_back(c);
+      if (!unicode::IsMarkUnicode9(c)) out.push_back(c);
     text = utf8::FromCodePoints(out);
   }
 };
@@ -228,6 +229,49 @@ class Strip final : public Normalizer {
   bool left_, right_;
 };
 
+// Nmt: SentencePiece's nmt_nfkc control-character rule without the NFKC, as HF does: ASCII and C1
+// controls are dropped, other line breaks and invisible spaces become a space.
+class Nmt final : public Normalizer {
+ public:
+  void Normalize(std::string& text) const override {
+    std::string out;
+    out.reserve(text.size());
+    const std::string_view in(text);
+    for (size_t i = 0; i < in.size();) {
+      size_t n = utf8::ValidSequenceLength(in, i);
+      if (n == 0) n = 1;
+      const char32_t c = utf8::DecodeAt(in, i, n);
+      if (AsSpace(c))
+        out.push_back(' ');
+      else if (!Dropped(c))
+        out.append(in.substr(i, n));
+      i += n;
+    }
+    text.swap(out);
+  }
+
+ private:
+  static bool Dropped(char32_t c) {
+    return (c >= 0x01 && c <= 0x08) || c == 0x0B || (c >= 0x0E && c <= 0x1F) || c == 0x7F || c == 0x8F ||
+           c == 0x9F;
+  }
+  static bool AsSpace(char32_t c) {
+    return c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D || c == 0x1680 || (c >= 0x200B && c <= 0x200F) ||
+           c == 0x2028 || c == 0x2029 || c == 0x2581 || c == 0xFEFF || c == 0xFFFD;
+  }
+};
+
+// ByteLevel as a normalizer: every byte of the text becomes its GPT-2 alphabet character.
+class ByteLevelNormalizer final : public Normalizer {
+ public:
+  void Normalize(std::string& text) const override {
+    std::string out;
+    out.reserve(text.size() * 2);
+    byte_level::AppendAsChars(text, out);
+    text.swap(out);
+  }
+};
+
 class Sequence final : public Normalizer {
  public:
   explicit Sequence(std::vector<std::unique_ptr<Normalizer>> parts) : parts_(std::move(parts)) {}
@@ -291,6 +335,16 @@ const ComponentEntry<NormalizerFactory> kNormalizers[] = {
                                       GetBool(node, "strip_right", path, true));
      }},
     {"Precompiled", MakePrecompiled},
+    {"Nmt",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {
+       AllowOnlyKeys(node, path, {});
+       return std::make_unique<Nmt>();
+     }},
+    {"ByteLevel",
+     [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {
+       AllowOnlyKeys(node, path, {});
+       return std::make_unique<ByteLevelNormalizer>();
+     }},
     {"Sequence",
      [](const Json& node, const std::string& path) -> std::unique_ptr<Normalizer> {
        const Json* list = Find(node, "normalizers");

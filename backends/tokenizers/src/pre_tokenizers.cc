@@ -8,6 +8,7 @@
 
 #include "byte_level.h"
 #include "component_table.h"
+#include "fixed_length.h"
 #include "onig_regex.h"
 #include "split_scanner.h"
 #include "unicode.h"
@@ -455,6 +456,7 @@ const ComponentEntry<PreTokenizerFactory> kPreTokenizers[] = {
        return std::make_unique<Split>(GetString(*pattern, "String", path + ".pattern"), behavior, invert);
      }},
     {"UnicodeScripts", MakeUnicodeScripts},
+    {"FixedLength", MakeFixedLength},
     {"Sequence",
      [](const Json& node, const std::string& path) -> std::unique_ptr<PreTokenizer> {
        const Json* list = Find(node, "pretokenizers");

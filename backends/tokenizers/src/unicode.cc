@@ -24,16 +24,18 @@ struct CodePointPair {
 #include "hf_unicode_versions.inc"
 #include "unicode_tables.inc"
 
-// True for code points HF's normalization forms do not know (assigned after Unicode 9.0).
-bool UnknownToHfNormalization(char32_t c) {
-  const CodePointRange* end = kAssignedAfterUnicode9 + std::size(kAssignedAfterUnicode9);
-  const CodePointRange* it = std::upper_bound(kAssignedAfterUnicode9, end, static_cast<uint32_t>(c),
+template <size_t N>
+bool InRanges(const CodePointRange (&table)[N], char32_t c) {
+  const CodePointRange* it = std::upper_bound(table, table + N, static_cast<uint32_t>(c),
                                               [](uint32_t v, const CodePointRange& r) { return v < r.first; });
-  return it != kAssignedAfterUnicode9 && c <= (it - 1)->last;
+  return it != table && c <= (it - 1)->last;
 }
 
-constexpr uint8_t kLetter = 1, kNumber = 2, kMarkNonspacing = 4, kPunct = 8, kOther = 16,
-                  kWhiteSpace = 32, kMark = 64;
+// True for code points HF's normalization forms do not know (assigned after Unicode 9.0).
+bool UnknownToHfNormalization(char32_t c) { return InRanges(kAssignedAfterUnicode9, c); }
+
+// unicode_tables.inc's bit 64 (\p{M}, Unicode 14.0) is not read: StripAccents needs HF's 9.0 marks.
+constexpr uint8_t kLetter = 1, kNumber = 2, kMarkNonspacing = 4, kPunct = 8, kOther = 16, kWhiteSpace = 32;
 
 inline uint8_t Flags(char32_t c) {
   if (c >= 0x110000) return kOther;
@@ -145,7 +147,7 @@ bool IsWhiteSpace(char32_t c) { return Flags(c) & kWhiteSpace; }
 bool IsPunctuation(char32_t c) { return Flags(c) & kPunct; }
 bool IsOther(char32_t c) { return Flags(c) & kOther; }
 bool IsMarkNonspacing(char32_t c) { return Flags(c) & kMarkNonspacing; }
-bool IsMark(char32_t c) { return Flags(c) & kMark; }
+bool IsMarkUnicode9(char32_t c) { return InRanges(kMarkUnicode9, c); }
 
 uint8_t CombiningClass(char32_t c) {
   if (c >= 0x110000) return 0;

@@ -17,7 +17,7 @@ bool IsWhiteSpace(char32_t c);       // White_Space property (\s in Rust regex a
 bool IsPunctuation(char32_t c);      // \p{P}
 bool IsOther(char32_t c);            // Cc, Cf, Co, Cs: \p{C} without unassigned code points (as HF's BERT)
 bool IsMarkNonspacing(char32_t c);   // \p{Mn}
-bool IsMark(char32_t c);             // \p{M}
+bool IsMarkUnicode9(char32_t c);     // \p{M} in Unicode 9.0: HF's is_combining_mark (StripAccents)
 uint8_t CombiningClass(char32_t c);  // canonical combining class (0 = starter), as HF's Unicode 9.0 data has it
 
 // Appends the full lowercase mapping of `c` (may be several code points, e.g. U+0130), Unicode 17.0.
