@@ -1,7 +1,8 @@
 // Pipelines of the components added for current model families, on arbitrary text and ids: the
 // first input bytes pick a normalizer, pre-tokenizer, decoder and model options (regex Split with
 // each behavior, Digits, Punctuation, Metaspace, ByteLevel without its regex, UnicodeScripts,
-// NFC/NFKC/NFKD, regex Replace, CTC, BPEDecoder, a Unigram model with and without byte fallback).
+// FixedLength, NFC/NFKC/NFKD, Nmt, ByteLevel, StripAccents, regex Replace, CTC, BPEDecoder, a
+// Unigram model with and without byte fallback).
 // Precompiled is fuzzed by fuzz_precompiled (its real charsmaps make a pipeline slow to build). Encoding never
 // fails on these well-formed files, decoding never throws, streaming equals the full decode and
 // every streamed piece is valid UTF-8.
@@ -21,6 +22,9 @@ const char* const kNormalizers[] = {
     R"({"type": "Sequence", "normalizers": [{"type": "NFKC"}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]})",
     R"({"type": "Replace", "pattern": {"String": ""}, "content": "_"})",
     R"({"type": "Sequence", "normalizers": [{"type": "Strip", "strip_left": true, "strip_right": false}, {"type": "Prepend", "prepend": "▁"}, {"type": "Lowercase"}]})",
+    R"({"type": "Nmt"})",
+    R"({"type": "ByteLevel"})",
+    R"({"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]})",
 };
 
 const char* const kBehaviors[] = {"Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous"};
@@ -30,7 +34,7 @@ std::string PreTokenizer(uint8_t choice) {
   const std::string invert = (choice & 0x80) ? "true" : "false";
   const std::string byte_level =
       R"({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": false})";
-  switch (choice % 11) {
+  switch (choice % 12) {
     case 0: return "null";
     case 1:  // Llama-3's split rule
       return R"({"type": "Sequence", "pretokenizers": [{"type": "Split", "pattern": {"Regex": "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"}, "behavior": "Isolated", "invert": false}, )" +
@@ -50,6 +54,9 @@ std::string PreTokenizer(uint8_t choice) {
     case 7: return byte_level;
     case 8: return R"({"type": "Split", "pattern": {"String": ""}, "behavior": ")" + behavior + "\", \"invert\": " + invert + "}";
     case 9: return R"({"type": "Sequence", "pretokenizers": [{"type": "UnicodeScripts"}, )" + byte_level + "]}";
+    case 10:
+      return R"({"type": "Sequence", "pretokenizers": [{"type": "FixedLength", "length": )" +
+             std::to_string((choice >> 4) % 7 + 1) + "}, " + byte_level + "]}";
     default: return R"({"type": "WhitespaceSplit"})";
   }
 }
