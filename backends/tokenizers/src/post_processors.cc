@@ -175,8 +175,11 @@ std::vector<Piece> ParsePieces(const Json& node, const char* key, const std::str
 
 std::unique_ptr<PostProcessor> MakeTemplate(const Json& node, const std::string& path) {
   std::vector<Piece> single = ParsePieces(node, "single", path);
-  // HF serializes "pair" always; a hand-written file without one still encodes single texts.
-  std::vector<Piece> pair = Find(node, "pair") ? ParsePieces(node, "pair", path) : std::vector<Piece>{};
+  // HF serializes "pair" always; a hand-written file without one (or with "pair": [], which HF
+  // loads too) still encodes single texts, and a pair is refused with a clear error.
+  const Json* pair_node = Find(node, "pair");
+  const bool has_pair = pair_node != nullptr && !(pair_node->is_array() && pair_node->empty());
+  std::vector<Piece> pair = has_pair ? ParsePieces(node, "pair", path) : std::vector<Piece>{};
   return std::make_unique<Template>(std::move(single), std::move(pair));
 }
 

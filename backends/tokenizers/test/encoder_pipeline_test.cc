@@ -119,3 +119,21 @@ TEST(EncoderPipeline, TokenizerJsonSettingsAreTheDefaultsAndEncodeFollowsThem) {
   // Left keeps the last 4 ids; Fixed pads to 6 with pad_id 9 (HF: [3, 1, 2, 3, 9, 9]).
   EXPECT_EQ(tok->Encode("a b c a b c", true), (Ids{3, 1, 2, 3, 9, 9}));
 }
+
+// fuzz_components' own pipeline: HF loads a template whose "pair" is [] (it then encodes a pair to
+// nothing); this library loads it too and refuses a pair with a clear error instead.
+TEST(EncoderPipeline, AnEmptyPairTemplateLoadsAndRefusesPairsClearly) {
+  const auto tok = triton_studio::tok::Tokenizer::FromJson(
+      R"({"version": "1.0", "added_tokens": [], "normalizer": null, "pre_tokenizer": {"type": "WhitespaceSplit"},
+          "post_processor": {"type": "TemplateProcessing",
+            "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+            "pair": [], "special_tokens": {"<s>": {"id": "<s>", "ids": [0], "tokens": ["<s>"]}}},
+          "decoder": null, "model": {"type": "WordLevel", "vocab": {"<s>": 0, "a": 1, "b": 2}, "unk_token": "<s>"}})");
+  EXPECT_EQ(tok->EncodeBatch({{"a b", std::nullopt}}, true, {}).at(0).ids, (Ids{0, 1, 2}));
+  try {
+    tok->EncodeBatch({{"a", std::string_view("b")}}, true, {});
+    FAIL() << "a pair was encoded without a pair template";
+  } catch (const TokenizerError& e) {
+    EXPECT_NE(std::string(e.what()).find("no \"pair\" part"), std::string::npos) << e.what();
+  }
+}
