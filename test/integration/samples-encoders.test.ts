@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bytesInput, TritonClient, type InferResult } from '../../client/grpc/client.js';
 import { startLocalServer } from '../../client/server/localServer.js';
 import { buildRepository } from '../../generator/build/index.js';
-import { formatDiagnostic, generateRepository, type Pipeline } from '../../generator/index.js';
+import { formatDiagnostic, generateRepository, findPreset, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
 import { withEncoderSettings } from '../../bench/tokenizers/encoder-parity.js';
 import { runCli } from './run-cli.js';
@@ -36,8 +36,16 @@ interface Received {
   data: number[];
 }
 
-/** The sample copied with its model step on sim-llm (recording) and `parameters` on its tokenize step. */
-function prepare(sample: string, modelStep: string, parameters?: Record<string, string | number>) {
+/**
+ * The sample copied with its model step on sim-llm (recording) and `parameters` on its tokenize
+ * step; with `lengths`, the tokenize step's `input_length` is an ensemble output too.
+ */
+function prepare(
+  sample: string,
+  modelStep: string,
+  parameters?: Record<string, string | number>,
+  lengths = false,
+) {
   const dir = join(work, `${sample}-${parameters ? 'override' : 'own'}`);
   cpSync(join(SAMPLES, sample), dir, { recursive: true });
   const file = join(dir, `${sample}.pipeline.json`);
@@ -50,6 +58,12 @@ function prepare(sample: string, modelStep: string, parameters?: Record<string, 
       step.parameters = { ...step.parameters, record_requests: record };
     }
     if (step.kind === 'tokenize' && parameters) step.parameters = { ...step.parameters, ...parameters };
+    if (step.kind === 'tokenize' && lengths) {
+      const preset = findPreset(step.preset!)!.template.outputs!;
+      step.outputs = [...preset, { name: 'input_length', dataType: 'INT32', dims: [1], role: 'inputLength' }];
+      pipeline.outputs.push({ name: 'lengths', dataType: 'INT32', dims: [1] });
+      pipeline.wires.push({ from: `${step.name}.input_length`, to: 'lengths' });
+    }
   }
   writeFileSync(file, JSON.stringify(pipeline, null, 2));
   return { file, record, repo: join(dir, 'repo') };
@@ -120,7 +134,13 @@ async function serveAndCheck(
   settings: HfSettings,
   send: (client: TritonClient, ensemble: string) => Promise<InferResult>,
   output: { name: string; width: number },
-  after?: (client: TritonClient, ensemble: string, url: string, result: InferResult) => Promise<void>,
+  after?: (
+    client: TritonClient,
+    ensemble: string,
+    url: string,
+    result: InferResult,
+    want: Awaited<ReturnType<typeof huggingFace>>,
+  ) => Promise<void>,
 ) {
   const generated = generateRepository({ pipelinePath: prepared.file, outDir: prepared.repo });
   expect(generated.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
@@ -150,7 +170,7 @@ async function serveAndCheck(
     expect(result.numbers(output.name)).toEqual(
       simOutput(want.input_ids, want.token_type_ids, want.attention_mask, want.width, output.width),
     );
-    await after?.(client, generated.ensembleName!, server.grpcUrl, result);
+    await after?.(client, generated.ensembleName!, server.grpcUrl, result, want);
     return want;
   } finally {
     client.close();
@@ -209,13 +229,17 @@ describe('bge-embedding-onnx on the real server', () => {
 
   it('with "max_length": 12 cut from the left and rows padded to a multiple of 8, as HF does', async () => {
     const overrides = { max_length: 12, truncation_direction: 'left', pad_to_multiple_of: 8 };
-    const prepared = prepare('bge-embedding-onnx', 'embedder', overrides);
+    const prepared = prepare('bge-embedding-onnx', 'embedder', overrides, true);
     const want = await serveAndCheck(
       prepared,
       rows,
       { maxLength: 12, direction: 'Left', multipleOf: 8 },
       send,
       embedding,
+      async (_client, _ensemble, _url, batch, hf) => {
+        // input_length counts each row's real tokens, not the padding the tokenizer added.
+        expect(batch.numbers('lengths')).toEqual(hf.lengths);
+      },
     );
     expect(want.lengths).toContain(12);
     expect(want.width).toBe(16); // 12 rounded up to 8's multiple

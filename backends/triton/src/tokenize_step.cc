@@ -187,8 +187,9 @@ glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::se
                                                     glue::WithBatch(batching, n, {width}), padded(type_ids)));
   }
   if (wanted(spec_.input_length)) {
+    // The real tokens of each row: padding the tokenizer added (mask 0) does not count.
     std::vector<int64_t> lengths;
-    for (const auto& e : encoded) lengths.push_back(static_cast<int64_t>(e.size()));
+    for (const auto& m : masks) lengths.push_back(std::count(m.begin(), m.end(), 1u));
     result.outputs.push_back(OutputTensor::Integers(spec_.input_length->name, spec_.input_length->dtype,
                                                     glue::WithBatch(batching, n, {1}), lengths));
   }
