@@ -1,0 +1,51 @@
+// The pins of model weights and llama.cpp's packages: one table (generator/tokenizers/sources.ts)
+// that the checkout's setup script must agree with, and that the files setup fetched match.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LLAMA_CPP_PACKAGES, WEIGHT_SOURCES } from '../../generator/tokenizers/sources.js';
+
+const ROOT = resolve(__dirname, '../..');
+const script = readFileSync(join(ROOT, 'scripts/fetch-llama.sh'), 'utf8');
+const pin = (variable: string) => new RegExp(`^${variable}=(\\S+)$`, 'm').exec(script)?.[1];
+const downloads = join(ROOT, '.cache/llama/downloads');
+
+describe('the weight and llama.cpp sources', () => {
+  const smollm2 = WEIGHT_SOURCES['smollm2-135m-instruct-q4_1'];
+
+  it("pins what scripts/fetch-llama.sh pins (the checkout's setup fetches the same bytes)", () => {
+    expect(pin('WHEEL_SHA')).toBe(smollm2.wheel.sha256);
+    expect(pin('GGUF_SHA')).toBe(smollm2.member.sha256);
+    expect(pin('GGUF_IN_WHEEL')).toBe(smollm2.member.path);
+    expect(pin('GGUF')).toBe(smollm2.file);
+    expect(pin('LLAMA_VERSION')).toBe(LLAMA_CPP_PACKAGES['linux-x64'].version);
+  });
+
+  // The downloads exist where `npm run setup` ran (CI and every checkout that runs the demo).
+  it.runIf(existsSync(join(downloads, smollm2.wheel.filename)))(
+    'pins the sha512 and size of the tarballs and wheel setup downloaded',
+    () => {
+      const files: [string, string, number][] = [
+        [
+          'node-llama-cpp-linux-x64-3.22.1.tgz',
+          LLAMA_CPP_PACKAGES['linux-x64'].integrity,
+          LLAMA_CPP_PACKAGES['linux-x64'].tarballBytes,
+        ],
+        [
+          'node-llama-cpp-3.22.1.tgz',
+          LLAMA_CPP_PACKAGES.headers.integrity,
+          LLAMA_CPP_PACKAGES.headers.tarballBytes,
+        ],
+      ];
+      for (const [file, integrity, bytes] of files) {
+        const data = readFileSync(join(downloads, file));
+        expect(`sha512-${createHash('sha512').update(data).digest('base64')}`, file).toBe(integrity);
+        expect(data.length, file).toBe(bytes);
+      }
+      const wheel = readFileSync(join(downloads, smollm2.wheel.filename));
+      expect(createHash('sha256').update(wheel).digest('hex')).toBe(smollm2.wheel.sha256);
+      expect(wheel.length).toBe(smollm2.wheel.bytes);
+    },
+  );
+});
