@@ -16,7 +16,6 @@ import {
   readSync,
   statSync,
 } from 'node:fs';
-import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -28,6 +27,9 @@ import {
 } from '../../generator/index.js';
 import { packageRoot } from '../paths.js';
 import { readLogTail } from './logTail.js';
+import { waitReady } from './readiness.js';
+
+export { answersOk } from './readiness.js';
 
 /** Environment variable naming the tritonserver binary to use instead of the project's `.venv`. */
 export const TRITONSERVER_ENV = 'TRITON_STUDIO_TRITONSERVER';
@@ -341,53 +343,17 @@ function grpcTlsArgs(tls: LocalServerOptions['grpcTls']): string[] {
   ];
 }
 
+/** One start on fresh ports: spawn, then wait until it answers ready (or stop it and say why not). */
 async function startOnce(
   opts: LocalServerOptions,
   installation: TritonInstallation,
   modelRepository: string,
 ): Promise<LocalServer> {
-  const ports = {
-    http: opts.httpPort ?? (await freePort()),
-    grpc: opts.grpcPort ?? (await freePort()),
-    metrics: opts.metricsPort ?? (await freePort()),
-  };
-  const logFile = resolve(
-    opts.logFile ?? join(mkdtempSync(join(tmpdir(), 'triton-studio-server-')), 'tritonserver.log'),
+  const { child, ports, logFile, exited, spawnError } = await spawnTritonServer(
+    opts,
+    installation,
+    modelRepository,
   );
-  const args = [
-    `--model-repository=${modelRepository}`,
-    '--model-control-mode=explicit',
-    '--http-address=127.0.0.1',
-    '--grpc-address=127.0.0.1',
-    `--http-port=${ports.http}`,
-    `--grpc-port=${ports.grpc}`,
-    `--metrics-port=${ports.metrics}`,
-    `--backend-directory=${installation.backendDirectory}`,
-    `--cache-directory=${installation.cacheDirectory}`,
-    '--pinned-memory-pool-byte-size=0',
-    `--log-verbose=${opts.logVerbose ?? 0}`,
-    ...(opts.loadModels ?? []).map((m) => `--load-model=${m}`),
-    ...grpcTlsArgs(opts.grpcTls),
-    ...(opts.extraArgs ?? []),
-  ];
-  const env = { ...process.env };
-  if (installation.libraryDirectories.length > 0) {
-    env.LD_LIBRARY_PATH = [...installation.libraryDirectories, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
-  }
-
-  const logFd = openSync(logFile, 'a');
-  let child: ChildProcess;
-  try {
-    // A process group of its own, so stop() reaches the Python-backend stubs too.
-    const [command, ...prefix] = [...installation.launcher, installation.binary];
-    child = spawn(command!, [...prefix, ...args], { env, stdio: ['ignore', logFd, logFd], detached: true });
-  } finally {
-    closeSync(logFd); // the child holds its own copy
-  }
-  const exited = new Promise<number | string>((resolveExit) => {
-    child.once('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'));
-  });
-  const spawnError = new Promise<Error>((resolveError) => child.once('error', resolveError));
   if (opts.outliveThisProcess) child.unref();
   else trackForExit(child);
 
@@ -426,6 +392,66 @@ async function startOnce(
   };
 }
 
+interface SpawnedServer {
+  child: ChildProcess;
+  ports: LocalServer['ports'];
+  logFile: string;
+  exited: Promise<number | string>;
+  spawnError: Promise<Error>;
+}
+
+/** tritonserver on loopback in explicit model-control mode, its output appended to its log file. */
+async function spawnTritonServer(
+  opts: LocalServerOptions,
+  installation: TritonInstallation,
+  modelRepository: string,
+): Promise<SpawnedServer> {
+  const ports = {
+    http: opts.httpPort ?? (await freePort()),
+    grpc: opts.grpcPort ?? (await freePort()),
+    metrics: opts.metricsPort ?? (await freePort()),
+  };
+  const logFile = resolve(
+    opts.logFile ?? join(mkdtempSync(join(tmpdir(), 'triton-studio-server-')), 'tritonserver.log'),
+  );
+  const args = [
+    `--model-repository=${modelRepository}`,
+    '--model-control-mode=explicit',
+    '--http-address=127.0.0.1',
+    '--grpc-address=127.0.0.1',
+    `--http-port=${ports.http}`,
+    `--grpc-port=${ports.grpc}`,
+    `--metrics-port=${ports.metrics}`,
+    `--backend-directory=${installation.backendDirectory}`,
+    `--cache-directory=${installation.cacheDirectory}`,
+    '--pinned-memory-pool-byte-size=0',
+    `--log-verbose=${opts.logVerbose ?? 0}`,
+    ...(opts.loadModels ?? []).map((m) => `--load-model=${m}`),
+    ...grpcTlsArgs(opts.grpcTls),
+    ...(opts.extraArgs ?? []),
+  ];
+  const env = { ...process.env };
+  if (installation.libraryDirectories.length > 0) {
+    env.LD_LIBRARY_PATH = [...installation.libraryDirectories, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+  }
+
+  const logFd = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    // A process group of its own, so stop() reaches the Python-backend stubs too.
+    const [command, ...prefix] = [...installation.launcher, installation.binary];
+    child = spawn(command!, [...prefix, ...args], { env, stdio: ['ignore', logFd, logFd], detached: true });
+  } finally {
+    closeSync(logFd); // the child holds its own copy
+  }
+  // Listened to at once: a failed spawn emits 'error' on the next tick.
+  const exited = new Promise<number | string>((resolveExit) => {
+    child.once('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'));
+  });
+  const spawnError = new Promise<Error>((resolveError) => child.once('error', resolveError));
+  return { child, ports, logFile, exited, spawnError };
+}
+
 function describeStartFailure(
   outcome:
     { kind: 'timeout' } | { kind: 'exited'; code: number | string } | { kind: 'spawn-error'; error: Error },
@@ -445,35 +471,6 @@ function describeStartFailure(
   const inUse = logTail.split('\n').find((line) => PORT_IN_USE.test(line));
   if (inUse) return `tritonserver exited with ${outcome.code}: a port is already in use (${inUse.trim()})`;
   return `tritonserver exited with ${outcome.code} before it was ready`;
-}
-
-async function waitReady(url: string, timeoutMs: number, child: ChildProcess): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    // Ready only while our process still runs: a ready answer from a dying server is not ours.
-    if ((await answersOk(url)) && child.exitCode === null && child.signalCode === null) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
-
-/**
- * One GET on a connection of its own, closed afterwards. (fetch would keep the connection
- * alive in its pool, and tritonserver waits for open HTTP connections on shutdown: ~5 s more.)
- */
-export function answersOk(url: string): Promise<boolean> {
-  return new Promise((resolveOk) => {
-    const request = httpGet(
-      url,
-      { agent: false, headers: { connection: 'close' }, timeout: 2_000 },
-      (response) => {
-        response.resume();
-        resolveOk(response.statusCode === 200);
-      },
-    );
-    request.on('timeout', () => request.destroy());
-    request.on('error', () => resolveOk(false));
-  });
 }
 
 async function stopProcess(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {

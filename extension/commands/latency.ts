@@ -61,63 +61,14 @@ export async function runLatencyTestCommand(
     typeof arg === 'object' && arg !== null && !(arg instanceof vscode.Uri)
       ? (arg as LatencyTestRequest)
       : {};
-  let plan = request.concurrency
-    ? { concurrency: request.concurrency, requests: request.requests ?? 20 }
-    : undefined;
-  if (!plan) {
-    const pick = await vscode.window.showQuickPick(PRESETS, { title: 'Triton Studio: Run Latency Test' });
-    if (!pick) return undefined;
-    plan = pick;
-  }
-  const prompt =
-    request.text ??
-    (await vscode.window.showInputBox({
-      title: 'Triton Studio: Run Latency Test',
-      prompt: 'The prompt every request sends',
-      value: DEFAULT_PROMPT,
-    }));
-  if (prompt === undefined) return undefined;
+  const inputs = await askForInputs(request);
+  if (!inputs) return undefined;
   let settings;
   try {
     const target = await ctx.server(request.uri, request.serverUrl);
     settings = readPromptSettings(request.uri, target.url, request);
-    const { model, maxTokens } = settings;
-    const loads: LoadSpec[] = plan.concurrency.map((concurrency) => ({
-      mode: 'concurrency',
-      concurrency,
-      requests: plan!.requests,
-      warmupRequests: Math.min(5, concurrency * 2),
-    }));
-    // The latency lab's own sweep, as `triton-studio perf --concurrency …` runs it: the saved
-    // file is what `perf --export` writes, and `perf compare` / `perf compare --html` read it.
-    const sweep = await withProgress(`Triton Studio: latency test of ${model}`, async (report, signal) => {
-      const tokenizer = await nativeTokenizerOf(ctx, target, model, report);
-      try {
-        return await runSweep(target.client, {
-          model,
-          prompt,
-          maxTokens,
-          stream: true,
-          loads,
-          signal,
-          tokenizer,
-          // Per-request records feed the throughput-over-time chart; Prometheus the pending requests.
-          keepRecords: true,
-          metricsUrl: target.metricsUrl,
-          onProgress: (p) => {
-            if (p.completed === 0 && !p.report)
-              report(`concurrency ${loadLevel(p.load)}: ${plan!.requests} requests`);
-            if (!p.report) return;
-            const r = p.report.results;
-            ctx.log(
-              `${model} @ ${target.url} c=${loadLevel(p.load)}: p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms, ${r.requestsPerSecond} req/s, ${r.errors} errors`,
-            );
-          },
-        });
-      } finally {
-        tokenizer?.close();
-      }
-    });
+    const { model } = settings;
+    const sweep = await measureSweep(ctx, target, settings, inputs);
     const reports = sweep.points.flatMap((p) => p.runs);
     // A cancelled run is not saved: its partial levels would read like a finished run in a comparison.
     if (sweep.cancelled || reports.length === 0) {
@@ -134,6 +85,79 @@ export async function runLatencyTestCommand(
     void showError(ctx, `Latency test failed: ${failure.message}`, ...actions);
     return { ok: false, error: failure.message };
   }
+}
+
+/** The load levels and the prompt of a run: from the request, else picked and typed; undefined if dismissed. */
+async function askForInputs(request: LatencyTestRequest): Promise<LatencyInputs | undefined> {
+  let plan = request.concurrency
+    ? { concurrency: request.concurrency, requests: request.requests ?? 20 }
+    : undefined;
+  if (!plan) {
+    const pick = await vscode.window.showQuickPick(PRESETS, { title: 'Triton Studio: Run Latency Test' });
+    if (!pick) return undefined;
+    plan = pick;
+  }
+  const prompt =
+    request.text ??
+    (await vscode.window.showInputBox({
+      title: 'Triton Studio: Run Latency Test',
+      prompt: 'The prompt every request sends',
+      value: DEFAULT_PROMPT,
+    }));
+  if (prompt === undefined) return undefined;
+  return { concurrency: plan.concurrency, requests: plan.requests, prompt };
+}
+
+interface LatencyInputs {
+  concurrency: number[];
+  requests: number;
+  prompt: string;
+}
+
+/**
+ * The latency lab's own sweep, as `triton-studio perf --concurrency …` runs it: the saved file is
+ * what `perf --export` writes, and `perf compare` / `perf compare --html` read it.
+ */
+async function measureSweep(
+  ctx: Ctx,
+  target: ServerTarget,
+  { model, maxTokens }: { model: string; maxTokens: number },
+  { concurrency: levels, requests, prompt }: LatencyInputs,
+): Promise<SweepReport> {
+  const loads: LoadSpec[] = levels.map((concurrency) => ({
+    mode: 'concurrency',
+    concurrency,
+    requests,
+    warmupRequests: Math.min(5, concurrency * 2),
+  }));
+  return withProgress(`Triton Studio: latency test of ${model}`, async (report, signal) => {
+    const tokenizer = await nativeTokenizerOf(ctx, target, model, report);
+    try {
+      return await runSweep(target.client, {
+        model,
+        prompt,
+        maxTokens,
+        stream: true,
+        loads,
+        signal,
+        tokenizer,
+        // Per-request records feed the throughput-over-time chart; Prometheus the pending requests.
+        keepRecords: true,
+        metricsUrl: target.metricsUrl,
+        onProgress: (p) => {
+          if (p.completed === 0 && !p.report)
+            report(`concurrency ${loadLevel(p.load)}: ${requests} requests`);
+          if (!p.report) return;
+          const r = p.report.results;
+          ctx.log(
+            `${model} @ ${target.url} c=${loadLevel(p.load)}: p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms, ${r.requestsPerSecond} req/s, ${r.errors} errors`,
+          );
+        },
+      });
+    } finally {
+      tokenizer?.close();
+    }
+  });
 }
 
 /**

@@ -47,84 +47,32 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
   const partial: Partial<PromptRequest> =
     typeof given === 'string' ? { text: given } : isPromptRequest(given) ? given : {};
   const text = partial.text ?? selectedText(editor) ?? (await askForPrompt(ctx.draftPrompt));
-  const request: PromptRequest | undefined = text === undefined ? undefined : { ...partial, text };
-  if (request === undefined) return undefined;
-  const prompt = request.text;
+  if (text === undefined) return undefined;
+  const request: PromptRequest = { ...partial, text };
 
   let settings: PromptSettings | undefined;
   let record: PromptRecord | undefined;
   // Cancelling the progress notification, or Stop in the answer panel, aborts the request.
   const abort = new AbortController();
-  let stoppedAt: string | undefined;
   let session: AnswerSession | undefined;
   try {
     const scope = request.uri ?? editor?.document.uri;
     const target = await ctx.server(scope, request.serverUrl);
     settings = readPromptSettings(scope, target.url, request);
-    record = { ...settings, prompt };
+    record = { ...settings, prompt: text };
     const { model, maxTokens } = settings;
-    session = ctx.answers.begin({ prompt, model, serverUrl: target.url, maxTokens }, () => abort.abort());
-    let answer = '';
-    const started = performance.now();
-    let firstAt: number | undefined;
-    const result = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: `Triton Studio: ${model} is answering…`,
-        cancellable: true,
-      },
-      async (_progress, token) => {
-        token.onCancellationRequested(() => abort.abort());
-        try {
-          return await sendPrompt(target.client, {
-            model,
-            text: prompt,
-            chat: request.chat,
-            maxTokens,
-            stream: true,
-            signal: abort.signal,
-            onText: (chunk) => {
-              if (stoppedAt !== undefined) return;
-              firstAt ??= performance.now();
-              const before = answer.length;
-              answer += chunk;
-              const hit = firstStop(answer, request.stop);
-              if (hit) {
-                stoppedAt = hit.word;
-                answer = answer.slice(0, hit.index);
-                if (answer.length > before) session!.chunk(answer.slice(before));
-                abort.abort();
-                return;
-              }
-              session!.chunk(chunk);
-            },
-          });
-        } catch (error) {
-          if (stoppedAt === undefined) throw error;
-          // Stopped at a stop word: the answer so far is the answer.
-          return undefined;
-        }
-      },
+    session = ctx.answers.begin({ prompt: text, model, serverUrl: target.url, maxTokens }, () =>
+      abort.abort(),
     );
-    const now = performance.now();
-    const final: PromptResult =
-      stoppedAt === undefined && result
-        ? result
-        : {
-            text: answer,
-            chunks: [answer],
-            responses: result?.responses ?? 0,
-            ttftMs: (firstAt ?? now) - started,
-            latencyMs: now - started,
-          };
+    const { final, stoppedAt } = await streamAnswer(target.client, settings, request, session, abort);
     session.done(final);
     ctx.draftPrompt = undefined;
     ctx.prompts.showAnswer(record, final);
-    const { text, latencyMs, ttftMs, responses } = final;
+    const { latencyMs, ttftMs, responses } = final;
     return {
       ok: true,
       ...record,
-      text,
+      text: final.text,
       latencyMs,
       ttftMs,
       responses,
@@ -137,23 +85,93 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
     session?.fail(failure.message, failure.cancelled);
     // A prompt the user typed is kept: the input box offers it again, and so does Send Again.
     const typed = partial.text === undefined && selectedText(editor) === undefined;
-    if (typed) ctx.draftPrompt = prompt;
-    if (!failure.cancelled) {
-      // The button that fixes the failure first.
-      const actions: ErrorAction[] = [];
-      if (failure.setting) actions.push(openSetting(failure.setting));
-      // Offered only when there is a generated repository for a local server to serve.
-      if (failure.unreachable && !ctx.localServer.running && ctx.lastRepository)
-        actions.push(startLocalServerAction);
-      if (typed)
-        actions.push({
-          title: 'Send Again',
-          run: () => vscode.commands.executeCommand(SEND_PROMPT_COMMAND, request),
-        });
-      void showError(ctx, failure.message, ...actions);
-    }
+    if (typed) ctx.draftPrompt = text;
+    if (!failure.cancelled)
+      void showError(ctx, failure.message, ...fixesFor(ctx, failure, typed ? request : undefined));
     return { ok: false, error: failure.message, setting: failure.setting, cancelled: failure.cancelled };
   }
+}
+
+/**
+ * Streams the answer into the panel under a cancellable progress notification; at the first stop
+ * word the answer is cut there and the request aborted, and the answer so far is the answer.
+ */
+async function streamAnswer(
+  client: Parameters<typeof sendPrompt>[0],
+  { model, maxTokens }: PromptSettings,
+  request: PromptRequest,
+  session: AnswerSession,
+  abort: AbortController,
+): Promise<{ final: PromptResult; stoppedAt?: string }> {
+  let answer = '';
+  let stoppedAt: string | undefined;
+  const started = performance.now();
+  let firstAt: number | undefined;
+  const onText = (chunk: string): void => {
+    if (stoppedAt !== undefined) return;
+    firstAt ??= performance.now();
+    const before = answer.length;
+    answer += chunk;
+    const hit = firstStop(answer, request.stop);
+    if (!hit) return session.chunk(chunk);
+    stoppedAt = hit.word;
+    answer = answer.slice(0, hit.index);
+    if (answer.length > before) session.chunk(answer.slice(before));
+    abort.abort();
+  };
+  const result = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Triton Studio: ${model} is answering…`,
+      cancellable: true,
+    },
+    async (_progress, token) => {
+      token.onCancellationRequested(() => abort.abort());
+      try {
+        const inputs = {
+          model,
+          text: request.text,
+          chat: request.chat,
+          maxTokens,
+          stream: true,
+          signal: abort.signal,
+        };
+        return await sendPrompt(client, { ...inputs, onText });
+      } catch (error) {
+        if (stoppedAt === undefined) throw error;
+        return undefined;
+      }
+    },
+  );
+  if (stoppedAt === undefined && result) return { final: result };
+  const now = performance.now();
+  const final: PromptResult = {
+    text: answer,
+    chunks: [answer],
+    responses: result?.responses ?? 0,
+    ttftMs: (firstAt ?? now) - started,
+    latencyMs: now - started,
+  };
+  return { final, ...(stoppedAt !== undefined ? { stoppedAt } : {}) };
+}
+
+/** The buttons of a failure's error, the one that fixes it first; Send Again only for a typed prompt. */
+function fixesFor(
+  ctx: Ctx,
+  failure: ReturnType<typeof describePromptFailure>,
+  typedRequest: PromptRequest | undefined,
+): ErrorAction[] {
+  const actions: ErrorAction[] = [];
+  if (failure.setting) actions.push(openSetting(failure.setting));
+  // Offered only when there is a generated repository for a local server to serve.
+  if (failure.unreachable && !ctx.localServer.running && ctx.lastRepository)
+    actions.push(startLocalServerAction);
+  if (typedRequest)
+    actions.push({
+      title: 'Send Again',
+      run: () => vscode.commands.executeCommand(SEND_PROMPT_COMMAND, typedRequest),
+    });
+  return actions;
 }
 
 function isPromptRequest(value: unknown): value is Partial<PromptRequest> {
