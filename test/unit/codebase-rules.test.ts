@@ -34,8 +34,6 @@ const LONG_FILES: Record<string, string> = {
 /** Product functions over MAX_FUNCTION_LINES (`file#name`), and why they may be. */
 const LONG_FUNCTIONS: Record<string, string> = {
   'cli/commands/openaiServe.ts#openaiServeCommand': "declarative: commander's option list of openai-serve",
-  'generator/tscompile/compile.ts#compileFile':
-    'one pass over the module statements; to split per declaration kind',
   'cli/commands/perf.ts#measureCommand': "declarative: commander's option list of perf measure",
   'cli/commands/server.ts#serverCommand': "declarative: commander's subcommands of server",
   'cli/commands/k8s.ts#k8sCommand': "declarative: commander's option list of k8s",
