@@ -46,6 +46,7 @@ export {
   type TokenizerSource,
 } from './tokenizers/sources.js';
 export { fetchTokenizer, IntegrityError, type FetchOptions } from './tokenizers/fetch.js';
+export { fetchWeights, type WeightFetchOptions } from './tokenizers/fetchWeights.js';
 export { newWireErrors } from './pipeline/wireCheck.js';
 export {
   resolveSteps,

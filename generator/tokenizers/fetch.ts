@@ -113,7 +113,16 @@ export async function fetchTokenizerFrom(
   }
 }
 
-async function download(url: string, to: string, integrity: string, options: FetchOptions): Promise<void> {
+/**
+ * Downloads `url` to `to`, hashing as it streams; refuses bytes whose digest is not `integrity`
+ * (an SRI string, `<sha256|sha512>-<base64>`: npm's form, and the form a sha256 pin converts to).
+ */
+export async function download(
+  url: string,
+  to: string,
+  integrity: string,
+  options: FetchOptions,
+): Promise<void> {
   const { signal, onProgress } = options;
   let response: Response;
   try {
@@ -129,11 +138,12 @@ async function download(url: string, to: string, integrity: string, options: Fet
       `${url} answered ${response.status} ${response.statusText}: check the registry and retry.`,
     );
   const total = Number(response.headers.get('content-length')) || undefined;
-  const sha512 = createHash('sha512');
+  const algorithm = integrity.slice(0, integrity.indexOf('-'));
+  const digest = createHash(algorithm);
   let received = 0;
   const count = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      sha512.update(chunk);
+      digest.update(chunk);
       received += chunk.length;
       onProgress?.(received, total);
       done(null, chunk);
@@ -154,15 +164,15 @@ async function download(url: string, to: string, integrity: string, options: Fet
       `The download from ${url} broke off (${error instanceof Error ? error.message : String(error)}): retry.`,
     );
   }
-  const got = `sha512-${sha512.digest('base64')}`;
+  const got = `${algorithm}-${digest.digest('base64')}`;
   if (got !== integrity)
     throw new IntegrityError(
-      `${url} is not the pinned package (its sha512 is ${got}, expected ${integrity}): refused, nothing kept. ` +
+      `${url} is not the pinned package (its ${algorithm} is ${got}, expected ${integrity}): refused, nothing kept. ` +
         'A proxy or mirror may have changed it.',
     );
 }
 
-function fileSha256(file: string): Promise<string> {
+export function fileSha256(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
     createReadStream(file)

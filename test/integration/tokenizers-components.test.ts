@@ -214,19 +214,11 @@ describe('pre-tokenizers', () => {
     );
   });
   it('FixedLength (3, and its default 5) before a byte-level BPE', async () => {
-    for (const fixed of [{ type: 'FixedLength', length: 3 }, { type: 'FixedLength' }]) {
+    const byteLevel = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false };
+    for (const fixed of [{ type: 'FixedLength', length: 3 }, { type: 'FixedLength' }])
       await expectParity(
-        variant('gpt2', {
-          pre_tokenizer: {
-            type: 'Sequence',
-            pretokenizers: [
-              fixed,
-              { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
-            ],
-          },
-        }),
+        variant('gpt2', { pre_tokenizer: { type: 'Sequence', pretokenizers: [fixed, byteLevel] } }),
       );
-    }
   });
   it('ByteLevel with add_prefix_space', async () => {
     await expectParity(
