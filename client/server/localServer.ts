@@ -17,7 +17,6 @@ import {
   statSync,
 } from 'node:fs';
 import { get as httpGet } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import {
@@ -28,6 +27,9 @@ import {
 } from '../../generator/index.js';
 import { packageRoot } from '../paths.js';
 import { readLogTail } from './logTail.js';
+import { freePort, portIsFree } from './ports.js';
+
+export { freePort, portIsFree } from './ports.js';
 
 /** Environment variable naming the tritonserver binary to use instead of the project's `.venv`. */
 export const TRITONSERVER_ENV = 'TRITON_STUDIO_TRITONSERVER';
@@ -223,20 +225,6 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** A port the OS reports free on 127.0.0.1 right now (another process may still take it first). */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
 // Servers still running when this process exits are killed: a forgotten server would hold ports
 // and CPU for everyone else on the machine.
 const running = new Set<ChildProcess>();
@@ -262,16 +250,6 @@ export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
   } catch {
     return false; // no such group: everything in it is gone
   }
-}
-
-/** True when nothing listens on 127.0.0.1:port (checked by binding it for a moment). */
-export function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolveFree) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once('error', () => resolveFree(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolveFree(true)));
-  });
 }
 
 /**
@@ -341,6 +319,7 @@ function grpcTlsArgs(tls: LocalServerOptions['grpcTls']): string[] {
   ];
 }
 
+/** One start: pick ports, spawn tritonserver, wait until it is ready (or say why it is not). */
 async function startOnce(
   opts: LocalServerOptions,
   installation: TritonInstallation,
@@ -354,40 +333,11 @@ async function startOnce(
   const logFile = resolve(
     opts.logFile ?? join(mkdtempSync(join(tmpdir(), 'triton-studio-server-')), 'tritonserver.log'),
   );
-  const args = [
-    `--model-repository=${modelRepository}`,
-    '--model-control-mode=explicit',
-    '--http-address=127.0.0.1',
-    '--grpc-address=127.0.0.1',
-    `--http-port=${ports.http}`,
-    `--grpc-port=${ports.grpc}`,
-    `--metrics-port=${ports.metrics}`,
-    `--backend-directory=${installation.backendDirectory}`,
-    `--cache-directory=${installation.cacheDirectory}`,
-    '--pinned-memory-pool-byte-size=0',
-    `--log-verbose=${opts.logVerbose ?? 0}`,
-    ...(opts.loadModels ?? []).map((m) => `--load-model=${m}`),
-    ...grpcTlsArgs(opts.grpcTls),
-    ...(opts.extraArgs ?? []),
-  ];
-  const env = { ...process.env };
-  if (installation.libraryDirectories.length > 0) {
-    env.LD_LIBRARY_PATH = [...installation.libraryDirectories, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
-  }
-
-  const logFd = openSync(logFile, 'a');
-  let child: ChildProcess;
-  try {
-    // A process group of its own, so stop() reaches the Python-backend stubs too.
-    const [command, ...prefix] = [...installation.launcher, installation.binary];
-    child = spawn(command!, [...prefix, ...args], { env, stdio: ['ignore', logFd, logFd], detached: true });
-  } finally {
-    closeSync(logFd); // the child holds its own copy
-  }
-  const exited = new Promise<number | string>((resolveExit) => {
-    child.once('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'));
-  });
-  const spawnError = new Promise<Error>((resolveError) => child.once('error', resolveError));
+  const { child, exited, spawnError } = spawnServer(
+    installation,
+    serverArgs(opts, installation, modelRepository, ports),
+    logFile,
+  );
   if (opts.outliveThisProcess) child.unref();
   else trackForExit(child);
 
@@ -424,6 +374,57 @@ async function startOnce(
     exited,
     stop,
   };
+}
+
+/** tritonserver's command line: explicit model control, loopback only, the chosen ports. */
+function serverArgs(
+  opts: LocalServerOptions,
+  installation: TritonInstallation,
+  modelRepository: string,
+  ports: { http: number; grpc: number; metrics: number },
+): string[] {
+  return [
+    `--model-repository=${modelRepository}`,
+    '--model-control-mode=explicit',
+    '--http-address=127.0.0.1',
+    '--grpc-address=127.0.0.1',
+    `--http-port=${ports.http}`,
+    `--grpc-port=${ports.grpc}`,
+    `--metrics-port=${ports.metrics}`,
+    `--backend-directory=${installation.backendDirectory}`,
+    `--cache-directory=${installation.cacheDirectory}`,
+    '--pinned-memory-pool-byte-size=0',
+    `--log-verbose=${opts.logVerbose ?? 0}`,
+    ...(opts.loadModels ?? []).map((m) => `--load-model=${m}`),
+    ...grpcTlsArgs(opts.grpcTls),
+    ...(opts.extraArgs ?? []),
+  ];
+}
+
+/** Spawns tritonserver with its output appended to logFile; exited and spawnError settle once. */
+function spawnServer(
+  installation: TritonInstallation,
+  args: string[],
+  logFile: string,
+): { child: ChildProcess; exited: Promise<number | string>; spawnError: Promise<Error> } {
+  const env = { ...process.env };
+  if (installation.libraryDirectories.length > 0) {
+    env.LD_LIBRARY_PATH = [...installation.libraryDirectories, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+  }
+  const logFd = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    // A process group of its own, so stop() reaches the Python-backend stubs too.
+    const [command, ...prefix] = [...installation.launcher, installation.binary];
+    child = spawn(command!, [...prefix, ...args], { env, stdio: ['ignore', logFd, logFd], detached: true });
+  } finally {
+    closeSync(logFd); // the child holds its own copy
+  }
+  const exited = new Promise<number | string>((resolveExit) => {
+    child.once('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'));
+  });
+  const spawnError = new Promise<Error>((resolveError) => child.once('error', resolveError));
+  return { child, exited, spawnError };
 }
 
 function describeStartFailure(

@@ -55,7 +55,6 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
   let record: PromptRecord | undefined;
   // Cancelling the progress notification, or Stop in the answer panel, aborts the request.
   const abort = new AbortController();
-  let stoppedAt: string | undefined;
   let session: AnswerSession | undefined;
   try {
     const scope = request.uri ?? editor?.document.uri;
@@ -64,59 +63,7 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
     record = { ...settings, prompt };
     const { model, maxTokens } = settings;
     session = ctx.answers.begin({ prompt, model, serverUrl: target.url, maxTokens }, () => abort.abort());
-    let answer = '';
-    const started = performance.now();
-    let firstAt: number | undefined;
-    const result = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: `Triton Studio: ${model} is answering…`,
-        cancellable: true,
-      },
-      async (_progress, token) => {
-        token.onCancellationRequested(() => abort.abort());
-        try {
-          return await sendPrompt(target.client, {
-            model,
-            text: prompt,
-            chat: request.chat,
-            maxTokens,
-            stream: true,
-            signal: abort.signal,
-            onText: (chunk) => {
-              if (stoppedAt !== undefined) return;
-              firstAt ??= performance.now();
-              const before = answer.length;
-              answer += chunk;
-              const hit = firstStop(answer, request.stop);
-              if (hit) {
-                stoppedAt = hit.word;
-                answer = answer.slice(0, hit.index);
-                if (answer.length > before) session!.chunk(answer.slice(before));
-                abort.abort();
-                return;
-              }
-              session!.chunk(chunk);
-            },
-          });
-        } catch (error) {
-          if (stoppedAt === undefined) throw error;
-          // Stopped at a stop word: the answer so far is the answer.
-          return undefined;
-        }
-      },
-    );
-    const now = performance.now();
-    const final: PromptResult =
-      stoppedAt === undefined && result
-        ? result
-        : {
-            text: answer,
-            chunks: [answer],
-            responses: result?.responses ?? 0,
-            ttftMs: (firstAt ?? now) - started,
-            latencyMs: now - started,
-          };
+    const { final, stoppedAt } = await streamAnswer(target.client, settings, request, session, abort);
     session.done(final);
     ctx.draftPrompt = undefined;
     ctx.prompts.showAnswer(record, final);
@@ -131,29 +78,112 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
       ...(stoppedAt !== undefined ? { stoppedAt } : {}),
     };
   } catch (error) {
-    const failure = describePromptFailure(error, settings, abort.signal.aborted);
-    if (failure.unreachable && settings) ctx.connections.forget(settings.serverUrl);
-    ctx.prompts.showError(failure.message, record);
-    session?.fail(failure.message, failure.cancelled);
     // A prompt the user typed is kept: the input box offers it again, and so does Send Again.
     const typed = partial.text === undefined && selectedText(editor) === undefined;
-    if (typed) ctx.draftPrompt = prompt;
-    if (!failure.cancelled) {
-      // The button that fixes the failure first.
-      const actions: ErrorAction[] = [];
-      if (failure.setting) actions.push(openSetting(failure.setting));
-      // Offered only when there is a generated repository for a local server to serve.
-      if (failure.unreachable && !ctx.localServer.running && ctx.lastRepository)
-        actions.push(startLocalServerAction);
-      if (typed)
-        actions.push({
-          title: 'Send Again',
-          run: () => vscode.commands.executeCommand(SEND_PROMPT_COMMAND, request),
-        });
-      void showError(ctx, failure.message, ...actions);
-    }
-    return { ok: false, error: failure.message, setting: failure.setting, cancelled: failure.cancelled };
+    return reportFailure(ctx, error, { request, settings, record, session, typed }, abort.signal.aborted);
   }
+}
+
+/**
+ * Streams the answer into the answer panel under a cancellable progress notification; the answer
+ * is cut (and the request stopped) at the first of the request's stop words.
+ */
+async function streamAnswer(
+  client: Parameters<typeof sendPrompt>[0],
+  { model, maxTokens }: PromptSettings,
+  request: PromptRequest,
+  session: AnswerSession,
+  abort: AbortController,
+): Promise<{ final: PromptResult; stoppedAt?: string }> {
+  let answer = '';
+  let stoppedAt: string | undefined;
+  const started = performance.now();
+  let firstAt: number | undefined;
+  const result = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Triton Studio: ${model} is answering…`,
+      cancellable: true,
+    },
+    async (_progress, token) => {
+      token.onCancellationRequested(() => abort.abort());
+      try {
+        return await sendPrompt(client, {
+          model,
+          text: request.text,
+          chat: request.chat,
+          maxTokens,
+          stream: true,
+          signal: abort.signal,
+          onText: (chunk) => {
+            if (stoppedAt !== undefined) return;
+            firstAt ??= performance.now();
+            const before = answer.length;
+            answer += chunk;
+            const hit = firstStop(answer, request.stop);
+            if (hit) {
+              stoppedAt = hit.word;
+              answer = answer.slice(0, hit.index);
+              if (answer.length > before) session.chunk(answer.slice(before));
+              abort.abort();
+              return;
+            }
+            session.chunk(chunk);
+          },
+        });
+      } catch (error) {
+        if (stoppedAt === undefined) throw error;
+        // Stopped at a stop word: the answer so far is the answer.
+        return undefined;
+      }
+    },
+  );
+  if (stoppedAt === undefined && result) return { final: result };
+  const now = performance.now();
+  const final: PromptResult = {
+    text: answer,
+    chunks: [answer],
+    responses: result?.responses ?? 0,
+    ttftMs: (firstAt ?? now) - started,
+    latencyMs: now - started,
+  };
+  return { final, stoppedAt };
+}
+
+/** Shows a failed prompt in the output channel, the answer panel and a toast with the buttons that fix it. */
+function reportFailure(
+  ctx: Ctx,
+  error: unknown,
+  sent: {
+    request: PromptRequest;
+    settings?: PromptSettings;
+    record?: PromptRecord;
+    session?: AnswerSession;
+    typed: boolean;
+  },
+  aborted: boolean,
+): SendPromptOutcome {
+  const { request, settings, record, session, typed } = sent;
+  const failure = describePromptFailure(error, settings, aborted);
+  if (failure.unreachable && settings) ctx.connections.forget(settings.serverUrl);
+  ctx.prompts.showError(failure.message, record);
+  session?.fail(failure.message, failure.cancelled);
+  if (typed) ctx.draftPrompt = request.text;
+  if (!failure.cancelled) {
+    // The button that fixes the failure first.
+    const actions: ErrorAction[] = [];
+    if (failure.setting) actions.push(openSetting(failure.setting));
+    // Offered only when there is a generated repository for a local server to serve.
+    if (failure.unreachable && !ctx.localServer.running && ctx.lastRepository)
+      actions.push(startLocalServerAction);
+    if (typed)
+      actions.push({
+        title: 'Send Again',
+        run: () => vscode.commands.executeCommand(SEND_PROMPT_COMMAND, request),
+      });
+    void showError(ctx, failure.message, ...actions);
+  }
+  return { ok: false, error: failure.message, setting: failure.setting, cancelled: failure.cancelled };
 }
 
 function isPromptRequest(value: unknown): value is Partial<PromptRequest> {
