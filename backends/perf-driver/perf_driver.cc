@@ -660,13 +660,8 @@ std::pair<std::string, std::string> splitUrl(const std::string& url) {
   return {host, url.substr(colon + 1)};
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // Never outlive perf: a perf that quit at once (a second Ctrl-C) leaves no driver waiting on a
-  // server that does not answer.
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
-  std::ios::sync_with_stdio(false);
+/** The command line: --url and --method required, a clear error for anything else. */
+Options parseOptions(int argc, char** argv) {
   Options options;
   bool method = false;
   std::string url;
@@ -700,9 +695,11 @@ int main(int argc, char** argv) {
   }
   if (url.empty() || !method) fail("usage: ts-perf-driver --url HOST:PORT --method infer|stream");
   std::tie(options.host, options.port) = splitUrl(url);
+  return options;
+}
 
-  std::vector<std::string> inputs;
-  Load load;
+/** The encoded requests and the load from stdin, up to "start"; false if stdin ended before it. */
+bool readSchedule(std::vector<std::string>& inputs, Load& load) {
   bool haveLoad = false;
   std::string line;
   while (std::getline(std::cin, line) && line != "start") {
@@ -735,9 +732,23 @@ int main(int argc, char** argv) {
       fail("unknown command on stdin: '" + line + "'");
     }
   }
-  if (line != "start") return 0;  // the TypeScript side went away before starting
+  if (line != "start") return false;  // the TypeScript side went away before starting
   if (inputs.empty()) fail("no request given");
   if (!haveLoad) fail("no load given");
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Never outlive perf: a perf that quit at once (a second Ctrl-C) leaves no driver waiting on a
+  // server that does not answer.
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  std::ios::sync_with_stdio(false);
+  Options options = parseOptions(argc, argv);
+  std::vector<std::string> inputs;
+  Load load;
+  if (!readSchedule(inputs, load)) return 0;
   // Control lines that arrived with "start" sit in std::cin's buffer; the loop reads fd 0 itself.
   std::string rest(size_t(std::max<std::streamsize>(0, std::cin.rdbuf()->in_avail())), '\0');
   rest.resize(size_t(std::cin.readsome(rest.data(), std::streamsize(rest.size()))));

@@ -45,7 +45,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   'client/deploy/load.ts#loadAll': 'the candidate and serve loads in dependency order',
   'client/deploy/load.ts#deployModel': 'one model load and its failure causes',
   'backends/tools/ts_tokenize_bench.cc#main': 'a bench tool: options, runs and its report; to split',
-  'backends/perf-driver/perf_driver.cc#main': 'to split with its file',
   'backends/triton/src/tokenize_step.cc#TokenizeRunner::EncodeRows':
     'being reworked by issue 22 (truncation, padding, pairs)',
   'backends/llama-cpp/llama_step.cc#Run': 'being reworked by issues 26 and 28 (real model, aarch64)',
