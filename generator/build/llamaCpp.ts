@@ -9,6 +9,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostArchitecture, type Architecture, type TargetArch } from './architectures.js';
+import { LLAMA_CPP_PACKAGES, LLAMA_CPP_VERSION } from '../tokenizers/sources.js';
 import { BuildError } from './run.js';
 
 export const LLAMA_CPP_BACKEND = 'llama_cpp';
@@ -30,9 +31,13 @@ export function smolLm2Gguf(projectRoot: string): string {
  * picks the same folder by CMAKE_SYSTEM_PROCESSOR).
  */
 export const LLAMA_PREBUILT: Record<TargetArch, { npmPackage: string; binsFolder: string; fetch: string }> = {
-  x86_64: { npmPackage: '@node-llama-cpp/linux-x64', binsFolder: 'bins', fetch: '`npm run setup` (or bash scripts/fetch-llama.sh)' },
+  x86_64: {
+    npmPackage: LLAMA_CPP_PACKAGES['linux-x64'].name,
+    binsFolder: 'bins',
+    fetch: '`npm run setup` (or bash scripts/fetch-llama.sh)',
+  },
   aarch64: {
-    npmPackage: '@node-llama-cpp/linux-arm64',
+    npmPackage: LLAMA_CPP_PACKAGES['linux-arm64'].name,
     binsFolder: 'bins-aarch64',
     fetch: '`npm run setup -- --cross aarch64` (or bash scripts/fetch-llama.sh aarch64)',
   },
@@ -56,7 +61,7 @@ export function checkLlamaCppFetched(projectRoot: string, arch: Architecture = h
   if (!existsSync(join(dir, 'include', 'llama.h')) || !existsSync(join(bins, 'libllama.v0.5.0.so'))) {
     throw new BuildError(
       `llama.cpp's headers or ${arch.arch} libraries are missing from ${dir}: run ${prebuilt.fetch}, ` +
-        `which fetches them from npm (${prebuilt.npmPackage}, node-llama-cpp 3.22.1)`,
+        `which fetches them from npm (${prebuilt.npmPackage}, node-llama-cpp ${LLAMA_CPP_VERSION})`,
     );
   }
 }
