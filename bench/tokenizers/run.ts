@@ -98,6 +98,11 @@ async function main(): Promise<void> {
         const r = await measure();
         results.push({ tokenizer: name, implementation, ...r });
         console.error(`[bench] ${name} ${implementation}: encode ${r.encode_mb_s.toFixed(2)} MB/s`);
+        // A single-thread table is only fair if every peer used one CPU (py_bench.py reports it).
+        const cpus = (r as { cpu_per_wall?: Record<string, number> }).cpu_per_wall ?? {};
+        for (const [call, perWall] of Object.entries(cpus)) {
+          if (perWall > 1.15) console.error(`[bench] warning: ${name} ${implementation} ${call} used ${perWall} CPUs per wall second`);
+        }
       } catch (err) {
         const why = (err instanceof Error ? err.message : String(err))
           .trim()
