@@ -101,7 +101,10 @@ async function main(): Promise<void> {
         // A single-thread table is only fair if every peer used one CPU (py_bench.py reports it).
         const cpus = (r as { cpu_per_wall?: Record<string, number> }).cpu_per_wall ?? {};
         for (const [call, perWall] of Object.entries(cpus)) {
-          if (perWall > 1.15) console.error(`[bench] warning: ${name} ${implementation} ${call} used ${perWall} CPUs per wall second`);
+          if (perWall > 1.15)
+            console.error(
+              `[bench] warning: ${name} ${implementation} ${call} used ${perWall} CPUs per wall second`,
+            );
         }
       } catch (err) {
         const why = (err instanceof Error ? err.message : String(err))
