@@ -37,8 +37,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   'cli/commands/perf.ts#measureCommand': "declarative: commander's option list of perf measure",
   'cli/commands/server.ts#serverCommand': "declarative: commander's subcommands of server",
   'cli/commands/k8s.ts#k8sCommand': "declarative: commander's option list of k8s",
-  'client/openai/server.ts#startOpenAiServer':
-    'the front as closures over one server state (limits, stream registry, routes); to split: a class holding that state',
   'generator/tscompile/typeConversion.ts#convertType': 'one switch over the type kinds of the subset',
   'generator/k8s/manifests.ts#kubernetesObjects': 'declarative: the manifests as object literals',
   'generator/build/elf.ts#readElfDynamic': "one pass over the ELF's dynamic section",
