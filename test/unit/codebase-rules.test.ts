@@ -22,7 +22,6 @@ const LONG_FILES: Record<string, string> = {
   'backends/perf-driver/perf_driver.cc':
     'one epoll loop and its state machine; to split: load schedule / output batches',
   'backends/tokenizers/src/decoders.cc': "one file per HF component family, as tokenizers' decoders.rs is",
-  'bench/perf/vs-perf-analyzer.ts': 'a bench script; to split: tool runners / report tables',
   'test/integration/perf-endpoints.test.ts':
     'one timed server, one ts-tokenize build and one OpenAI front for all 6 endpoint families: split once one server can serve several files',
   'test/integration/native-steps.test.ts':
