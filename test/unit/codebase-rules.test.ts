@@ -32,10 +32,6 @@ const LONG_FILES: Record<string, string> = {
 
 /** Product functions over MAX_FUNCTION_LINES (`file#name`), and why they may be. */
 const LONG_FUNCTIONS: Record<string, string> = {
-  'cli/commands/openaiServe.ts#openaiServeCommand': "declarative: commander's option list of openai-serve",
-  'cli/commands/perf.ts#measureCommand': "declarative: commander's option list of perf measure",
-  'cli/commands/server.ts#serverCommand': "declarative: commander's subcommands of server",
-  'cli/commands/k8s.ts#k8sCommand': "declarative: commander's option list of k8s",
   'generator/tscompile/typeConversion.ts#convertType': 'one switch over the type kinds of the subset',
   'generator/k8s/manifests.ts#kubernetesObjects': 'declarative: the manifests as object literals',
   'generator/build/elf.ts#readElfDynamic': "one pass over the ELF's dynamic section",
