@@ -21,35 +21,7 @@ export async function runPerfAnalyzer(
   const csv = join(dir, 'pa.csv');
   const profile = join(dir, 'pa-profile.json');
   rmSync(profile, { force: true }); // perf_analyzer refuses to overwrite it (a repeat, or an earlier run)
-  const loadArgs =
-    load.mode === 'concurrency'
-      ? ['--concurrency-range', String(load.value)]
-      : // Asynchronous: its synchronous default falls behind (1,480 of 4,000 requests/s offered here).
-        ['--request-rate-range', String(load.value), '--async'];
-  const argv = [
-    '-m',
-    model,
-    '-u',
-    client.url,
-    '-i',
-    'grpc',
-    '--input-data',
-    data,
-    ...loadArgs,
-    '--measurement-mode',
-    'time_windows',
-    '-p',
-    String(WINDOW_MS),
-    '--max-trials',
-    '10',
-    '-s',
-    '10',
-    '-f',
-    csv,
-    '--profile-export-file',
-    profile,
-    ...(stream ? ['--streaming'] : []),
-  ];
+  const argv = paArgv(client.url, model, load, stream, { data, csv, profile });
   const env = {
     ...process.env,
     LD_LIBRARY_PATH: [PA_LIBS, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
@@ -89,6 +61,45 @@ export async function runPerfAnalyzer(
   }
   if (stream) Object.assign(measured, streamedTimes(requests));
   return measured;
+}
+
+/** perf_analyzer's command line: the bench's load, windows and files. */
+function paArgv(
+  url: string,
+  model: string,
+  load: Load,
+  stream: boolean,
+  files: { data: string; csv: string; profile: string },
+): string[] {
+  const loadArgs =
+    load.mode === 'concurrency'
+      ? ['--concurrency-range', String(load.value)]
+      : // Asynchronous: its synchronous default falls behind (1,480 of 4,000 requests/s offered here).
+        ['--request-rate-range', String(load.value), '--async'];
+  return [
+    '-m',
+    model,
+    '-u',
+    url,
+    '-i',
+    'grpc',
+    '--input-data',
+    files.data,
+    ...loadArgs,
+    '--measurement-mode',
+    'time_windows',
+    '-p',
+    String(WINDOW_MS),
+    '--max-trials',
+    '10',
+    '-s',
+    '10',
+    '-f',
+    files.csv,
+    '--profile-export-file',
+    files.profile,
+    ...(stream ? ['--streaming'] : []),
+  ];
 }
 
 /** One request of perf_analyzer's profile export: its start and its responses' times (ns). */
