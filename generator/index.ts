@@ -44,9 +44,22 @@ export {
   TOKENIZER_SOURCES,
   type TokenizerName,
   type TokenizerSource,
+  isWeightName,
+  WEIGHT_SOURCES,
+  type WeightName,
+  type WeightSource,
 } from './tokenizers/sources.js';
 export { fetchTokenizer, IntegrityError, type FetchOptions } from './tokenizers/fetch.js';
-export { fetchWeights, type WeightFetchOptions } from './tokenizers/fetchWeights.js';
+export { fetchWeights, weightsFile, type WeightFetchOptions } from './tokenizers/fetchWeights.js';
+export {
+  fetchModel,
+  modelPresent,
+  HEADERS_VERSION_FILE,
+  type FetchedModel,
+  type ModelFetchOptions,
+  type ModelPart,
+} from './tokenizers/fetchModel.js';
+export { weightsName } from './pipeline/checks/weights.js';
 export { newWireErrors } from './pipeline/wireCheck.js';
 export {
   resolveSteps,

@@ -38,11 +38,15 @@ export interface PipelineEnvironment {
   specialTokenCounts?(file: string): SpecialCounts | undefined;
   /** The CPUs this machine may use (a llama.cpp step's thread count is checked against them). */
   readonly cpus?: number;
+  /** Llama folders searched for weights named in `parameters.gguf` (checks/weights.ts), in order. */
+  readonly llamaDirs?: readonly string[];
 }
 
 export interface EnvironmentOptions {
   /** Extra folders searched for tokenizers by name, before the project's `.cache/tokenizers`. */
   tokenizerSearchDirs?: string[];
+  /** Extra llama folders searched for named weights, before the project's `.cache/llama`. */
+  llamaDirs?: string[];
 }
 
 /** The real file system, and the project's tokenizer folders. */
@@ -53,10 +57,17 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     exists: existsSync,
     realPath,
     cpus: availableParallelism(),
+    llamaDirs: [...(options.llamaDirs ?? []), ...defaultLlamaDirs()],
     tokenizerProblem,
     chatTemplateProblem,
     specialTokenCounts: readSpecialCounts,
   };
+}
+
+/** The checkout's llama folder (scripts/fetch-llama.sh), where there is a checkout. */
+function defaultLlamaDirs(): string[] {
+  const root = projectRoot();
+  return root ? [join(root, '.cache', 'llama')] : [];
 }
 
 function realPath(path: string): string {

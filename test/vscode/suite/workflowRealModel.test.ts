@@ -35,7 +35,6 @@ describe('Triton Studio with a real model: SmolLM2 on llama.cpp from the pipelin
       readFileSync(join(root, 'samples/smollm2-llama-cpp/smollm2-llama-cpp.pipeline.json'), 'utf8'),
     ) as Pipeline;
     delete sample.$schema;
-    sample.steps.find((s) => s.name === 'llama')!.files = [gguf];
     writeFileSync(pipeline, JSON.stringify(sample, null, 2));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('notifications.clearAll');
