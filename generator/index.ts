@@ -36,6 +36,7 @@ export {
   type HookName,
 } from './model/hooks.js';
 export { defaultTokenizerSearchDirs, resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
+export { projectRoot } from './pipeline/projectRoot.js';
 export {
   isTokenizerName,
   NPM_REGISTRY,
@@ -113,6 +114,7 @@ export {
   buildBackends,
   buildRepository,
   BuildError,
+  llamaCacheDir,
   ARCHITECTURES,
   ArchitectureError,
   architecture,
