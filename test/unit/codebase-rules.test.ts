@@ -21,7 +21,6 @@ const LONG_FILES: Record<string, string> = {
     'one build, one tritonserver and one OpenAI front for all 8 request-shape families: split once one server can serve several files (vitest globalSetup)',
   'backends/perf-driver/perf_driver.cc':
     'one epoll loop and its state machine; to split: load schedule / output batches',
-  'backends/tokenizers/src/decoders.cc': "one file per HF component family, as tokenizers' decoders.rs is",
   'test/integration/perf-endpoints.test.ts':
     'one timed server, one ts-tokenize build and one OpenAI front for all 6 endpoint families: split once one server can serve several files',
   'test/integration/native-steps.test.ts':
@@ -38,10 +37,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   'client/perf/load/nativeEngine.ts#runNativeLoad': "the driver's protocol as one state machine",
   'client/deploy/load.ts#loadAll': 'the candidate and serve loads in dependency order',
   'client/deploy/load.ts#deployModel': 'one model load and its failure causes',
-  'backends/tools/ts_tokenize_bench.cc#main': 'a bench tool: options, runs and its report; to split',
-  'backends/triton/src/tokenize_step.cc#TokenizeRunner::EncodeRows':
-    'being reworked by issue 22 (truncation, padding, pairs)',
-  'backends/llama-cpp/llama_step.cc#Run': 'being reworked by issues 26 and 28 (real model, aarch64)',
 };
 
 const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
