@@ -19,8 +19,6 @@ const MAX_FUNCTION_LINES = 80;
 const LONG_FILES: Record<string, string> = {
   'test/integration/openai-front-hardening.test.ts':
     'one build, one tritonserver and one OpenAI front for all 8 request-shape families: split once one server can serve several files (vitest globalSetup)',
-  'backends/perf-driver/perf_driver.cc':
-    'one epoll loop and its state machine; to split: load schedule / output batches',
   'test/integration/perf-endpoints.test.ts':
     'one timed server, one ts-tokenize build and one OpenAI front for all 6 endpoint families: split once one server can serve several files',
   'test/integration/native-steps.test.ts':
