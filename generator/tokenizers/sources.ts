@@ -276,6 +276,11 @@ export function isWeightName(name: string): name is WeightName {
   return Object.hasOwn(WEIGHT_SOURCES, name);
 }
 
+/** The model whose download brings the tokenizer `name` (imported from its GGUF), if any. */
+export function weightsForTokenizer(name: string): WeightName | undefined {
+  return (Object.keys(WEIGHT_SOURCES) as WeightName[]).find((w) => WEIGHT_SOURCES[w].tokenizer === name);
+}
+
 /**
  * llama.cpp's folders per server CPU, the one mapping between Triton Studio's names (`uname -m`),
  * the npm packages' (`bins/linux-x64/` in `@node-llama-cpp/linux-x64`) and the llama folder's

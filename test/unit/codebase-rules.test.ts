@@ -232,6 +232,7 @@ const TEST_BEHAVIOURS: Record<string, string> = {
   activation: 'the extension activating in real VS Code',
   'command-activation': 'Restricted Mode: which commands a workspace must trust first',
   'vsix-install': 'the packaged .vsix installed into a clean code-server',
+  'vsix-real-model': 'the packaged .vsix serving a real model it downloaded (SmolLM2 on llama.cpp)',
 };
 
 describe('every test file is named after the module or behaviour it pins', () => {

@@ -50,6 +50,25 @@ describe('weights named in parameters.gguf', () => {
     expect(ds[0]!.message).toContain('Download Model');
   });
 
+  it("TS-E051 for the model's own tokenizer says it comes with the model, and how to download it", () => {
+    const p = JSON.parse(readFileSync(SAMPLE, 'utf8')) as Pipeline;
+    delete p.$schema;
+    const text = JSON.stringify(p, null, 2);
+    const environment = {
+      ...nodeEnvironment(),
+      tokenizerSearchDirs: [join(scratch, 'no-tokenizers')],
+      llamaDirs: [],
+    };
+    const ds = validatePipeline(text, join(scratch, 'smollm2.pipeline.json'), { environment }).diagnostics;
+    const missing = ds.filter((d) => d.code === 'TS-E051');
+    expect(missing.length).toBeGreaterThan(0);
+    for (const d of missing) {
+      expect(d.message).toContain('Tokenizer "smollm2-135m-instruct" not found');
+      expect(d.message).toContain('It comes with the model "smollm2-135m-instruct-q4_1"');
+      expect(d.message).toContain('triton-studio fetch-model smollm2-135m-instruct-q4_1');
+    }
+  });
+
   it('are found in any of the llama folders, the first that has them', () => {
     expect(validate([join(scratch, 'none'), llamaDirWithWeights('second')]).ds).toEqual([]);
   });
