@@ -6,11 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-
 import { runLatencyTest } from '../../client/perf/latencyTest.js';
-
 import { freePort, type LocalServer } from '../../client/server/localServer.js';
-
 import { createTransport } from '../../client/transports/index.js';
 import { cli, MAX_TOKENS, PROMPT, usePerfEndpoints } from './perf-endpoints-fixture.js';
 

@@ -5,17 +5,14 @@
  * `usePerfEndpoints()` gets its own, started before its tests and stopped after.
  */
 import { spawn } from 'node:child_process';
-
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-
 import { Tokenizer } from 'tokenizers';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { deployRepository } from '../../client/deploy/index.js';
 import { TritonClient } from '../../client/grpc/client.js';
 import { runLatencyTest } from '../../client/perf/latencyTest.js';
-
 import { startOpenAiServer, type OpenAiServer } from '../../client/openai/server.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { NativeTokenizer } from '../../client/tokenizer/nativeTokenizer.js';

@@ -10,11 +10,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-
 import OpenAI from 'openai';
-
 import { beforeAll, describe, expect, it } from 'vitest';
-
 import { TritonClient } from '../../client/grpc/client.js';
 import { runLatencyTest } from '../../client/perf/latencyTest.js';
 import { syntheticInputs, withOutputLengths } from '../../client/perf/inputs/synthetic.js';
@@ -22,7 +19,6 @@ import { type OpenAiServer } from '../../client/openai/server.js';
 import { freePort, type LocalServer } from '../../client/server/localServer.js';
 import { NativeTokenizer } from '../../client/tokenizer/nativeTokenizer.js';
 import { createTransport, type Endpoint } from '../../client/transports/index.js';
-
 import {
   BIN,
   cli,
@@ -38,6 +34,7 @@ import {
   usePerfEndpoints,
   within,
 } from './perf-endpoints-fixture.js';
+
 const env = usePerfEndpoints();
 let server: LocalServer;
 let grpc: TritonClient;
