@@ -17,7 +17,7 @@ import {
   type WeightName,
 } from '../../generator/index.js';
 import type { Ctx } from '../context.js';
-import { errorMessage, notify, openOutput, showError, withProgress, type Outcome } from '../commands/ui.js';
+import { downloadFailed, notify, withProgress, type Outcome } from '../commands/ui.js';
 
 export const DOWNLOAD_MODEL_COMMAND = 'tritonStudio.downloadModel';
 export const MODEL_NOT_DOWNLOADED = 'TS-E101';
@@ -103,19 +103,7 @@ export async function downloadModel(
     void notify('info', `Model "${name}" is downloaded and verified, with llama.cpp and its tokenizer.`);
     return { ok: true, gguf: fetched.gguf };
   } catch (error) {
-    const cancelled = errorMessage(error) === 'cancelled';
-    const message = cancelled
-      ? 'Download Model cancelled.'
-      : `Download Model "${name}" failed: ${errorMessage(error)}`;
-    ctx.log(message);
-    if (!cancelled)
-      void showError(
-        ctx,
-        message,
-        { title: 'Retry', run: () => vscode.commands.executeCommand(DOWNLOAD_MODEL_COMMAND, name) },
-        openOutput(ctx),
-      );
-    return { ok: false, error: message, cancelled };
+    return downloadFailed(ctx, 'Download Model', DOWNLOAD_MODEL_COMMAND, name, error);
   }
 }
 

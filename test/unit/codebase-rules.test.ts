@@ -17,12 +17,6 @@ const MAX_FUNCTION_LINES = 80;
 
 /** Files over MAX_FILE_LINES, and why they may be. */
 const LONG_FILES: Record<string, string> = {
-  'test/integration/openai-front-hardening.test.ts':
-    'one build, one tritonserver and one OpenAI front for all 8 request-shape families: split once one server can serve several files (vitest globalSetup)',
-  'test/integration/perf-endpoints.test.ts':
-    'one timed server, one ts-tokenize build and one OpenAI front for all 6 endpoint families: split once one server can serve several files',
-  'test/integration/native-steps.test.ts':
-    'one build and one server for every step kind: split once one server can serve several files',
   'test/vscode/suite/workflow.test.ts':
     "one story, each test on the last one's repository and server (generate → build → serve → deploy → prompt → measure)",
 };
