@@ -24,7 +24,11 @@ export {
   type EnsembleGraph,
   type PipelineGraph,
 } from './pipeline/validate.js';
-export { nodeEnvironment, type EnvironmentOptions, type PipelineEnvironment } from './pipeline/environment.js';
+export {
+  nodeEnvironment,
+  type EnvironmentOptions,
+  type PipelineEnvironment,
+} from './pipeline/environment.js';
 export { nodeStepModules, stepModulePath, type StepModule, type StepModules } from './pipeline/modules.js';
 export {
   CUSTOM_STEP_EXPORT,
