@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { buildCommand } from './commands/build.js';
 import { deployCommand } from './commands/deploy.js';
+import { fetchModelCommand } from './commands/fetchModel.js';
 import { generateCommand } from './commands/generate.js';
 import { importCommand } from './commands/import.js';
 import { importGgufCommand } from './commands/importGguf.js';
@@ -36,6 +37,7 @@ export function createProgram(): Command {
     generateCommand(),
     importCommand(),
     importGgufCommand(),
+    fetchModelCommand(),
     buildCommand(),
     serveCommand(),
     serverCommand(),

@@ -6,7 +6,7 @@
  * extension contributes (`jsonValidation`); repeating them would list every such mistake twice.
  */
 import * as vscode from 'vscode';
-import { validatePipeline, type Diagnostic } from '../generator/index.js';
+import { validatePipeline, type Diagnostic, type EnvironmentOptions } from '../generator/index.js';
 
 export const DIAGNOSTIC_SOURCE = 'Triton Studio';
 const PIPELINE_FILE = /\.pipeline\.json$/;
@@ -36,25 +36,25 @@ export function toVscodeDiagnostic(d: Diagnostic): vscode.Diagnostic {
 export function pipelineProblems(
   text: string,
   file: string,
-  tokenizerSearchDirs: string[] = [],
+  lookups: EnvironmentOptions = {},
 ): vscode.Diagnostic[] {
-  const result = validatePipeline(text, file, { tokenizerSearchDirs });
+  const result = validatePipeline(text, file, lookups);
   if (!result.pipeline) return []; // syntax or schema errors: the JSON language service shows them
   return result.diagnostics.filter((d) => d.file === file).map(toVscodeDiagnostic);
 }
 
 /**
- * `tokenizerSearchDirs`: where tokenizers named by name are looked for (setup/storage.ts);
+ * `lookups`: where tokenizers and model weights named by name are looked for (setup/storage.ts);
  * `tokenizersChanged`: fires when one was added there, which re-checks every open pipeline.
  */
 export function registerPipelineDiagnostics(
-  tokenizerSearchDirs: string[],
+  lookups: EnvironmentOptions,
   tokenizersChanged?: vscode.Event<void>,
 ): vscode.Disposable {
   return registerDocumentProblems({
     name: 'triton-studio',
     matches: (file) => PIPELINE_FILE.test(file),
-    problems: (text, file) => pipelineProblems(text, file, tokenizerSearchDirs),
+    problems: (text, file) => pipelineProblems(text, file, lookups),
     debounceMs: DEBOUNCE_MS,
     what: 'validate this file',
     // Tokenizers, `files` and TypeScript modules are looked up on disk: saving any file (a hooks

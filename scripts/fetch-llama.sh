@@ -82,7 +82,8 @@ fi
 
 # --- libraries and headers, unpacked from the checked tarballs ----------------------------------
 stamp="$CACHE/.unpacked-$LLAMA_VERSION"
-if [[ ! -f "$stamp" || ! -f "$CACHE/bins/libllama.v0.5.0.so" || ! -f "$CACHE/include/llama.h" ]]; then
+if [[ ! -f "$stamp" || ! -f "$CACHE/bins/libllama.v0.5.0.so" || ! -f "$CACHE/include/llama.h" \
+      || ! -f "$CACHE/include/LLAMA_CPP_VERSION" ]]; then
   say "unpacking llama.cpp $LLAMA_VERSION libraries and headers into $CACHE"
   rm -rf "$CACHE/bins" "$CACHE/include" "$CACHE/unpack"
   mkdir -p "$CACHE/unpack" "$CACHE/bins" "$CACHE/include"
@@ -92,10 +93,12 @@ if [[ ! -f "$stamp" || ! -f "$CACHE/bins/libllama.v0.5.0.so" || ! -f "$CACHE/inc
   command -v git >/dev/null || fail "git is needed to read the headers from llama.cpp's bundle (apt-get install git)"
   git clone -q --no-checkout "$CACHE/unpack/package/llama/gitRelease.bundle" "$CACHE/unpack/src" \
     || fail "cannot clone llama.cpp's git bundle"
-  # Only the public headers are needed: llama.h and ggml's include/.
-  git -C "$CACHE/unpack/src" archive HEAD include ggml/include | tar x -C "$CACHE/unpack" \
+  # Only the public headers are needed: llama.h and ggml's include/, with llama.cpp's LICENSE and
+  # the release they are from (the .vsix carries this folder: generator/tokenizers/fetchModel.ts).
+  git -C "$CACHE/unpack/src" archive HEAD include ggml/include LICENSE | tar x -C "$CACHE/unpack" \
     || fail "cannot read the headers from llama.cpp's git bundle"
-  cp "$CACHE"/unpack/include/*.h "$CACHE"/unpack/ggml/include/*.h "$CACHE/include/"
+  cp "$CACHE"/unpack/include/*.h "$CACHE"/unpack/ggml/include/*.h "$CACHE"/unpack/LICENSE "$CACHE/include/"
+  echo "$LLAMA_VERSION" >"$CACHE/include/LLAMA_CPP_VERSION"
   rm -rf "$CACHE/unpack"
   touch "$stamp"
 fi

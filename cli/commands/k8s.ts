@@ -8,7 +8,7 @@ import {
 } from '../../generator/index.js';
 import { containerTagWarning } from '../../client/index.js';
 import { action } from '../action.js';
-import { CliError } from '../io.js';
+import { CliError, type Output } from '../io.js';
 import { header, positiveNumber, targetArch, wholeNumber } from '../options.js';
 import type { Architecture } from '../../generator/index.js';
 
@@ -70,56 +70,53 @@ export function k8sCommand(): Command {
     )
     .option('--kserve', 'also write a KServe InferenceService on the Triton runtime')
     .option('--json', 'print the result as JSON')
-    .action(
-      action(async (out, pipeline: string, opts: K8sCliOptions) => {
-        if ((opts.repositoryPvc === undefined) === (opts.repositoryUrl === undefined)) {
-          throw new CliError(
-            'give where the pods get the repository: --repository-pvc CLAIM or --repository-url s3://…|gs://…',
-            2,
-          );
-        }
-        try {
-          const result = writeKubernetesManifests({
-            pipelinePath: pipeline,
-            outDir: opts.out,
-            repository: opts.repositoryPvc
-              ? { kind: 'volume', claimName: opts.repositoryPvc }
-              : {
-                  kind: 'object-storage',
-                  url: opts.repositoryUrl!,
-                  credentialsSecret: opts.storageSecret,
-                  image: opts.storageImage,
-                },
-            name: opts.name,
-            namespace: opts.namespace,
-            tritonTag: opts.tritonTag,
-            image: opts.image,
-            gpus: opts.gpus,
-            arch: opts.arch,
-            minReplicas: opts.minReplicas,
-            maxReplicas: opts.maxReplicas,
-            queueTimeTargetUs: opts.queueTimeUs,
-            startupSeconds: opts.startupSeconds,
-            monitorLabels: opts.monitorLabel,
-            prometheusUrl: opts.prometheusUrl,
-            kserve: opts.kserve,
-          });
-          out.diagnostics(result.diagnostics);
-          const tagWarning = opts.image === undefined ? containerTagWarning(opts.tritonTag) : undefined;
-          if (tagWarning) out.progress(`warning: ${tagWarning}`);
-          const ok = !hasErrors(result.diagnostics);
-          out.result({ ok, ...result });
-          if (!ok) return 1;
-          out.info(
-            `wrote ${result.files.join(', ')} to ${result.outDir} (loading ${result.models.join(', ')})`,
-          );
-          out.info(
-            `apply: kubectl apply -f ${opts.out}   (see docs/KUBERNETES.md for the adapter and KServe)`,
-          );
-        } catch (error) {
-          if (error instanceof KubernetesOptionError) throw new CliError(error.message, 2);
-          throw error;
-        }
-      }),
+    .action(action(writeManifests));
+}
+
+/** Writes the manifests, or says which option is wrong (exit 2) or what the pipeline lacks (exit 1). */
+async function writeManifests(out: Output, pipeline: string, opts: K8sCliOptions): Promise<number | void> {
+  if ((opts.repositoryPvc === undefined) === (opts.repositoryUrl === undefined)) {
+    throw new CliError(
+      'give where the pods get the repository: --repository-pvc CLAIM or --repository-url s3://…|gs://…',
+      2,
     );
+  }
+  try {
+    const result = writeKubernetesManifests({
+      pipelinePath: pipeline,
+      outDir: opts.out,
+      repository: opts.repositoryPvc
+        ? { kind: 'volume', claimName: opts.repositoryPvc }
+        : {
+            kind: 'object-storage',
+            url: opts.repositoryUrl!,
+            credentialsSecret: opts.storageSecret,
+            image: opts.storageImage,
+          },
+      name: opts.name,
+      namespace: opts.namespace,
+      tritonTag: opts.tritonTag,
+      image: opts.image,
+      gpus: opts.gpus,
+      arch: opts.arch,
+      minReplicas: opts.minReplicas,
+      maxReplicas: opts.maxReplicas,
+      queueTimeTargetUs: opts.queueTimeUs,
+      startupSeconds: opts.startupSeconds,
+      monitorLabels: opts.monitorLabel,
+      prometheusUrl: opts.prometheusUrl,
+      kserve: opts.kserve,
+    });
+    out.diagnostics(result.diagnostics);
+    const tagWarning = opts.image === undefined ? containerTagWarning(opts.tritonTag) : undefined;
+    if (tagWarning) out.progress(`warning: ${tagWarning}`);
+    const ok = !hasErrors(result.diagnostics);
+    out.result({ ok, ...result });
+    if (!ok) return 1;
+    out.info(`wrote ${result.files.join(', ')} to ${result.outDir} (loading ${result.models.join(', ')})`);
+    out.info(`apply: kubectl apply -f ${opts.out}   (see docs/KUBERNETES.md for the adapter and KServe)`);
+  } catch (error) {
+    if (error instanceof KubernetesOptionError) throw new CliError(error.message, 2);
+    throw error;
+  }
 }

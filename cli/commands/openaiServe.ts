@@ -10,7 +10,7 @@ import {
   type ChatTemplateSource,
 } from '../../client/index.js';
 import { action } from '../action.js';
-import { CliError } from '../io.js';
+import { CliError, type Output } from '../io.js';
 import { connect, withConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { onInterrupt } from '../interrupt.js';
 import { nativeTokenizer } from '../nativeTokenizer.js';
@@ -87,48 +87,49 @@ export function openaiServeCommand(): Command {
     )
     .option('--log-requests', 'print a line per request (model, tokens in and out)')
     .option('--json', 'print the address as JSON once ready')
-    .action(
-      action(async (out, opts: OpenAiServeOptions) => {
-        const tokenizer = await nativeTokenizer(opts.tokenizer, out.progress.bind(out));
-        const chatTemplate = chatTemplateSource(opts.chatTemplate, tokenizer.tokenizer);
-        const chatRenderer =
-          chatTemplate && new ChatRenderer(await renderChatTool(out.progress.bind(out)), chatTemplate);
-        const triton = connect(opts);
-        try {
-          await triton.serverReady();
-          const server = await startOpenAiServer({
-            triton,
-            tokenizer,
-            chatRenderer,
-            host: opts.host,
-            port: opts.port,
-            apiKey: opts.apiKey ?? (process.env[API_KEY_ENV] || undefined),
-            maxBodyBytes: opts.maxBodyBytes,
-            maxPromptBytes: opts.maxPromptBytes,
-            maxPromptTokens: opts.maxPromptTokens,
-            maxConcurrent: opts.maxConcurrent,
-            maxQueued: opts.maxQueued,
-            onRequest: opts.logRequests ? (line) => out.progress(line) : undefined,
-          });
-          out.result({ ok: true, url: server.url, triton: triton.url, warnings: server.warnings });
-          for (const warning of server.warnings) out.progress(`warning: ${warning}`);
-          out.info(`OpenAI-compatible API at ${server.url} → Triton at ${triton.url}`);
-          out.info('press Ctrl-C to stop');
-          await new Promise<void>((resolve) => {
-            const release = onInterrupt(() => {
-              release();
-              resolve();
-            });
-          });
-          await server.close();
-          return 0;
-        } finally {
-          tokenizer.close();
-          chatRenderer?.close();
-          triton.close();
-        }
-      }),
-    );
+    .action(action(serve));
+}
+
+/** Serves until Ctrl-C, then closes the front and what it opened. */
+async function serve(out: Output, opts: OpenAiServeOptions): Promise<number> {
+  const tokenizer = await nativeTokenizer(opts.tokenizer, out.progress.bind(out));
+  const chatTemplate = chatTemplateSource(opts.chatTemplate, tokenizer.tokenizer);
+  const chatRenderer =
+    chatTemplate && new ChatRenderer(await renderChatTool(out.progress.bind(out)), chatTemplate);
+  const triton = connect(opts);
+  try {
+    await triton.serverReady();
+    const server = await startOpenAiServer({
+      triton,
+      tokenizer,
+      chatRenderer,
+      host: opts.host,
+      port: opts.port,
+      apiKey: opts.apiKey ?? (process.env[API_KEY_ENV] || undefined),
+      maxBodyBytes: opts.maxBodyBytes,
+      maxPromptBytes: opts.maxPromptBytes,
+      maxPromptTokens: opts.maxPromptTokens,
+      maxConcurrent: opts.maxConcurrent,
+      maxQueued: opts.maxQueued,
+      onRequest: opts.logRequests ? (line) => out.progress(line) : undefined,
+    });
+    out.result({ ok: true, url: server.url, triton: triton.url, warnings: server.warnings });
+    for (const warning of server.warnings) out.progress(`warning: ${warning}`);
+    out.info(`OpenAI-compatible API at ${server.url} → Triton at ${triton.url}`);
+    out.info('press Ctrl-C to stop');
+    await new Promise<void>((resolve) => {
+      const release = onInterrupt(() => {
+        release();
+        resolve();
+      });
+    });
+    await server.close();
+    return 0;
+  } finally {
+    tokenizer.close();
+    chatRenderer?.close();
+    triton.close();
+  }
 }
 
 /**

@@ -36,7 +36,7 @@ import {
   type ConnectionOptions,
 } from '../connection.js';
 import { onInterrupt } from '../interrupt.js';
-import { CliError } from '../io.js';
+import { CliError, type Output } from '../io.js';
 import { positiveNumber, seconds, wholeNumber } from '../options.js';
 import { perfInputs, withPerfInputOptions, type PerfInputOptions } from '../perfInputs.js';
 import { liveProgress } from '../perfProgress.js';
@@ -158,88 +158,96 @@ function measureCommand(): Command {
     .option('--csv <file>', 'write the metrics as CSV')
     .option('--html <file>', 'write a self-contained HTML report with charts')
     .option('--json', 'print the report as JSON')
-    .action(
-      action(async (out, opts: ConnectionOptions & PerfCliOptions) => {
-        if (opts.requests !== undefined && opts.duration !== undefined) {
-          throw new CliError('give --requests or --duration, not both', 2);
-        }
-        if (opts.windows !== undefined && (opts.requests !== undefined || opts.duration !== undefined)) {
-          throw new CliError('--windows measures until stable: leave out --requests and --duration', 2);
-        }
-        if (opts.requestRate !== undefined && opts.concurrency !== undefined) {
-          throw new CliError('give --concurrency or --request-rate, not both', 2);
-        }
-        const loads = loadPoints(opts);
-        if (opts.profileExport && loads.length * opts.numRuns > 1) {
-          throw new CliError(
-            '--profile-export describes one run: give one load point and --num-runs 1 (or use --export)',
-            2,
-          );
-        }
-        const { inputs, tokenizer } = await perfInputs(opts, out.progress.bind(out));
-        const controller = new AbortController();
-        // The first interrupt stops sending and lets the requests in flight finish (the report
-        // follows); a second quits at once, for a server that never answers them.
-        const release = onInterrupt((signal) => {
-          if (!controller.signal.aborted) {
-            controller.abort();
-            out.progress('stopping: waiting for the requests in flight (interrupt again to quit now)');
-          } else {
-            process.exit(signal === 'SIGINT' ? 130 : 143);
-          }
-        });
-        const client = connectTransport(opts);
-        const progress = out.json ? undefined : liveProgress();
-        try {
-          out.progress(`measuring ${opts.model} at ${client.url}…`);
-          const sweep = await runSweep(client, {
-            model: opts.model,
-            prompt: opts.prompt,
-            inputs,
-            tokenizer,
-            metricsUrl: opts.metricsUrl,
-            serverTokenCounts: opts.useServerTokenCount,
-            engine: opts.engine ?? 'auto',
-            maxTokens: opts.maxTokens,
-            stream: opts.stream,
-            slos: opts.goodput,
-            timeoutMs: opts.requestTimeout && opts.requestTimeout * 1000,
-            windows:
-              opts.windows === undefined
-                ? undefined
-                : {
-                    ...PERF_ANALYZER_WINDOWS,
-                    windowS: opts.windows === true ? PERF_ANALYZER_WINDOWS.windowS : opts.windows,
-                    maxWindows: opts.maxWindows,
-                  },
-            keepRecords: opts.html !== undefined,
-            loads,
-            numRuns: opts.numRuns,
-            signal: controller.signal,
-            onProgress: progress?.update,
-          });
-          progress?.stop();
-          const single =
-            sweep.points.length === 1 && sweep.points[0]!.runs.length === 1
-              ? sweep.points[0]!.runs[0]!
-              : undefined;
-          writeFiles(opts, sweep);
-          out.result(single ?? sweep);
-          out.info(single ? formatPerfReport(single) : formatSweepReport(sweep));
-          for (const file of [opts.export, opts.profileExport, opts.csv, opts.html]) {
-            if (file) out.info(`written: ${file}`);
-          }
-          const runs = sweep.points.flatMap((p) => p.runs);
-          if (sweep.cancelled) return 130;
-          return runs.some((r) => r.results.errors > 0) ? 1 : 0;
-        } finally {
-          progress?.stop();
-          release();
-          client.close();
-          tokenizer?.close();
-        }
-      }),
+    .action(action(measure));
+}
+
+/** `perf measure`: the sweep, its report and files; exit 1 when a request failed, 130 when interrupted. */
+async function measure(out: Output, opts: ConnectionOptions & PerfCliOptions): Promise<number> {
+  const loads = measuredLoads(opts);
+  const { inputs, tokenizer } = await perfInputs(opts, out.progress.bind(out));
+  const controller = new AbortController();
+  // The first interrupt stops sending and lets the requests in flight finish (the report
+  // follows); a second quits at once, for a server that never answers them.
+  const release = onInterrupt((signal) => {
+    if (!controller.signal.aborted) {
+      controller.abort();
+      out.progress('stopping: waiting for the requests in flight (interrupt again to quit now)');
+    } else {
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+  });
+  const client = connectTransport(opts);
+  const progress = out.json ? undefined : liveProgress();
+  try {
+    out.progress(`measuring ${opts.model} at ${client.url}…`);
+    const sweep = await runSweep(client, {
+      model: opts.model,
+      prompt: opts.prompt,
+      inputs,
+      tokenizer,
+      metricsUrl: opts.metricsUrl,
+      serverTokenCounts: opts.useServerTokenCount,
+      engine: opts.engine ?? 'auto',
+      maxTokens: opts.maxTokens,
+      stream: opts.stream,
+      slos: opts.goodput,
+      timeoutMs: opts.requestTimeout && opts.requestTimeout * 1000,
+      windows: stabilityWindows(opts),
+      keepRecords: opts.html !== undefined,
+      loads,
+      numRuns: opts.numRuns,
+      signal: controller.signal,
+      onProgress: progress?.update,
+    });
+    progress?.stop();
+    const single =
+      sweep.points.length === 1 && sweep.points[0]!.runs.length === 1 ? sweep.points[0]!.runs[0]! : undefined;
+    writeFiles(opts, sweep);
+    out.result(single ?? sweep);
+    out.info(single ? formatPerfReport(single) : formatSweepReport(sweep));
+    for (const file of [opts.export, opts.profileExport, opts.csv, opts.html]) {
+      if (file) out.info(`written: ${file}`);
+    }
+    const runs = sweep.points.flatMap((p) => p.runs);
+    if (sweep.cancelled) return 130;
+    return runs.some((r) => r.results.errors > 0) ? 1 : 0;
+  } finally {
+    progress?.stop();
+    release();
+    client.close();
+    tokenizer?.close();
+  }
+}
+
+/** The load points asked for, once the options that exclude each other are checked. */
+function measuredLoads(opts: PerfCliOptions): LoadSpec[] {
+  if (opts.requests !== undefined && opts.duration !== undefined) {
+    throw new CliError('give --requests or --duration, not both', 2);
+  }
+  if (opts.windows !== undefined && (opts.requests !== undefined || opts.duration !== undefined)) {
+    throw new CliError('--windows measures until stable: leave out --requests and --duration', 2);
+  }
+  if (opts.requestRate !== undefined && opts.concurrency !== undefined) {
+    throw new CliError('give --concurrency or --request-rate, not both', 2);
+  }
+  const loads = loadPoints(opts);
+  if (opts.profileExport && loads.length * opts.numRuns > 1) {
+    throw new CliError(
+      '--profile-export describes one run: give one load point and --num-runs 1 (or use --export)',
+      2,
     );
+  }
+  return loads;
+}
+
+/** --windows: perf_analyzer's stability rule, with the window length and count given. */
+function stabilityWindows(opts: PerfCliOptions) {
+  if (opts.windows === undefined) return undefined;
+  return {
+    ...PERF_ANALYZER_WINDOWS,
+    windowS: opts.windows === true ? PERF_ANALYZER_WINDOWS.windowS : opts.windows,
+    maxWindows: opts.maxWindows,
+  };
 }
 
 function compareCommand(): Command {

@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import {
   buildBackends,
   checkLlamaCppFetched,
+  llamaCacheDir,
   hostArchitecture,
   LLAMA_CPP_BACKEND,
   LLAMA_CPP_TARGET,
@@ -53,7 +54,8 @@ export async function llamaStudyTarget(options: LlamaStudyOptions): Promise<Stud
   const root = dirname(built.sourceDir);
   // The study runs here, on this machine's CPU.
   const arch = hostArchitecture();
-  checkLlamaCppFetched(root, arch);
+  const llamaDir = options.backends?.llamaDir ?? llamaCacheDir(root);
+  checkLlamaCppFetched(llamaDir, arch);
   const gguf = options.gguf ?? smolLm2Gguf(root);
   const tokenizerFile =
     options.tokenizer ??
@@ -75,7 +77,7 @@ export async function llamaStudyTarget(options: LlamaStudyOptions): Promise<Stud
     '1/libtriton_llama_cpp.so': readFileSync(llamaCppLibrary(built.buildDir)),
     '1/model.gguf': readFileSync(gguf),
   };
-  for (const library of llamaRuntimeLibraries(root, arch))
+  for (const library of llamaRuntimeLibraries(llamaDir, arch))
     files[`1/${basename(library)}`] = readFileSync(library);
   const tokenizer = await openNativeTokenizer(tokenizerFile, undefined, options.backends);
   const prompt = await tokenizer

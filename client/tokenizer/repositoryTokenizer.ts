@@ -54,6 +54,8 @@ export interface BackendsLocation {
   buildDir?: string;
   /** Where third-party sources are downloaded; default the package's `.cache/deps`. */
   dependencySourcesDir?: string;
+  /** The llama folder (llama.cpp's headers, libraries, models); default the package's `.cache/llama`. */
+  llamaDir?: string;
 }
 
 /** `tools/ts-tokenize` of the backends build tree, built (incrementally, by CMake) before use. */

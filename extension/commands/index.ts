@@ -21,6 +21,7 @@ import {
   openGraphEditor,
 } from '../graphEditor/host/provider.js';
 import { CHOOSE_TOKENIZER_COMMAND, chooseTokenizerFile } from '../setup/chooseTokenizer.js';
+import { DOWNLOAD_MODEL_COMMAND, downloadModel } from '../setup/downloadModel.js';
 import { DOWNLOAD_TOKENIZER_COMMAND, downloadTokenizer } from '../setup/downloadTokenizer.js';
 import { INSTALL_LOCAL_SERVER_COMMAND, installLocalServer } from '../setup/installLocalServer.js';
 import { CHECK_PREREQUISITES_COMMAND, checkPrerequisites } from '../setup/prerequisites.js';
@@ -79,6 +80,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     title: 'Download Tokenizer',
     needsTrust: false,
     run: downloadTokenizer,
+  },
+  {
+    id: DOWNLOAD_MODEL_COMMAND,
+    title: 'Download Model',
+    needsTrust: false,
+    run: downloadModel,
   },
   { id: 'tritonStudio.generate', title: 'Generate', needsTrust: true, run: generate },
   { id: 'tritonStudio.build', title: 'Build Backends', needsTrust: true, run: build },

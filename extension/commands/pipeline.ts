@@ -3,6 +3,12 @@
  * Thin handlers: the work is `generator/` and `client/`; errors come back with the action that
  * fixes them.
  */
+import {
+  DOWNLOAD_MODEL_COMMAND,
+  downloadModelTitle,
+  MODEL_NOT_DOWNLOADED,
+  modelIn,
+} from '../setup/downloadModel.js';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -281,17 +287,27 @@ export async function generate(
     const result = generateRepository({
       pipelinePath: pipeline.fsPath,
       outDir,
-      tokenizerSearchDirs: ctx.storage.tokenizerSearchDirs,
+      ...ctx.storage.lookups,
     });
     for (const d of result.diagnostics) ctx.log(formatDiagnostic(d));
     if (hasErrors(result.diagnostics) || !result.ensembleName) {
       const first = result.diagnostics.find((d) => d.severity === 'error');
       const message = `${basename(pipeline.fsPath)} has errors: nothing was generated. ${first ? formatDiagnostic(first) : ''}`;
       const tokenizerMissing = first?.code === TOKENIZER_NOT_FOUND;
+      const model =
+        first?.code === MODEL_NOT_DOWNLOADED || tokenizerMissing ? modelIn(first.message) : undefined;
       void showError(
         ctx,
         message,
-        ...(tokenizerMissing ? tokenizerActions(first) : []),
+        ...(model
+          ? [
+              {
+                title: downloadModelTitle(model),
+                run: () => vscode.commands.executeCommand(DOWNLOAD_MODEL_COMMAND, model),
+              },
+            ]
+          : []),
+        ...(tokenizerMissing && !model ? tokenizerActions(first) : []),
         showProblem(first ? vscode.Uri.file(first.file) : pipeline, first ? rangeOf(first) : undefined),
         openOutput(ctx),
       );
@@ -366,6 +382,7 @@ export async function build(ctx: Ctx, arg?: unknown): Promise<Outcome<{ built: B
         // steps in .triton-studio/build.
         buildDir: foreign ? `${ctx.storage.backendsBuildDir}-${arch.arch}` : ctx.storage.backendsBuildDir,
         dependencySourcesDir: ctx.storage.dependencySourcesDir,
+        llamaDir: ctx.storage.buildLlamaDir,
         stepsBuildDir: ctx.storage.stepsBuildDir(repository),
         onStage: (stage) => {
           ctx.log(`── ${stage.index + 1}/${stage.total}: ${stage.name}`);

@@ -95,6 +95,30 @@ export function withProgress<T>(
   );
 }
 
+/**
+ * A download that failed or was cancelled: logged; a failure (not a cancel) shown with Retry (the
+ * same command on the same name) and Open Log. `what` is the command's title ("Download Model").
+ */
+export function downloadFailed(
+  ctx: Ctx,
+  what: string,
+  command: string,
+  name: string,
+  error: unknown,
+): { ok: false; error: string; cancelled: boolean } {
+  const cancelled = errorMessage(error) === 'cancelled';
+  const message = cancelled ? `${what} cancelled.` : `${what} "${name}" failed: ${errorMessage(error)}`;
+  ctx.log(message);
+  if (!cancelled)
+    void showError(
+      ctx,
+      message,
+      { title: 'Retry', run: () => vscode.commands.executeCommand(command, name) },
+      openOutput(ctx),
+    );
+  return { ok: false, error: message, cancelled };
+}
+
 /** What commands resolve to, so tests, keybindings and other extensions can use the result. */
 export type Outcome<T extends object = object> =
   ({ ok: true } & T) | { ok: false; error: string; cancelled?: boolean; setting?: string };

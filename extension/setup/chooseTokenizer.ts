@@ -83,7 +83,8 @@ export class TokenizerNotFoundFixes implements vscode.CodeActionProvider {
         };
         const name = downloadableIn(d.message);
         if (!name) {
-          choose.isPreferred = true;
+          // A tokenizer that comes with a model: Download Model (downloadModel.ts) is the preferred fix.
+          choose.isPreferred = !/comes with the model "/.test(d.message);
           return [choose];
         }
         const download = new vscode.CodeAction(downloadTitle(name), vscode.CodeActionKind.QuickFix);

@@ -15,7 +15,7 @@ import {
   type TokenizerName,
 } from '../../generator/index.js';
 import type { Ctx } from '../context.js';
-import { errorMessage, notify, openOutput, showError, withProgress, type Outcome } from '../commands/ui.js';
+import { downloadFailed, notify, withProgress, type Outcome } from '../commands/ui.js';
 
 export const DOWNLOAD_TOKENIZER_COMMAND = 'tritonStudio.downloadTokenizer';
 const REGISTRY_SETTING = 'tokenizers.registry';
@@ -77,18 +77,6 @@ export async function downloadTokenizer(
     void notify('info', `Tokenizer "${name}" is downloaded and verified.`);
     return { ok: true, tokenizer: file };
   } catch (error) {
-    const cancelled = errorMessage(error) === 'cancelled';
-    const message = cancelled
-      ? 'Download Tokenizer cancelled.'
-      : `Download Tokenizer "${name}" failed: ${errorMessage(error)}`;
-    ctx.log(message);
-    if (!cancelled)
-      void showError(
-        ctx,
-        message,
-        { title: 'Retry', run: () => vscode.commands.executeCommand(DOWNLOAD_TOKENIZER_COMMAND, name) },
-        openOutput(ctx),
-      );
-    return { ok: false, error: message, cancelled };
+    return downloadFailed(ctx, 'Download Tokenizer', DOWNLOAD_TOKENIZER_COMMAND, name, error);
   }
 }

@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { EnvironmentOptions } from '../../generator/index.js';
 
 export class StoragePaths {
   constructor(private readonly context: vscode.ExtensionContext) {}
@@ -47,6 +48,29 @@ export class StoragePaths {
   /** Folders searched for tokenizers by name: the user cache, then the shipped ones. */
   get tokenizerSearchDirs(): string[] {
     return [this.tokenizerCacheDir, this.bundledTokenizersDir];
+  }
+
+  /** The llama folder Download Model fills (weights, llama.cpp's libraries and headers). */
+  get llamaDir(): string {
+    return join(this.global, 'llama');
+  }
+
+  /** llama.cpp's headers the .vsix carries (scripts/bundle.mjs), copied into `llamaDir` by Download Model. */
+  get llamaHeadersDir(): string {
+    return join(this.context.extensionPath, 'out', 'llama-include');
+  }
+
+  /**
+   * The llama folder builds use: installed, `llamaDir`; run from a checkout (development, tests),
+   * the checkout's `.cache/llama` (undefined: the generator's default), as for the backends tree.
+   */
+  get buildLlamaDir(): string | undefined {
+    return this.context.extensionMode === vscode.ExtensionMode.Production ? this.llamaDir : undefined;
+  }
+
+  /** What validation and generate look up by name: tokenizers, then model weights. */
+  get lookups(): EnvironmentOptions {
+    return { tokenizerSearchDirs: this.tokenizerSearchDirs, llamaDirs: [this.llamaDir] };
   }
 
   /** The local Triton server's Python environment (Install Local Server). */

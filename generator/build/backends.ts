@@ -4,7 +4,7 @@
  * step.cc against this prebuilt tree. Up-to-date checks are CMake's own: a second build with
  * nothing changed does no work.
  */
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
@@ -32,6 +32,11 @@ export interface BuildBackendsOptions {
   dependencySourcesDir?: string;
   /** Folder with the official triton/core/tritonbackend.h to compile against instead of the project's declarations. */
   tritonIncludeDir?: string;
+  /**
+   * The llama folder the llama.cpp step builds against (include/, bins/, bins-aarch64/); default
+   * the checkout's `.cache/llama` (an installed extension passes its own storage's).
+   */
+  llamaDir?: string;
   /** CMake targets to build; default what native steps and the CPU sample need. */
   targets?: string[];
   onOutput?: RunOptions['onOutput'];
@@ -83,10 +88,12 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
     const configureArgs = ['-S', sourceDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release', ...cmakeArgs];
     if (opts.tritonIncludeDir) configureArgs.push(`-DTRITON_BACKEND_INCLUDE_DIR=${resolve(opts.tritonIncludeDir)}`);
     if (opts.dependencySourcesDir) configureArgs.push(`-DTS_DEPS_DIR=${resolve(opts.dependencySourcesDir)}`);
+    const llamaDir = resolve(opts.llamaDir ?? llamaCacheDir(root));
+    configureArgs.push(`-DTS_LLAMA_DIR=${llamaDir}`);
     // Configure once (or when asked for other headers), and again when a CMake file changed since:
     // `cmake --build` re-runs CMake by itself only for targets the tree already knows, so a target
     // added later (ts-perf-driver) would be "No rule to make target" in an older tree.
-    if (configureNeeded(sourceDir, buildDir, arch) || opts.tritonIncludeDir) {
+    if (configureNeeded(sourceDir, buildDir, arch, llamaDir) || opts.tritonIncludeDir) {
       await runOrThrow(
         'cmake',
         configureArgs,
@@ -109,9 +116,11 @@ export async function buildBackends(opts: BuildBackendsOptions = {}): Promise<Ba
 }
 
 /** No CMakeCache.txt yet, or a CMakeLists.txt / *.cmake file under backends/ newer than it. */
-function configureNeeded(sourceDir: string, buildDir: string, arch: Architecture): boolean {
+function configureNeeded(sourceDir: string, buildDir: string, arch: Architecture, llamaDir: string): boolean {
   const cache = join(buildDir, 'CMakeCache.txt');
   if (!existsSync(cache)) return true;
+  // Another llama folder than the tree was configured with (a checkout's, then an install's).
+  if (!readFileSync(cache, 'utf8').includes(`TS_LLAMA_DIR:PATH=${llamaDir}\n`)) return true;
   const configuredAt = statSync(cache).mtimeMs;
   const newer = (dir: string): boolean =>
     readdirSync(dir, { withFileTypes: true }).some((entry) => {
@@ -122,8 +131,7 @@ function configureNeeded(sourceDir: string, buildDir: string, arch: Architecture
       );
     });
   // llama.cpp fetched since (backends/llama-cpp defines its target only when it is there).
-  const llama = llamaCacheDir(dirname(sourceDir));
-  for (const fetched of [join(llama, 'include', 'llama.h'), join(llamaBinsDir(dirname(sourceDir), arch), 'libllama.v0.5.0.so')]) {
+  for (const fetched of [join(llamaDir, 'include', 'llama.h'), join(llamaBinsDir(llamaDir, arch), 'libllama.v0.5.0.so')]) {
     if (existsSync(fetched) && statSync(fetched).mtimeMs > configuredAt) return true;
   }
   return newer(sourceDir);

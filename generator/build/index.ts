@@ -11,7 +11,6 @@ export {
   checkLlamaCppFetched,
   llamaBinsDir,
   llamaCacheDir,
-  LLAMA_PREBUILT,
   llamaCppLibrary,
   llamaRuntimeLibraries,
   smolLm2Gguf,

@@ -1,7 +1,6 @@
 /**
  * The llama.cpp model step (backend `llama_cpp`, backends/llama-cpp): its library and llama.cpp's
- * prebuilt ones, which scripts/fetch-llama.sh (part of `npm run setup`) unpacks into
- * `.cache/llama/`. A built repository carries them in the model's version folder beside
+ * prebuilt ones, from a llama folder (the checkout's `.cache/llama/`, or an install's). A built repository carries them in the model's version folder beside
  * libtriton_llama_cpp.so, which finds them there (RUNPATH $ORIGIN) and loads ggml's CPU variants
  * from that folder. llama.cpp's release ships prebuilt libraries for both server CPUs (table below),
  * so the step cross-builds for aarch64 against the aarch64 ones.
@@ -9,43 +8,37 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostArchitecture, type Architecture, type TargetArch } from './architectures.js';
-import { LLAMA_CPP_PACKAGES, LLAMA_CPP_VERSION } from '../tokenizers/sources.js';
+import { LLAMA_CPP_ARCHES, LLAMA_CPP_PACKAGES, LLAMA_CPP_VERSION, WEIGHT_SOURCES } from '../tokenizers/sources.js';
+import { llamaCppLibDir } from '../tokenizers/fetchLlamaCpp.js';
+import { weightsFile } from '../tokenizers/fetchWeights.js';
 import { BuildError } from './run.js';
 
 export const LLAMA_CPP_BACKEND = 'llama_cpp';
 export const LLAMA_CPP_TARGET = 'triton_llama_cpp';
 
-/** Where scripts/fetch-llama.sh puts llama.cpp's libraries (bins/), headers (include/) and models/. */
+/**
+ * The checkout's llama folder, where scripts/fetch-llama.sh (part of `npm run setup`) puts
+ * llama.cpp's libraries (bins/, bins-aarch64/), headers (include/) and models/. An installed
+ * extension has its own with the same layout (fetchModel.ts fills it); builds take either.
+ */
 export function llamaCacheDir(projectRoot: string): string {
   return join(projectRoot, '.cache', 'llama');
 }
 
-/** The SmolLM2-135M-Instruct GGUF the fetch script checks and unpacks. */
+/** The SmolLM2-135M-Instruct GGUF in the checkout's llama folder. */
 export function smolLm2Gguf(projectRoot: string): string {
-  return join(llamaCacheDir(projectRoot), 'models', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+  return weightsFile(llamaCacheDir(projectRoot), WEIGHT_SOURCES['smollm2-135m-instruct-q4_1']);
 }
 
-/**
- * llama.cpp's prebuilt libraries per server CPU: the npm package they come from and the folder
- * under `.cache/llama/` scripts/fetch-llama.sh unpacks them into (backends/llama-cpp/CMakeLists.txt
- * picks the same folder by CMAKE_SYSTEM_PROCESSOR).
- */
-export const LLAMA_PREBUILT: Record<TargetArch, { npmPackage: string; binsFolder: string; fetch: string }> = {
-  x86_64: {
-    npmPackage: LLAMA_CPP_PACKAGES['linux-x64'].name,
-    binsFolder: 'bins',
-    fetch: '`npm run setup` (or bash scripts/fetch-llama.sh)',
-  },
-  aarch64: {
-    npmPackage: LLAMA_CPP_PACKAGES['linux-arm64'].name,
-    binsFolder: 'bins-aarch64',
-    fetch: '`npm run setup -- --cross aarch64` (or bash scripts/fetch-llama.sh aarch64)',
-  },
+/** How to get llama.cpp's libraries for each server CPU into a checkout, for error messages. */
+const FETCH_HINT: Record<TargetArch, string> = {
+  x86_64: '`npm run setup` (or bash scripts/fetch-llama.sh)',
+  aarch64: '`npm run setup -- --cross aarch64` (or bash scripts/fetch-llama.sh aarch64)',
 };
 
-/** The folder holding llama.cpp's prebuilt libraries for `arch`. */
-export function llamaBinsDir(projectRoot: string, arch: Architecture): string {
-  return join(llamaCacheDir(projectRoot), LLAMA_PREBUILT[arch.arch].binsFolder);
+/** The folder of `llamaDir` holding llama.cpp's prebuilt libraries for `arch`. */
+export function llamaBinsDir(llamaDir: string, arch: Architecture): string {
+  return llamaCppLibDir(llamaDir, arch.arch);
 }
 
 /** libtriton_llama_cpp.so inside a backends build tree. */
@@ -53,22 +46,22 @@ export function llamaCppLibrary(buildDir: string): string {
   return join(buildDir, 'llama-cpp', 'libtriton_llama_cpp.so');
 }
 
-/** The step's headers and `arch`'s (default this machine's) libraries are present, or a BuildError saying how to get them. */
-export function checkLlamaCppFetched(projectRoot: string, arch: Architecture = hostArchitecture()): void {
-  const dir = llamaCacheDir(projectRoot);
-  const bins = llamaBinsDir(projectRoot, arch);
-  const prebuilt = LLAMA_PREBUILT[arch.arch];
-  if (!existsSync(join(dir, 'include', 'llama.h')) || !existsSync(join(bins, 'libllama.v0.5.0.so'))) {
+/** The step's headers and `arch`'s (default this machine's) libraries are in `llamaDir`, or a BuildError saying how to get them. */
+export function checkLlamaCppFetched(llamaDir: string, arch: Architecture = hostArchitecture()): void {
+  const bins = llamaBinsDir(llamaDir, arch);
+  if (!existsSync(join(llamaDir, 'include', 'llama.h')) || !existsSync(join(bins, 'libllama.v0.5.0.so'))) {
+    const npm = LLAMA_CPP_PACKAGES[LLAMA_CPP_ARCHES[arch.arch].npmArch];
     throw new BuildError(
-      `llama.cpp's headers or ${arch.arch} libraries are missing from ${dir}: run ${prebuilt.fetch}, ` +
-        `which fetches them from npm (${prebuilt.npmPackage}, node-llama-cpp ${LLAMA_CPP_VERSION})`,
+      `llama.cpp's headers or ${arch.arch} libraries are missing from ${llamaDir}: run ` +
+        `\`triton-studio fetch-model\` (or in the extension, Download Model), or in a checkout ${FETCH_HINT[arch.arch]}; ` +
+        `they come from npm (${npm.name}, node-llama-cpp ${LLAMA_CPP_VERSION})`,
     );
   }
 }
 
 /** The libraries the step loads at run time: libllama, ggml and every ggml CPU variant (not llama-common). */
-export function llamaRuntimeLibraries(projectRoot: string, arch: Architecture = hostArchitecture()): string[] {
-  const bins = llamaBinsDir(projectRoot, arch);
+export function llamaRuntimeLibraries(llamaDir: string, arch: Architecture = hostArchitecture()): string[] {
+  const bins = llamaBinsDir(llamaDir, arch);
   return readdirSync(bins)
     .filter((f) => /^lib(llama\.|ggml)[^/]*\.so$/.test(f))
     .sort()

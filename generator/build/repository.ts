@@ -34,6 +34,7 @@ import { compatibilityProblems, containerFloor, requiredFloor } from './containe
 import { readElfDynamic } from './elf.js';
 import {
   checkLlamaCppFetched,
+  llamaCacheDir,
   LLAMA_CPP_BACKEND,
   LLAMA_CPP_TARGET,
   llamaCppLibrary,
@@ -84,7 +85,8 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
   const models = listModels(repo, opts.models);
   const root = opts.projectRoot ?? findProjectRoot();
   const usesLlama = models.some((m) => configuredBackend(join(repo, m)) === LLAMA_CPP_BACKEND);
-  if (usesLlama && root) checkLlamaCppFetched(root, opts.arch ?? hostArchitecture());
+  const llamaDir = opts.llamaDir ?? (root ? llamaCacheDir(root) : undefined);
+  if (usesLlama && llamaDir) checkLlamaCppFetched(llamaDir, opts.arch ?? hostArchitecture());
   const total = 1 + models.length;
   opts.onStage?.({ name: 'the shared native backends', index: 0, total });
   const backends = await buildBackends(
@@ -136,25 +138,30 @@ export async function buildRepository(repoDir: string, opts: BuildRepositoryOpti
         arch: backends.arch.arch,
         requires,
       });
-    } else if (backend === LLAMA_CPP_BACKEND && root) {
-      const library = llamaCppLibrary(backends.buildDir);
-      if (!existsSync(library)) {
-        throw new BuildError(`${library} is missing after building the backends; rebuild with the ${LLAMA_CPP_TARGET} target`);
-      }
-      const requires = checkContainers(model, library, backends.arch);
-      const runtimes = llamaRuntimeLibraries(root, backends.arch).map((runtime) => placeInVersionFolders(runtime, modelDir));
-      const placed = placeInVersionFolders(library, modelDir);
-      checkCrossBuilt(model, [placed, ...runtimes]);
-      built.push({
-        model,
-        library: placed,
-        kind: 'llama_cpp',
-        arch: backends.arch.arch,
-        requires,
-      });
+    } else if (backend === LLAMA_CPP_BACKEND && llamaDir) {
+      built.push(placeLlamaCpp(model, modelDir, backends, llamaDir, checkCrossBuilt));
     }
   }
   return { built };
+}
+
+/** The llama.cpp step's library and llama.cpp's own from `llamaDir`, placed in the model's version folder(s). */
+function placeLlamaCpp(
+  model: string,
+  modelDir: string,
+  backends: BackendsBuild,
+  llamaDir: string,
+  checkCrossBuilt: (model: string, libraries: string[]) => void,
+): BuiltModel {
+  const library = llamaCppLibrary(backends.buildDir);
+  if (!existsSync(library)) {
+    throw new BuildError(`${library} is missing after building the backends; rebuild with the ${LLAMA_CPP_TARGET} target`);
+  }
+  const requires = checkContainers(model, library, backends.arch);
+  const runtimes = llamaRuntimeLibraries(llamaDir, backends.arch).map((runtime) => placeInVersionFolders(runtime, modelDir));
+  const placed = placeInVersionFolders(library, modelDir);
+  checkCrossBuilt(model, [placed, ...runtimes]);
+  return { model, library: placed, kind: 'llama_cpp', arch: backends.arch.arch, requires };
 }
 
 /** Model folders: sub-folders holding a config.pbtxt. */

@@ -82,6 +82,7 @@ export const DIAGNOSTIC_CODES = {
     "a tokenize step's truncation/padding count out of range (max_length, stride, padding_length, pad_to_multiple_of)",
   'TS-E091': "a tokenize step's truncation/padding strategy or direction that does not exist",
   'TS-E092': 'a tokenize step with padding_strategy "fixed" but no padding_length',
+  'TS-E101': 'a llama.cpp step names model weights (parameters.gguf) that are not downloaded yet',
   'TS-W001': 'a step output is used by nothing (allowed; noted for clarity)',
   'TS-W002': 'an imported Python step is kept as it is (not turned into a native step)',
   'TS-W003': 'a file listed in "files" does not exist yet; it is expected in the repository',

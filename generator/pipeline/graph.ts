@@ -37,6 +37,8 @@ export interface PipelineGraph extends EnsembleGraph {
   tokenizerFiles: Map<string, string>;
   /** tokenize step → its chat template files (steps with a `messages` port). */
   chatTemplates: Map<string, ChatTemplateFiles>;
+  /** llama.cpp step → the GGUF its `parameters.gguf` names (checks/weights.ts). */
+  weightFiles: Map<string, string>;
 }
 
 export type Endpoint =

@@ -7,6 +7,7 @@
  * `analyzePipeline` adds what the environment says (tokenizers found, files present) and returns
  * the graph the repository writer turns into the ensemble.
  */
+import { checkWeights } from './checks/weights.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { checkBackends } from './checks/backend.js';
 import { checkBatching } from './checks/batching.js';
@@ -81,6 +82,7 @@ export function analyzePipeline(
   const environment = options.environment ?? nodeEnvironment(options);
   const tokenizerFiles = checkEnvironment(ctx, environment);
   const chatTemplates = checkChatTemplates(ctx, environment, tokenizerFiles);
+  const weightFiles = checkWeights(ctx, environment.llamaDirs ?? [], (p) => environment.exists(p));
   checkThreads(ctx, environment.cpus);
   checkEncoderLengths(ctx, (step) => {
     const file = tokenizerFiles.get(step.name);
@@ -89,7 +91,8 @@ export function analyzePipeline(
   const errors = ctx.diagnostics.some((d) => d.severity === 'error');
   return {
     diagnostics: ctx.diagnostics,
-    graph: checked.graph && !errors ? { ...checked.graph, tokenizerFiles, chatTemplates } : undefined,
+    graph:
+      checked.graph && !errors ? { ...checked.graph, tokenizerFiles, chatTemplates, weightFiles } : undefined,
     steps: ctx.steps,
   };
 }

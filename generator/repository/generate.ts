@@ -30,6 +30,8 @@ export interface GenerateOptions {
   /** The pipeline's text when it differs from the file on disk (an unsaved editor buffer). */
   pipelineText?: string;
   tokenizerSearchDirs?: string[];
+  /** Llama folders searched for weights named in `parameters.gguf`, before the checkout's `.cache/llama`. */
+  llamaDirs?: string[];
   /** Plan and check only; write nothing. */
   dryRun?: boolean;
   /** Overrides the pipeline's `serving` (what clients call when a stream is detokenized). */
@@ -244,6 +246,7 @@ export function generateRepository(options: GenerateOptions): GenerateResult {
   if (options.serving) parsed.pipeline.serving = options.serving;
   const analyzed = analyzePipeline(parsed.pipeline, parsed.source, {
     tokenizerSearchDirs: options.tokenizerSearchDirs,
+    llamaDirs: options.llamaDirs,
   });
   result.diagnostics = sortDiagnostics([...parsed.diagnostics, ...analyzed.diagnostics]);
   if (!analyzed.graph || hasErrors(result.diagnostics)) return result;

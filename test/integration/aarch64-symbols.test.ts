@@ -10,7 +10,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFi
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { llamaBinsDir } from '../../generator/build/index.js';
+import { llamaBinsDir, llamaCacheDir } from '../../generator/build/index.js';
 import { checkTargetSymbols, targetTritonLibrary } from '../../generator/build/targetSymbols.js';
 import { architecture, generateRepository, stepSourcesDir, type Pipeline } from '../../generator/index.js';
 
@@ -99,7 +99,7 @@ describe('symbols of a library cross-built for aarch64, resolved at build time',
   });
 
   it("accepts llama.cpp's prebuilt aarch64 libraries from npm (each resolves beside the others)", () => {
-    const bins = llamaBinsDir(ROOT, AARCH64);
+    const bins = llamaBinsDir(llamaCacheDir(ROOT), AARCH64);
     const libraries = readdirSync(bins).filter((f) => /^lib(llama\.|ggml)/.test(f));
     expect(libraries.length).toBeGreaterThanOrEqual(4);
     for (const library of libraries) expect(check(join(bins, library))).not.toThrow();

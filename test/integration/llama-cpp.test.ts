@@ -18,7 +18,7 @@ import { bytesInput, numericInput, TritonClient, type InferInput } from '../../c
 import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
 import { runBatchingStudy } from '../../client/study/batching.js';
 import { llamaStudyTarget } from '../../client/study/llamaTarget.js';
-import { buildRepository, smolLm2Gguf } from '../../generator/build/index.js';
+import { buildRepository } from '../../generator/build/index.js';
 import { generateRepository, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
 
@@ -39,7 +39,6 @@ beforeAll(async () => {
   const pipeline = JSON.parse(readFileSync(SAMPLE, 'utf8')) as Pipeline;
   delete pipeline.$schema;
   const llama = pipeline.steps.find((s) => s.name === 'llama')!;
-  llama.files = [smolLm2Gguf(ROOT)];
   llama.parameters = { ...llama.parameters, context_length: '256' };
   const file = join(scratch, 'smollm2.pipeline.json');
   writeFileSync(file, JSON.stringify(pipeline));

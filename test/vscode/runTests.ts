@@ -13,7 +13,7 @@
  *    runs (its counts go to the results file's `-no-pipeline` twin).
  * 5. Packages the extension with vsce as `npm run package:vsix` does (no answers on stdin: the
  *    LICENSE answers its question; package.json names no repository, on purpose), installs the .vsix into a clean profile with code-server's
- *    --install-extension, and runs suite/vsixInstall.test.ts there (counts: the `-vsix` twin), in
+ *    --install-extension, and runs suite/vsixInstall.test.ts then vsixRealModel.test.ts there (counts: the `-vsix` twin), in
  *    a workspace holding only the pipeline file and a user model folder with its tokenizer.json:
  *    no settings, no server; the suite sets up, generates, builds, serves, deploys and prompts
  *    through the installed extension alone, Install Local Server included: its pip reads the
@@ -138,6 +138,11 @@ async function serveSample(workDir: string): Promise<{ server: LocalServer; ense
 /** `npx vsce package` into workDir, then code-server --install-extension into a fresh extensions folder. */
 function packageAndInstall(workDir: string): { extensionsDir: string; userDataDir: string } {
   const vsix = join(workDir, 'triton-studio.vsix');
+  // `npm run package:vsix` refuses to package without llama.cpp's headers (scripts/bundle.mjs --vsix).
+  if (!existsSync(join(ROOT, 'out/llama-include/llama.h')))
+    throw new Error(
+      'out/llama-include/ has no llama.cpp headers: run npm run setup (scripts/fetch-llama.sh), then bundle again',
+    );
   const packaged = spawnSync(
     join(ROOT, 'node_modules/.bin/vsce'),
     // What `npm run package:vsix` runs. No answers on stdin: a question (no LICENSE, say) fails

@@ -1,7 +1,7 @@
-// Unicode character properties and normalization forms, from tables generated out of Python's
-// unicodedata (tools/gen_unicode_tables.py, Unicode 14.0), adjusted to the versions HF's own code
-// carries (hf_unicode_versions.inc, scripts/gen-unicode-tables.ts): normalization forms as Unicode
-// 9.0, lowercase as 17.0. Code points are char32_t; text is UTF-8.
+// Unicode character properties and normalization forms, from the tables scripts/gen-unicode-tables.ts
+// generates out of the UCD (unicode_tables.inc, Unicode 14.0), adjusted to the versions HF's own
+// code carries (hf_unicode_versions.inc): normalization forms as Unicode 9.0, lowercase as 17.0.
+// Code points are char32_t; text is UTF-8.
 #pragma once
 
 #include <cstdint>

@@ -70,6 +70,10 @@ class TokenizeRunner {
   bool IsEncoder() const;
   std::vector<tok::Encoding> EncodeEncoderRows(const InputLookup& inputs, const PromptHook& before_encode,
                                                int64_t* rows) const;
+  // One string per row of `spec`'s input (absent: nullopt), its buffer bounded by max_input_bytes.
+  std::optional<std::vector<std::string>> RowStrings(const InputLookup& inputs, const std::optional<TensorSpec>& spec) const;
+  // `text`'s ids, the text and the ids bounded by max_input_bytes / max_input_tokens.
+  std::vector<uint32_t> EncodeBounded(const std::string& text, bool add_special) const;
   // Each row's prompt ids and the number of rows.
   std::vector<std::vector<uint32_t>> EncodeRows(const InputLookup& inputs, const PromptHook& before_encode,
                                                 int64_t* rows) const;

@@ -197,45 +197,49 @@ glue::RequestResult TokenizeRunner::Run(const InputLookup& inputs, const std::se
   return result;
 }
 
+std::optional<std::vector<std::string>> TokenizeRunner::RowStrings(const InputLookup& inputs,
+                                                                   const std::optional<TensorSpec>& spec) const {
+  if (!spec) return std::nullopt;
+  const std::optional<InputTensor> tensor = inputs(spec->name);
+  if (!tensor) return std::nullopt;
+  const Rows split = SplitRows(*tensor, batching_);
+  if (split.per_row != 1) {
+    throw BackendError("input '" + tensor->name + "' must hold one string per " +
+                       (batching_ ? std::string("batch row") : std::string("request")) + ", got shape " +
+                       glue::ShapeToString(tensor->shape));
+  }
+  // Each element is a 4-byte length and its bytes: a buffer this large holds a row over the limit,
+  // refused before it is decoded or tokenized.
+  const uint64_t elements = static_cast<uint64_t>(std::max<int64_t>(tensor->ElementCount(), 1));
+  if (tensor->data.size() > (limits_.max_bytes + 4) * elements) {
+    throw BackendError("input '" + tensor->name + "' holds " + std::to_string(tensor->data.size()) +
+                       " bytes, over this step's limit of " + std::to_string(limits_.max_bytes) +
+                       " per prompt (parameter max_input_bytes): shorten the prompt or raise the limit");
+  }
+  return tensor->Strings();
+}
+
+// The text that is encoded (a hook's or the chat template's output) is bounded too, and so is
+// what the encoding gives, before anything reaches the model.
+std::vector<uint32_t> TokenizeRunner::EncodeBounded(const std::string& text, bool add_special) const {
+  if (text.size() > limits_.max_bytes) {
+    throw BackendError("the prompt is " + std::to_string(text.size()) + " bytes, over this step's limit of " +
+                       std::to_string(limits_.max_bytes) +
+                       " (parameter max_input_bytes): shorten the prompt or raise the limit");
+  }
+  std::vector<uint32_t> ids = tokenizer_->Encode(text, add_special);
+  if (ids.size() > limits_.max_tokens) {
+    throw BackendError("the prompt is " + std::to_string(ids.size()) + " tokens, over this step's limit of " +
+                       std::to_string(limits_.max_tokens) +
+                       " (parameter max_input_tokens): shorten the prompt or raise the limit");
+  }
+  return ids;
+}
+
 std::vector<std::vector<uint32_t>> TokenizeRunner::EncodeRows(const InputLookup& inputs,
                                                               const PromptHook& before_encode, int64_t* rows) const {
-  const bool batching = batching_;
-  const auto per_row_strings = [&](const std::optional<TensorSpec>& spec) -> std::optional<std::vector<std::string>> {
-    if (!spec) return std::nullopt;
-    const std::optional<InputTensor> tensor = inputs(spec->name);
-    if (!tensor) return std::nullopt;
-    const Rows split = SplitRows(*tensor, batching);
-    if (split.per_row != 1) {
-      throw BackendError("input '" + tensor->name + "' must hold one string per " +
-                         (batching ? std::string("batch row") : std::string("request")) + ", got shape " +
-                         glue::ShapeToString(tensor->shape));
-    }
-    // Each element is a 4-byte length and its bytes: a buffer this large holds a row over the limit,
-    // refused before it is decoded or tokenized.
-    const uint64_t elements = static_cast<uint64_t>(std::max<int64_t>(tensor->ElementCount(), 1));
-    if (tensor->data.size() > (limits_.max_bytes + 4) * elements) {
-      throw BackendError("input '" + tensor->name + "' holds " + std::to_string(tensor->data.size()) +
-                         " bytes, over this step's limit of " + std::to_string(limits_.max_bytes) +
-                         " per prompt (parameter max_input_bytes): shorten the prompt or raise the limit");
-    }
-    return tensor->Strings();
-  };
-  // The text that is encoded (a hook's or the chat template's output) is bounded too, and so is
-  // what the encoding gives, before anything reaches the model.
-  const auto encode = [&](const std::string& text, bool add_special) {
-    if (text.size() > limits_.max_bytes) {
-      throw BackendError("the prompt is " + std::to_string(text.size()) + " bytes, over this step's limit of " +
-                         std::to_string(limits_.max_bytes) +
-                         " (parameter max_input_bytes): shorten the prompt or raise the limit");
-    }
-    std::vector<uint32_t> ids = tokenizer_->Encode(text, add_special);
-    if (ids.size() > limits_.max_tokens) {
-      throw BackendError("the prompt is " + std::to_string(ids.size()) + " tokens, over this step's limit of " +
-                         std::to_string(limits_.max_tokens) +
-                         " (parameter max_input_tokens): shorten the prompt or raise the limit");
-    }
-    return ids;
-  };
+  const auto per_row_strings = [&](const std::optional<TensorSpec>& spec) { return RowStrings(inputs, spec); };
+  const auto encode = [this](const std::string& text, bool add_special) { return EncodeBounded(text, add_special); };
   const auto texts = per_row_strings(spec_.text);
   const auto conversations = per_row_strings(spec_.messages);
   if (!texts && !conversations) {

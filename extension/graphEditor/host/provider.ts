@@ -12,6 +12,7 @@ import {
   newWireErrors,
   stepModulePath,
   type Pipeline,
+  type EnvironmentOptions,
 } from '../../../generator/index.js';
 import { buildGraphModel, elementAt, type ProblemView } from './graphModel.js';
 import type { HostMessage, PaletteItem, WebviewMessage } from '../messages.js';
@@ -56,10 +57,10 @@ interface Session {
  */
 export function registerGraphEditor(
   context: vscode.ExtensionContext,
-  tokenizerSearchDirs: string[] = [],
+  lookups: EnvironmentOptions = {},
   onState: (query: (uri?: vscode.Uri) => GraphEditorState | undefined) => void = () => {},
 ): vscode.Disposable {
-  const provider = new GraphEditorProvider(context.extensionUri, tokenizerSearchDirs);
+  const provider = new GraphEditorProvider(context.extensionUri, lookups);
   onState((uri) => provider.state(uri));
   return vscode.Disposable.from(
     vscode.window.registerCustomEditorProvider(GRAPH_EDITOR_VIEW_TYPE, provider, {
@@ -93,7 +94,7 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly tokenizerSearchDirs: string[],
+    private readonly lookups: EnvironmentOptions,
   ) {
     this.subscriptions.push(
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -162,9 +163,7 @@ class GraphEditorProvider implements vscode.CustomTextEditorProvider, vscode.Dis
     s.state.marks.buildStartAt = Date.now();
     let built: ReturnType<typeof buildGraphModel>;
     try {
-      built = buildGraphModel(s.document.getText(), s.document.uri.fsPath, {
-        tokenizerSearchDirs: this.tokenizerSearchDirs,
-      });
+      built = buildGraphModel(s.document.getText(), s.document.uri.fsPath, this.lookups);
     } catch (e) {
       built = { ok: false, problems: [internalProblem(e)] };
     }

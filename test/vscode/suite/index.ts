@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Mocha from 'mocha';
-import { NO_PIPELINE_SUITE, TEST_ENV, VSIX_SUITE } from './testEnv.js';
+import { NO_PIPELINE_SUITE, TEST_ENV, VSIX_SUITES } from './testEnv.js';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({
@@ -20,14 +20,13 @@ export function run(): Promise<void> {
   // The profile with the installed .vsix runs its own suite only, too.
   const only =
     process.env[TEST_ENV.noPipelineWorkspace] === '1'
-      ? NO_PIPELINE_SUITE
+      ? [NO_PIPELINE_SUITE]
       : process.env[TEST_ENV.vsixExtensionsDir]
-        ? VSIX_SUITE
+        ? VSIX_SUITES
         : undefined;
+  const own = [NO_PIPELINE_SUITE, ...VSIX_SUITES];
   for (const file of readdirSync(__dirname)
-    .filter(
-      (f) => f.endsWith('.test.js') && (only ? f === only : f !== NO_PIPELINE_SUITE && f !== VSIX_SUITE),
-    )
+    .filter((f) => f.endsWith('.test.js') && (only ? only.includes(f) : !own.includes(f)))
     .sort()) {
     mocha.addFile(join(__dirname, file));
   }

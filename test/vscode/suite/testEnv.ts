@@ -33,8 +33,8 @@ export const WORKSPACE_TRUST_ENV = 'TRITON_STUDIO_VSCODE_WORKSPACE_TRUST';
 
 /** The one suite file for the workspace without a pipeline file. */
 export const NO_PIPELINE_SUITE = 'commandActivation.test.js';
-/** The one suite file for the profile with the extension installed from the .vsix. */
-export const VSIX_SUITE = 'vsixInstall.test.js';
+/** The suite files for the profile with the extension installed from the .vsix, run in this order. */
+export const VSIX_SUITES = ['vsixInstall.test.js', 'vsixRealModel.test.js'];
 
 export function testEnv(
   name: Exclude<

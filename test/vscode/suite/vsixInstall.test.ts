@@ -25,6 +25,7 @@ import { TEST_ENV } from './testEnv.js';
 import { workbench } from './workbench.js';
 import { run, type Result } from './commands.js';
 import { waitFor } from './waitFor.js';
+import { savedLatencyRun } from './latencyRun.js';
 
 // Runs on a clean profile where the extension was installed from the packaged .vsix (runTests.ts,
 // third run), in a workspace holding only the gpt2-sim pipeline file and a user's model folder
@@ -444,22 +445,7 @@ describe('Triton Studio installed from its .vsix: a new user, a workspace with o
     await vscode.window.showTextDocument(pipeline());
     await workbench({ kind: 'clickCodeLens', text: 'Latency test' });
     await workbench({ kind: 'pickQuickItem', label: 'Quick' });
-    type Sweep = { points: { runs: { results: { errors: number; latency: { p50Ms: number } } }[] }[] };
-    const sweep = await waitFor<Sweep>(
-      'the latency run to be saved',
-      () => {
-        const file = existsSync(reports)
-          ? readdirSync(reports).find((f) => f.startsWith('gpt2_sim-'))
-          : undefined;
-        try {
-          return file ? (JSON.parse(readFileSync(join(reports, file), 'utf8')) as Sweep) : undefined;
-        } catch {
-          return undefined; // still being written
-        }
-      },
-      120_000,
-    );
-    const [result] = sweep.points.flatMap((p) => p.runs).map((r) => r.results);
+    const result = await savedLatencyRun(reports, 'gpt2_sim', 120_000);
     assert.ok(result, 'no run saved');
     assert.equal(result.errors, 0);
     assert.ok(result.latency.p50Ms > 0);

@@ -9,13 +9,13 @@
  * changes what an unreachable server's notification offers in ui.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { Pipeline } from '../../../generator/index.js';
 import { workbench } from './workbench.js';
 import { run } from './commands.js';
-import { waitFor } from './waitFor.js';
+import { savedLatencyRun } from './latencyRun.js';
 
 describe('Triton Studio with a real model: SmolLM2 on llama.cpp from the pipeline’s lenses', function () {
   // Building the llama.cpp step and a latency run on a 2-core machine take minutes.
@@ -35,7 +35,6 @@ describe('Triton Studio with a real model: SmolLM2 on llama.cpp from the pipelin
       readFileSync(join(root, 'samples/smollm2-llama-cpp/smollm2-llama-cpp.pipeline.json'), 'utf8'),
     ) as Pipeline;
     delete sample.$schema;
-    sample.steps.find((s) => s.name === 'llama')!.files = [gguf];
     writeFileSync(pipeline, JSON.stringify(sample, null, 2));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('notifications.clearAll');
@@ -77,22 +76,7 @@ describe('Triton Studio with a real model: SmolLM2 on llama.cpp from the pipelin
     await vscode.window.showTextDocument(vscode.Uri.file(pipeline));
     await workbench({ kind: 'clickCodeLens', text: 'Latency test' });
     await workbench({ kind: 'pickQuickItem', label: 'Quick' });
-    type Sweep = { points: { runs: { results: { errors: number; latency: { p50Ms: number } } }[] }[] };
-    const sweep = await waitFor<Sweep>(
-      'the latency run to be saved',
-      () => {
-        const file = existsSync(reports)
-          ? readdirSync(reports).find((f) => f.startsWith('smollm2-'))
-          : undefined;
-        try {
-          return file ? (JSON.parse(readFileSync(join(reports, file), 'utf8')) as Sweep) : undefined;
-        } catch {
-          return undefined; // still being written
-        }
-      },
-      300_000,
-    );
-    const [result] = sweep.points.flatMap((p) => p.runs).map((r) => r.results);
+    const result = await savedLatencyRun(reports, 'smollm2', 300_000);
     assert.ok(result, 'no run saved');
     assert.equal(result.errors, 0);
     assert.ok(result.latency.p50Ms > 0);
