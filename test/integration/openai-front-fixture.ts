@@ -69,8 +69,9 @@ export interface OpenAiFront {
 export const env = { frontLog: '', frontWarnings: [], deployWarnings: [] } as unknown as OpenAiFront;
 
 export function useOpenAiFront(): OpenAiFront {
-  env.scratch = mkdtempSync(join(tmpdir(), 'ts-openai-hardening-'));
   beforeAll(async () => {
+    // Here, not when the file is read: `vitest list` reads it without running the hooks.
+    env.scratch = mkdtempSync(join(tmpdir(), 'ts-openai-hardening-'));
     const file = join(env.scratch, 'front.pipeline.json');
     writeFileSync(file, JSON.stringify(pipeline()));
     const repo = join(env.scratch, 'repo');
@@ -106,7 +107,7 @@ export function useOpenAiFront(): OpenAiFront {
     env.front?.kill('SIGINT');
     env.grpc?.close();
     await env.server?.stop();
-    rmSync(env.scratch, { recursive: true, force: true });
+    if (env.scratch) rmSync(env.scratch, { recursive: true, force: true });
   });
   return env;
 }

@@ -45,8 +45,10 @@ export interface PerfEndpoints {
 
 /** Starts the set-up before the calling file's tests and stops it after; filled in by then. */
 export function usePerfEndpoints(): PerfEndpoints {
-  const env = { scratch: mkdtempSync(join(tmpdir(), 'ts-perf-endpoints-')) } as PerfEndpoints;
+  const env = {} as PerfEndpoints;
   beforeAll(async () => {
+    // Here, not when the file is read: `vitest list` reads it without running the hooks.
+    env.scratch = mkdtempSync(join(tmpdir(), 'ts-perf-endpoints-'));
     const fixture = await timedSimLlmRepository(env.scratch, 'timed', {
       prefillUsPerToken: PREFILL_US_PER_TOKEN,
       decodeUsPerStep: DECODE_US_PER_STEP,
@@ -67,7 +69,7 @@ export function usePerfEndpoints(): PerfEndpoints {
     env.tokenizer?.close();
     env.grpc?.close();
     await env.server?.stop();
-    rmSync(env.scratch, { recursive: true, force: true });
+    if (env.scratch) rmSync(env.scratch, { recursive: true, force: true });
   });
   return env;
 }
