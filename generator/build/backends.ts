@@ -9,7 +9,8 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { projectRoot as findProjectRoot } from '../pipeline/projectRoot.js';
 import { crossCompileArgs, hostArchitecture, type Architecture } from './architectures.js';
-import { llamaBinsDir, llamaCacheDir } from './llamaCpp.js';
+import { libllamaFile, llamaHeaderFile } from '../tokenizers/fetchLlamaCpp.js';
+import { llamaCacheDir } from './llamaCpp.js';
 import { withDirectoryLock } from './lock.js';
 import { BuildError, runOrThrow, type RunOptions } from './run.js';
 
@@ -131,7 +132,7 @@ function configureNeeded(sourceDir: string, buildDir: string, arch: Architecture
       );
     });
   // llama.cpp fetched since (backends/llama-cpp defines its target only when it is there).
-  for (const fetched of [join(llamaDir, 'include', 'llama.h'), join(llamaBinsDir(llamaDir, arch), 'libllama.v0.5.0.so')]) {
+  for (const fetched of [llamaHeaderFile(llamaDir), libllamaFile(llamaDir, arch.arch)]) {
     if (existsSync(fetched) && statSync(fetched).mtimeMs > configuredAt) return true;
   }
   return newer(sourceDir);

@@ -1,7 +1,7 @@
 /**
  * The llama.cpp model step (backend `llama_cpp`, backends/llama-cpp): its library and llama.cpp's
- * prebuilt ones, from a llama folder (the checkout's `.cache/llama/`, or an install's). A built repository carries them in the model's version folder beside
- * libtriton_llama_cpp.so, which finds them there (RUNPATH $ORIGIN) and loads ggml's CPU variants
+ * prebuilt ones, from a llama folder (the checkout's `.cache/llama/`, or an install's). A built
+ * repository carries them in the model's version folder beside libtriton_llama_cpp.so, which finds them there (RUNPATH $ORIGIN) and loads ggml's CPU variants
  * from that folder. llama.cpp's release ships prebuilt libraries for both server CPUs (table below),
  * so the step cross-builds for aarch64 against the aarch64 ones.
  */
@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostArchitecture, type Architecture, type TargetArch } from './architectures.js';
 import { LLAMA_CPP_ARCHES, LLAMA_CPP_PACKAGES, LLAMA_CPP_VERSION, WEIGHT_SOURCES } from '../tokenizers/sources.js';
-import { llamaCppLibDir } from '../tokenizers/fetchLlamaCpp.js';
+import { libllamaFile, llamaCppLibDir, llamaHeaderFile } from '../tokenizers/fetchLlamaCpp.js';
 import { weightsFile } from '../tokenizers/fetchWeights.js';
 import { BuildError } from './run.js';
 
@@ -48,8 +48,7 @@ export function llamaCppLibrary(buildDir: string): string {
 
 /** The step's headers and `arch`'s (default this machine's) libraries are in `llamaDir`, or a BuildError saying how to get them. */
 export function checkLlamaCppFetched(llamaDir: string, arch: Architecture = hostArchitecture()): void {
-  const bins = llamaBinsDir(llamaDir, arch);
-  if (!existsSync(join(llamaDir, 'include', 'llama.h')) || !existsSync(join(bins, 'libllama.v0.5.0.so'))) {
+  if (!existsSync(llamaHeaderFile(llamaDir)) || !existsSync(libllamaFile(llamaDir, arch.arch))) {
     const npm = LLAMA_CPP_PACKAGES[LLAMA_CPP_ARCHES[arch.arch].npmArch];
     throw new BuildError(
       `llama.cpp's headers or ${arch.arch} libraries are missing from ${llamaDir}: run ` +

