@@ -64,7 +64,6 @@ export {
   type ModelFetchOptions,
   type ModelPart,
 } from './tokenizers/fetchModel.js';
-export { weightsName } from './pipeline/checks/weights.js';
 export { newWireErrors } from './pipeline/wireCheck.js';
 export {
   resolveSteps,

@@ -17,6 +17,7 @@ import {
   type TokenizerResolution,
 } from './tokenizers.js';
 import { projectRoot } from './projectRoot.js';
+import { llamaCacheDir } from '../build/llamaCpp.js';
 import { isTokenizerName, TOKENIZER_SOURCES, weightsForTokenizer } from '../tokenizers/sources.js';
 import { findChatTemplate, type ChatTemplateFiles } from './chatTemplates.js';
 import { specialTokenCounts } from '../model/encoderParameters.js';
@@ -57,7 +58,7 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
     exists: existsSync,
     realPath,
     cpus: availableParallelism(),
-    llamaDirs: [...(options.llamaDirs ?? []), ...defaultLlamaDirs()],
+    llamaDirs: [...(options.llamaDirs ?? []), ...checkoutLlamaDirs()],
     tokenizerProblem,
     chatTemplateProblem,
     specialTokenCounts: readSpecialCounts,
@@ -65,9 +66,9 @@ export function nodeEnvironment(options: EnvironmentOptions = {}): PipelineEnvir
 }
 
 /** The checkout's llama folder (scripts/fetch-llama.sh), where there is a checkout. */
-function defaultLlamaDirs(): string[] {
+function checkoutLlamaDirs(): string[] {
   const root = projectRoot();
-  return root ? [join(root, '.cache', 'llama')] : [];
+  return root ? [llamaCacheDir(root)] : [];
 }
 
 function realPath(path: string): string {

@@ -10,7 +10,7 @@ import { weightsFile } from '../../tokenizers/fetchWeights.js';
 import type { CheckContext } from './context.js';
 
 /** The step's weights name, when its `gguf` parameter is one Triton Studio knows. */
-export function weightsName(parameters: Record<string, string>): keyof typeof WEIGHT_SOURCES | undefined {
+function weightsName(parameters: Record<string, string>): keyof typeof WEIGHT_SOURCES | undefined {
   const gguf = parameters.gguf;
   return gguf !== undefined && isWeightName(gguf) ? gguf : undefined;
 }
