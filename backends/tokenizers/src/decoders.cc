@@ -2,6 +2,8 @@
 // tokenizer.json.
 #include "decoders.h"
 
+#include <cstring>
+
 #include "component_table.h"
 #include "decoders/stages.h"
 

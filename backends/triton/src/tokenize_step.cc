@@ -238,10 +238,8 @@ std::vector<uint32_t> TokenizeRunner::EncodeBounded(const std::string& text, boo
 
 std::vector<std::vector<uint32_t>> TokenizeRunner::EncodeRows(const InputLookup& inputs,
                                                               const PromptHook& before_encode, int64_t* rows) const {
-  const auto per_row_strings = [&](const std::optional<TensorSpec>& spec) { return RowStrings(inputs, spec); };
-  const auto encode = [this](const std::string& text, bool add_special) { return EncodeBounded(text, add_special); };
-  const auto texts = per_row_strings(spec_.text);
-  const auto conversations = per_row_strings(spec_.messages);
+  const auto texts = RowStrings(inputs, spec_.text);
+  const auto conversations = RowStrings(inputs, spec_.messages);
   if (!texts && !conversations) {
     throw BackendError("the request has no input '" + spec_.text.name + "'" +
                        (spec_.messages ? " and no '" + spec_.messages->name + "'; send a prompt or a conversation"
@@ -254,8 +252,8 @@ std::vector<std::vector<uint32_t>> TokenizeRunner::EncodeRows(const InputLookup&
                        " rows; send one row each, or only one of them");
   }
   const size_t n = std::max(row_count(texts), row_count(conversations));
-  const auto tools = per_row_strings(spec_.tools);
-  const auto kwargs = per_row_strings(spec_.chat_template_kwargs);
+  const auto tools = RowStrings(inputs, spec_.tools);
+  const auto kwargs = RowStrings(inputs, spec_.chat_template_kwargs);
   const auto cell = [n](const std::optional<std::vector<std::string>>& column, size_t r) -> std::string {
     if (!column || column->empty()) return "";
     if (column->size() != n) {
@@ -271,11 +269,11 @@ std::vector<std::vector<uint32_t>> TokenizeRunner::EncodeRows(const InputLookup&
     if (!conversation.empty()) {
       // As apply_chat_template(tokenize=True): the rendered text already holds the BOS the
       // template writes, so nothing is added (a second BOS would change the model's input).
-      encoded.push_back(encode(chat_->Render(conversation, cell(tools, r), cell(kwargs, r)), false));
+      encoded.push_back(EncodeBounded(chat_->Render(conversation, cell(tools, r), cell(kwargs, r)), false));
     } else if (texts) {
       const std::string& prompt = (*texts)[r];
       const std::string text = before_encode ? before_encode(prompt, static_cast<int64_t>(r)) : prompt;
-      encoded.push_back(WithoutRepeatedBos(encode(text, add_special_tokens_), text));
+      encoded.push_back(WithoutRepeatedBos(EncodeBounded(text, add_special_tokens_), text));
     } else {
       throw BackendError("row " + std::to_string(r) + " of input '" + spec_.messages->name +
                          "' is empty and the request has no '" + spec_.text.name + "'");

@@ -1,9 +1,6 @@
 // HF's BPEDecoder: the end-of-word suffix becomes a space, except at the end.
 #include "decoders/stages.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include "component_table.h"
 #include "utf8.h"
 

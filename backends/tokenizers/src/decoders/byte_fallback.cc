@@ -2,9 +2,6 @@
 // follows it (every Llama/Mistral file).
 #include "decoders/stages.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include "component_table.h"
 #include "utf8.h"
 

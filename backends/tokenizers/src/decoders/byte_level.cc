@@ -1,9 +1,6 @@
 // HF's ByteLevel decoder: GPT-2's alphabet back to bytes, then those bytes as (lossy) UTF-8.
 #include "decoders/stages.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include "component_table.h"
 #include "byte_level.h"
 #include "utf8.h"

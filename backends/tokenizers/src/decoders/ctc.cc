@@ -1,9 +1,6 @@
 // HF's CTC decoder: repeats collapse, the pad token goes, the word delimiter becomes a space.
 #include "decoders/stages.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include "component_table.h"
 
 namespace triton_studio::tok::decoders {

@@ -1,9 +1,6 @@
 // HF's Metaspace decoder: the replacement character back to a space.
 #include "decoders/stages.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include "component_table.h"
 
 namespace triton_studio::tok::decoders {

@@ -3,7 +3,6 @@
 #include "decoders/stages.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "component_table.h"
 #include "onig_regex.h"

@@ -1,9 +1,6 @@
 // HF's Strip decoder, token by token or (after a fusing decoder) of the whole text.
 #include "decoders/stages.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include "component_table.h"
 #include "utf8.h"
 

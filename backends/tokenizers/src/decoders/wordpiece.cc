@@ -1,9 +1,6 @@
 // HF's WordPiece decoder and its cleanup (BERT's spacing undone), which CTC shares.
 #include "decoders/stages.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include "component_table.h"
 
 namespace triton_studio::tok::decoders {
