@@ -1,11 +1,12 @@
 // ts-tokenize-bench: single-thread throughput of the native tokenizer on a corpus.
-//   ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S] [--passes N]
+//   ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S] [--passes N] [--only encode]
 // The corpus is JSON lines with a "text" field (other lines are skipped). Prints one JSON object:
 // load time, memory added by loading, encode and decode MB/s and tokens/s. Throughput is that of
 // the fastest pass over the corpus among those run in S seconds (at least 3 passes): on a shared
 // machine the slower passes measure the neighbours (bench/tokenizers/py_bench.py does the same).
 // --passes N runs exactly N passes of each (1 under callgrind, whose instruction counts are the
-// repeatable measure on a shared machine: see docs/TOKENIZERS.md).
+// repeatable measure on a shared machine: see docs/TOKENIZERS.md). --only encode skips decoding, so a
+// profile (perf, callgrind) of the process is one of encoding.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -37,6 +38,7 @@ struct Options {
   std::string tokenizer_path, corpus_path;
   double min_seconds = 3.0;
   int exact_passes = 0;
+  bool encode_only = false;
 };
 
 // The corpus's {"text": ...} lines, and their total bytes.
@@ -97,20 +99,22 @@ json Measure(const Options& o, const std::vector<std::string>& texts, size_t byt
       tokens += encoded[i].size();
     }
   });
-  size_t decoded_bytes = 0;
-  const double decode_s = Fastest(o, [&] {
-    decoded_bytes = 0;
-    for (const auto& ids : encoded) decoded_bytes += tok->Decode(ids, false).size();
-  });
-  return {{"strings", texts.size()},
+  json result = {{"strings", texts.size()},
           {"bytes", bytes},
           {"tokens", tokens},
           {"load_ms", load_s * 1e3},
           {"rss_added_mb", rss_added_kb / 1024.0},
           {"encode_mb_s", bytes / encode_s / 1e6},
-          {"encode_tokens_s", tokens / encode_s},
-          {"decode_mb_s", decoded_bytes / decode_s / 1e6},
-          {"decode_tokens_s", tokens / decode_s}};
+          {"encode_tokens_s", tokens / encode_s}};
+  if (o.encode_only) return result;
+  size_t decoded_bytes = 0;
+  const double decode_s = Fastest(o, [&] {
+    decoded_bytes = 0;
+    for (const auto& ids : encoded) decoded_bytes += tok->Decode(ids, false).size();
+  });
+  result["decode_mb_s"] = decoded_bytes / decode_s / 1e6;
+  result["decode_tokens_s"] = tokens / decode_s;
+  return result;
 }
 
 }  // namespace
@@ -123,9 +127,10 @@ int main(int argc, char** argv) {
     else if (a == "--corpus") o.corpus_path = argv[i + 1];
     else if (a == "--seconds") o.min_seconds = std::stod(argv[i + 1]);
     else if (a == "--passes") o.exact_passes = std::stoi(argv[i + 1]);
+    else if (a == "--only") o.encode_only = std::string(argv[i + 1]) == "encode";
   }
   if (o.tokenizer_path.empty() || o.corpus_path.empty()) {
-    std::cerr << "usage: ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S] [--passes N]\n";
+    std::cerr << "usage: ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S] [--passes N] [--only encode]\n";
     return 2;
   }
   size_t bytes = 0;
