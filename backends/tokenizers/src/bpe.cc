@@ -252,9 +252,29 @@ void Bpe::TokenizePieces(std::string_view text, const std::vector<std::pair<uint
     return;
   }
   // Every piece is one word: the loop GPT-2-style vocabularies spend most of a warm encode in.
-  for (const auto& [begin, end] : ranges) {
-    const std::string_view word = text.substr(begin, end - begin);
-    if (!word.empty()) CachedTokenize(cache, word, out, [&] { TokenizeWord(word, byte_level, out); });
+  const auto word_at = [&](size_t i) { return std::string_view(text.data() + ranges[i].first, ranges[i].second - ranges[i].first); };
+  if (cache == nullptr) {
+    for (size_t i = 0; i < ranges.size(); ++i)
+      if (!word_at(i).empty()) TokenizeWord(word_at(i), byte_level, out);
+    return;
+  }
+  // The word kAhead pieces on is hashed and its slot prefetched while this one is looked up.
+  constexpr size_t kAhead = 8;
+  uint64_t hashes[kAhead];
+  const size_t n = ranges.size();
+  for (size_t i = 0; i < std::min(n, kAhead); ++i) {
+    hashes[i] = WordCache::Hash(word_at(i));
+    cache->Prefetch(hashes[i]);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t hash = hashes[i % kAhead];
+    if (i + kAhead < n) {
+      hashes[i % kAhead] = WordCache::Hash(word_at(i + kAhead));
+      cache->Prefetch(hashes[i % kAhead]);
+    }
+    const std::string_view word = word_at(i);
+    if (word.empty()) continue;
+    CachedTokenize(cache, word, hash, out, [&] { TokenizeWord(word, byte_level, out); });
   }
 }
 
