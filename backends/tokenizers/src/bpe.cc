@@ -252,29 +252,26 @@ void Bpe::TokenizePieces(std::string_view text, const std::vector<std::pair<uint
     return;
   }
   // Every piece is one word: the loop GPT-2-style vocabularies spend most of a warm encode in.
-  const auto word_at = [&](size_t i) { return std::string_view(text.data() + ranges[i].first, ranges[i].second - ranges[i].first); };
   if (cache == nullptr) {
-    for (size_t i = 0; i < ranges.size(); ++i)
-      if (!word_at(i).empty()) TokenizeWord(word_at(i), byte_level, out);
+    for (const auto& [begin, end] : ranges)
+      if (end > begin) TokenizeWord(std::string_view(text.data() + begin, end - begin), byte_level, out);
     return;
   }
-  // The word kAhead pieces on is hashed and its slot prefetched while this one is looked up.
-  constexpr size_t kAhead = 8;
-  uint64_t hashes[kAhead];
+  // All hashes first, then the lookups, each prefetching the slot of the word kAhead pieces on:
+  // the lookups of a span are independent, so their cache misses overlap instead of queueing.
+  thread_local std::vector<uint64_t> hashes;
   const size_t n = ranges.size();
-  for (size_t i = 0; i < std::min(n, kAhead); ++i) {
-    hashes[i] = WordCache::Hash(word_at(i));
-    cache->Prefetch(hashes[i]);
-  }
+  hashes.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    hashes[i] = WordCache::Hash(std::string_view(text.data() + ranges[i].first, ranges[i].second - ranges[i].first));
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < std::min(n, kAhead); ++i) cache->Prefetch(hashes[i]);
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t hash = hashes[i % kAhead];
-    if (i + kAhead < n) {
-      hashes[i % kAhead] = WordCache::Hash(word_at(i + kAhead));
-      cache->Prefetch(hashes[i % kAhead]);
-    }
-    const std::string_view word = word_at(i);
-    if (word.empty()) continue;
-    CachedTokenize(cache, word, hash, out, [&] { TokenizeWord(word, byte_level, out); });
+    if (i + kAhead < n) cache->Prefetch(hashes[i + kAhead]);
+    const auto [begin, end] = ranges[i];
+    if (end == begin) continue;
+    const std::string_view word(text.data() + begin, end - begin);
+    CachedTokenize(cache, word, hashes[i], out, [&] { TokenizeWord(word, byte_level, out); });
   }
 }
 

@@ -152,7 +152,10 @@ class ByteLevel final : public PreTokenizer {
       pieces.ranges.swap(ranges);
     }
     if (!use_regex_) return;
-    std::vector<Range> out;
+    // Per-thread, and swapped with the input ranges: a new vector per call was a malloc and free
+    // per encoded string.
+    thread_local std::vector<Range> out;
+    out.clear();
     out.reserve(pieces.text.size() / 4 + 1);
     const std::string_view text = pieces.text;
     for (const Range& r : pieces.ranges)

@@ -58,8 +58,10 @@ class WordCache {
       if (s.hash == 0) return false;
       if (s.hash == hash && s.word_size == word.size() && Equal(s.Word(words_), word)) {
         const uint32_t* ids = s.Ids(ids_);
-        if (s.ids_size <= 8) {
-          // Most words are a few tokens: push_back beats the general range insert and its memmove.
+        if (s.ids_size == 1) {
+          out.push_back(ids[0]);  // most words are one token
+        } else if (s.ids_size <= 8) {
+          // A few tokens: push_back beats the general range insert and its memmove.
           for (uint16_t k = 0; k < s.ids_size; ++k) out.push_back(ids[k]);
         } else {
           out.insert(out.end(), ids, ids + s.ids_size);
