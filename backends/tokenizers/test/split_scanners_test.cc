@@ -10,6 +10,7 @@
 
 #include "onig_regex.h"
 #include "scanners/char_classes.h"
+#include "scanners/scan_parts.h"
 #include "split_scanner.h"
 #include "unicode.h"
 #include "utf8.h"
@@ -140,6 +141,45 @@ TEST(SplitScanners, O200kPiecesReadAsTheSpecificationSays) {
 // The Split nodes exactly as the tokenizer.json files of Llama-3.1, Qwen3, gpt-oss and DeepSeek-V3
 // hold them (JSON escapes and all): their patterns must select a scanner, or those files silently
 // fall back to Oniguruma.
+// The ASCII fast paths decide on byte kinds and an eight-bytes-at-a-time letter test instead of
+// the class table: both must say what the table says, for every byte at every place in a word.
+TEST(SplitScanners, TheAsciiFastPathsAgreeWithTheClassTable) {
+  using namespace scanners;
+  for (int b = 0; b < 256; ++b) {
+    const uint16_t k = b < 0x80 ? ClassOf(static_cast<char32_t>(b)) : 0;
+    const uint8_t want = b >= 0x80               ? kHighByte
+                         : (k & kLetter)         ? kLetterByte
+                         : (k & kNumber)         ? kDigitByte
+                         : (b == '\r' || b == '\n') ? kCrLfByte
+                         : (k & kSpace)          ? kSpaceByte
+                                                 : kOtherByte;
+    ASSERT_EQ(kByteKind[static_cast<char>(b)], want) << "byte " << b;
+    for (size_t at = 0; at < 12; ++at) {
+      std::string s(12, 'q');
+      s[at] = static_cast<char>(b);
+      const size_t stop = (want == kLetterByte) ? s.size() : at;
+      ASSERT_EQ(AsciiLettersEnd(s, 0), stop) << "byte " << b << " at " << at;
+    }
+  }
+}
+
+// A scanner appends after what `matches` holds, and makes room when the text has more pieces
+// than it set out space for (one-letter words: a piece every two bytes).
+TEST(SplitScanners, ScannersAppendAndGrowAsTheTextNeeds) {
+  std::string many;
+  for (int i = 0; i < 3000; ++i) many += i % 7 ? " a" : "\n1";
+  for (const std::string_view pattern : SplitScannerPatterns()) {
+    for (const std::string& text : {many, std::string("x y"), std::string()}) {
+      std::vector<Range> got = {{7, 9}};
+      FindSplitScanner(pattern)(text, got);
+      std::vector<Range> want = {{7, 9}};
+      const auto engine = Engine(std::string(pattern), text);
+      want.insert(want.end(), engine.begin(), engine.end());
+      EXPECT_EQ(got, want) << pattern;
+    }
+  }
+}
+
 TEST(SplitScanners, TheShippedPatternsSelectAScanner) {
   const char* const kSplitNodes[] = {
       // gpt-oss, then DeepSeek-V3's three (its file has raw CR and LF in two classes: \r\n in JSON)

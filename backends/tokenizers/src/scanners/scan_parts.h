@@ -3,8 +3,13 @@
 // \s*[\r\n]+|\s+(?!\S)|\s+ that cl100k-, o200k- and DeepSeek-style patterns all end with.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
+#include <vector>
+
+#include "pre_tokenizers.h"
 
 #include "scanners/char_classes.h"
 
@@ -31,6 +36,74 @@ inline uint16_t ClassAt(std::string_view s, size_t i, size_t& len) {
 
 inline bool IsCrLf(char c) { return c == '\r' || c == '\n'; }
 
+// What the scanners' ASCII fast paths need to know of a byte, one bit each (a byte has exactly
+// one): the class bits above folded into the branches the tiktoken-style patterns take, from the
+// same table. kHighByte: a byte of a non-ASCII character (the general path decides).
+enum : uint8_t {
+  kLetterByte = 1,  // \p{L}: A-Z, a-z
+  kDigitByte = 2,   // \p{N}: 0-9
+  kSpaceByte = 4,   // \s other than CR and LF
+  kCrLfByte = 8,    // CR, LF
+  kOtherByte = 16,  // [^\s\p{L}\p{N}]: punctuation, symbols, control characters
+  kHighByte = 32,   // 0x80-0xFF
+};
+struct ByteKinds {
+  uint8_t of[256];
+  ByteKinds() {
+    for (int b = 0; b < 256; ++b) {
+      const uint16_t k = b < 0x80 ? kAscii.of[b] : 0;
+      of[b] = b >= 0x80                ? kHighByte
+              : (k & kLetter)          ? kLetterByte
+              : (k & kNumber)          ? kDigitByte
+              : IsCrLf(static_cast<char>(b)) ? kCrLfByte
+              : (k & kSpace)           ? kSpaceByte
+                                       : kOtherByte;
+    }
+  }
+  uint8_t operator[](char c) const { return of[static_cast<unsigned char>(c)]; }
+};
+inline const ByteKinds kByteKind;
+
+// The end of the run of ASCII letters [A-Za-z] from p on, eight bytes at a time: a byte is a
+// letter when it is ASCII and, with bit 5 set (lower case), between 'a' and 'z'.
+inline size_t AsciiLettersEnd(std::string_view s, size_t p) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x80 * kOnes;
+  while (p + 8 <= s.size()) {
+    uint64_t x;
+    std::memcpy(&x, s.data() + p, 8);
+    const uint64_t lower = (x & ~kHigh) | (0x20 * kOnes);
+    // Bit 7 of each byte: lower >= 'a', and lower > 'z' (no carry crosses bytes: each is < 0x80).
+    const uint64_t letters = (lower + (0x80 - 'a') * kOnes) & ~(lower + (0x80 - 'z' - 1) * kOnes) & ~x & kHigh;
+    const uint64_t stops = letters ^ kHigh;
+    if (stops != 0) return p + (static_cast<size_t>(__builtin_ctzll(stops)) >> 3);  // little-endian
+    p += 8;
+  }
+  while (p < s.size() && kByteKind[s[p]] == kLetterByte) ++p;
+  return p;
+}
+
+// Writes a scanner's ranges straight into `matches` through a pointer the scanner keeps, with one
+// pointer comparison per piece instead of std::vector's checks; Grow makes room, Finish gives
+// back what was not written. A piece is at least one byte, so the ranges still to come are at
+// most the bytes left.
+struct RangeSpace {
+  Range* out;
+  Range* limit;
+};
+inline RangeSpace BeginRanges(std::vector<Range>& matches, size_t text_size) {
+  const size_t base = matches.size();
+  matches.resize(base + text_size / 4 + 8);
+  return {matches.data() + base, matches.data() + matches.size()};
+}
+__attribute__((noinline)) inline RangeSpace GrowRanges(std::vector<Range>& matches, Range* out, size_t bytes_left) {
+  const size_t written = static_cast<size_t>(out - matches.data());
+  matches.resize(written + std::min(bytes_left, written + 64));
+  return {matches.data() + written, matches.data() + matches.size()};
+}
+inline void FinishRanges(std::vector<Range>& matches, Range* out) {
+  matches.resize(static_cast<size_t>(out - matches.data()));
+}
+
 // End of the run of characters starting at i whose classes satisfy keep(classes, ascii byte or
 // '\x80' for a non-ASCII character).
 template <typename Keep>
@@ -48,6 +121,20 @@ inline size_t RunEnd(std::string_view s, size_t i, Keep keep) {
     i += len;
   }
   return i;
+}
+
+// [^\s\p{L}\p{N}] (the run after an optional space in the tiktoken-style patterns).
+inline bool IsOther(uint16_t k, char) { return (k & (kLetter | kNumber | kSpace)) == 0; }
+
+// [^\s\p{L}\p{N}]+ from p on (its first character already taken), then the trailing run of
+// CR, LF and, when kSlash, '/' ([\r\n]* or [\r\n/]*): ASCII in a tight loop.
+template <bool kSlash>
+inline size_t OthersEnd(std::string_view s, size_t p) {
+  const size_t n = s.size();
+  while (p < n && kByteKind[s[p]] == kOtherByte) ++p;
+  if (p < n && kByteKind[s[p]] == kHighByte) p = RunEnd(s, p, IsOther);
+  while (p < n && (kByteKind[s[p]] == kCrLfByte || (kSlash && s[p] == '/'))) ++p;
+  return p;
 }
 
 // (?i:'s|'t|'re|'ve|'m|'ll|'d) at s[i]: the match length, or 0. Oniguruma's case folding adds
@@ -73,6 +160,17 @@ inline size_t ContractionLength(std::string_view s, size_t i) {
 // match when a non-space follows; else \s+.
 inline size_t WhiteSpaceEnd(std::string_view s, size_t i) {
   const size_t n = s.size();
+  // ASCII white space first: decided here unless the run reaches a non-ASCII character.
+  size_t p = i, after_crlf = 0;
+  for (; p < n; ++p) {
+    const uint8_t k = kByteKind[s[p]];
+    if (!(k & (kSpaceByte | kCrLfByte))) break;
+    if (k == kCrLfByte) after_crlf = p + 1;
+  }
+  if (p == n || kByteKind[s[p]] != kHighByte) {
+    if (after_crlf != 0) return after_crlf;
+    return p == n || p - 1 == i ? p : p - 1;
+  }
   const size_t run = RunEnd(s, i, [](uint16_t cls, char) { return (cls & kSpace) != 0; });
   for (size_t p = run; p > i;) {
     --p;
