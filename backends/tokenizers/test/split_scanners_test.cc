@@ -141,8 +141,8 @@ TEST(SplitScanners, O200kPiecesReadAsTheSpecificationSays) {
 // The Split nodes exactly as the tokenizer.json files of Llama-3.1, Qwen3, gpt-oss and DeepSeek-V3
 // hold them (JSON escapes and all): their patterns must select a scanner, or those files silently
 // fall back to Oniguruma.
-// The ASCII fast paths decide on byte kinds and an eight-bytes-at-a-time letter test instead of
-// the class table: both must say what the table says, for every byte at every place in a word.
+// The ASCII fast paths decide on byte kinds instead of the class table: they must say what the
+// table says, for every byte at every place in a word.
 TEST(SplitScanners, TheAsciiFastPathsAgreeWithTheClassTable) {
   using namespace scanners;
   for (int b = 0; b < 256; ++b) {

@@ -69,6 +69,8 @@ void Scan(std::string_view text, std::vector<Range>& matches) {
       const uint8_t next = i + 1 < n ? kByteKind[text[i + 1]] : uint8_t{kSpaceByte};
       if (next == kLetterByte && text[i] != '\'') {
         end = LettersEnd(text, i + 2);
+      } else if (size_t l; next == kHighByte && text[i] != '\'' && (ClassAt(text, i + 1, l) & kLetter)) {
+        end = RunEnd(text, i + 1 + l, Letter);  // a non-ASCII letter after the lead
       } else if (next & (kHighByte | kLetterByte)) {  // a non-ASCII character next, or 'contraction
         end = PieceEnd<kMaxDigits>(text, i);
       } else if (kind == kOtherByte) {
@@ -92,6 +94,8 @@ void Scan(std::string_view text, std::vector<Range>& matches) {
       }
     } else if (kind == kCrLfByte) {
       end = WhiteSpaceEnd(text, i);
+    } else if (size_t l; ClassAt(text, i, l) & kLetter) {  // a non-ASCII letter
+      end = RunEnd(text, i + l, Letter);
     } else {
       end = PieceEnd<kMaxDigits>(text, i);
     }

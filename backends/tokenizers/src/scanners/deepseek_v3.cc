@@ -5,6 +5,8 @@
 // Differential-fuzzed against Oniguruma on the exact patterns (fuzz/fuzz_split_scanners.cc).
 #include "scanners/deepseek_v3.h"
 
+#include <cstring>
+
 #include "scanners/scan_parts.h"
 
 namespace triton_studio::tok::scanners {
@@ -143,6 +145,8 @@ void ScanDeepSeekWords(std::string_view text, std::vector<Range>& matches) {
     size_t end;
     if (kind == kLetterByte) {
       end = LettersOrMarksEnd(text, i + 1);  // [\p{L}\p{M}]+
+    } else if (size_t l; kind == kHighByte && (ClassAt(text, i, l) & (kLetter | kMark))) {
+      end = RunEnd(text, i + l, LetterOrMark);  // [\p{L}\p{M}]+ (a mark that leads ends the same)
     } else if (kind == kHighByte || next == kHighByte) {
       size_t len;
       end = WordsPieceEnd(text, i, len);
