@@ -163,9 +163,9 @@ TEST(SplitScanners, TheAsciiFastPathsAgreeWithTheClassTable) {
   }
 }
 
-// A scanner appends after what `matches` holds, and makes room when the text has more pieces
-// than it set out space for (one-letter words: a piece every two bytes).
-TEST(SplitScanners, ScannersAppendAndGrowAsTheTextNeeds) {
+// A scanner appends after what `matches` holds, however many pieces the text has (one-letter
+// words: a piece every two bytes).
+TEST(SplitScanners, ScannersAppendAfterWhatMatchesHolds) {
   std::string many;
   for (int i = 0; i < 3000; ++i) many += i % 7 ? " a" : "\n1";
   for (const std::string_view pattern : SplitScannerPatterns()) {

@@ -57,7 +57,7 @@ inline size_t LettersEnd(std::string_view s, size_t p) {
 template <int kMaxDigits>
 void Scan(std::string_view text, std::vector<Range>& matches) {
   const size_t n = text.size();
-  RangeSpace room = BeginRanges(matches, n);
+
   size_t i = 0;
   while (i < n) {
     const uint8_t kind = kByteKind[text[i]];
@@ -99,11 +99,9 @@ void Scan(std::string_view text, std::vector<Range>& matches) {
     } else {
       end = PieceEnd<kMaxDigits>(text, i);
     }
-    if (__builtin_expect(room.out == room.limit, 0)) room = GrowRanges(matches, room.out, n - i);
-    *room.out++ = Range(static_cast<uint32_t>(i), static_cast<uint32_t>(end));
+    matches.emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(end));
     i = end;
   }
-  FinishRanges(matches, room.out);
 }
 
 }  // namespace

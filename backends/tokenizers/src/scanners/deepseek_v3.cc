@@ -136,7 +136,6 @@ size_t PunctEnd(std::string_view s, size_t p) {
 // matters goes to WordsPieceEnd.
 void ScanDeepSeekWords(std::string_view text, std::vector<Range>& matches) {
   const size_t n = text.size();
-  RangeSpace room = BeginRanges(matches, n);
   size_t i = 0;
   while (i < n) {
     const char c = text[i];
@@ -169,11 +168,9 @@ void ScanDeepSeekWords(std::string_view text, std::vector<Range>& matches) {
       ++i;  // a digit or a control character: nothing matches here
       continue;
     }
-    if (__builtin_expect(room.out == room.limit, 0)) room = GrowRanges(matches, room.out, n - i);
-    *room.out++ = Range(static_cast<uint32_t>(i), static_cast<uint32_t>(end));
+    matches.emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(end));
     i = end;
   }
-  FinishRanges(matches, room.out);
 }
 
 }  // namespace triton_studio::tok::scanners

@@ -87,11 +87,11 @@ size_t PieceEnd(std::string_view text, size_t i) {
 // run is [A-Z]*, the lower run [a-z]*, and a word with no lower-case letter is the upper run
 // alone, the second alternative), then an optional contraction; or kNotAscii when the runs reach
 // a non-ASCII character (it may be a letter or a mark: PieceEnd decides).
-size_t AsciiWordEnd(std::string_view s, size_t t) {
+__attribute__((always_inline)) inline size_t AsciiWordEnd(std::string_view s, size_t t) {
   const size_t n = s.size();
   size_t p = t;
   while (p < n && IsAsciiUpper(s[p])) ++p;
-  while (p < n && IsAsciiLower(s[p])) ++p;
+  p = BytesEnd(s, p, [](char c) { return IsAsciiLower(c); });
   if (p < n && kByteKind[s[p]] == kHighByte) return kNotAscii;
   return p + ContractionLength(s, p);
 }
@@ -103,7 +103,6 @@ size_t AsciiWordEnd(std::string_view s, size_t t) {
 // non-ASCII character where it matters goes to PieceEnd.
 void ScanO200k(std::string_view text, std::vector<Range>& matches) {
   const size_t n = text.size();
-  RangeSpace room = BeginRanges(matches, n);
   size_t i = 0;
   while (i < n) {
     const uint8_t kind = kByteKind[text[i]];
@@ -142,11 +141,9 @@ void ScanO200k(std::string_view text, std::vector<Range>& matches) {
       end = kNotAscii;
     }
     if (end == kNotAscii) end = PieceEnd(text, i);
-    if (__builtin_expect(room.out == room.limit, 0)) room = GrowRanges(matches, room.out, n - i);
-    *room.out++ = Range(static_cast<uint32_t>(i), static_cast<uint32_t>(end));
+    matches.emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(end));
     i = end;
   }
-  FinishRanges(matches, room.out);
 }
 
 }  // namespace triton_studio::tok::scanners
