@@ -138,22 +138,30 @@ TEST(SplitScanners, O200kPiecesReadAsTheSpecificationSays) {
             (std::vector<std::string>{"Hello", "World", " i", "Phone", " DON'T", " ", "123", "45", " a", ".\n/", "b"}));
 }
 
-// The Split nodes exactly as the tokenizer.json files of Llama-3.1, Qwen3, gpt-oss and DeepSeek-V3
-// hold them (JSON escapes and all): their patterns must select a scanner, or those files silently
-// fall back to Oniguruma.
-// The ASCII fast paths decide on byte kinds instead of the class table: they must say what the
-// table says, for every byte at every place in a word.
+// The ASCII fast paths decide on byte kinds instead of the class table. In ASCII, \p{L} is A-Z
+// and a-z, \p{N} is 0-9 and \s is TAB, LF, VT, FF, CR and space (the code that names these
+// ranges relies on it); the kinds must say so, as the class table does, for every byte at every
+// place in a word.
 TEST(SplitScanners, TheAsciiFastPathsAgreeWithTheClassTable) {
   using namespace scanners;
   for (int b = 0; b < 256; ++b) {
-    const uint16_t k = b < 0x80 ? ClassOf(static_cast<char32_t>(b)) : 0;
-    const uint8_t want = b >= 0x80               ? kHighByte
-                         : (k & kLetter)         ? kLetterByte
-                         : (k & kNumber)         ? kDigitByte
-                         : (b == '\r' || b == '\n') ? kCrLfByte
-                         : (k & kSpace)          ? kSpaceByte
-                                                 : kOtherByte;
+    const bool letter = (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z');
+    const bool digit = b >= '0' && b <= '9';
+    const bool crlf = b == '\r' || b == '\n';
+    const bool space = b == '\t' || b == '\v' || b == '\f' || b == ' ';
+    const uint8_t want = b >= 0x80 ? kHighByte
+                         : letter  ? kLetterByte
+                         : digit   ? kDigitByte
+                         : crlf    ? kCrLfByte
+                         : space   ? kSpaceByte
+                                   : kOtherByte;
     ASSERT_EQ(kByteKind[static_cast<char>(b)], want) << "byte " << b;
+    if (b < 0x80) {
+      const uint16_t k = ClassOf(static_cast<char32_t>(b));
+      ASSERT_EQ((k & kLetter) != 0, letter) << "byte " << b;
+      ASSERT_EQ((k & kNumber) != 0, digit) << "byte " << b;
+      ASSERT_EQ((k & kSpace) != 0, crlf || space) << "byte " << b;
+    }
     for (size_t at = 0; at < 12; ++at) {
       std::string s(12, 'q');
       s[at] = static_cast<char>(b);
@@ -180,6 +188,9 @@ TEST(SplitScanners, ScannersAppendAfterWhatMatchesHolds) {
   }
 }
 
+// The Split nodes exactly as the tokenizer.json files of Llama-3.1, Qwen3, gpt-oss and DeepSeek-V3
+// hold them (JSON escapes and all): their patterns must select a scanner, or those files silently
+// fall back to Oniguruma.
 TEST(SplitScanners, TheShippedPatternsSelectAScanner) {
   const char* const kSplitNodes[] = {
       // gpt-oss, then DeepSeek-V3's three (its file has raw CR and LF in two classes: \r\n in JSON)

@@ -57,7 +57,6 @@ inline size_t LettersEnd(std::string_view s, size_t p) {
 template <int kMaxDigits>
 void Scan(std::string_view text, std::vector<Range>& matches) {
   const size_t n = text.size();
-
   size_t i = 0;
   while (i < n) {
     const uint8_t kind = kByteKind[text[i]];
