@@ -1,6 +1,7 @@
 // HF's normalizers (see normalizers.h), one class each, and the chain built from tokenizer.json.
 #include "normalizers.h"
 
+#include <cstring>
 #include <vector>
 
 #include "byte_level.h"
@@ -123,31 +124,55 @@ class StripAccents final : public Normalizer {
 class UnicodeForm final : public Normalizer {
  public:
   explicit UnicodeForm(unicode::NormalForm form) : form_(form) {}
-  // An ASCII character is a starter that every form maps to itself, and no composition pair ends
-  // in one: text splits before any ASCII character into parts that normalize on their own. So
-  // ASCII is copied, and only an ASCII character that a non-ASCII run follows (it may compose
-  // with it, e + U+0301) starts a part that goes through code points. All-ASCII text (most
-  // prompts) is left as is; converting every input to code points was most of a Qwen3 encode.
+  // An inert character (unicode::IsInert: every ASCII one, and most others: accented Latin, CJK,
+  // Cyrillic, emoji) is a starter the form keeps that composes with nothing before it, so neither
+  // reordering nor composition crosses it: text splits before any inert character into parts that
+  // normalize on their own. Inert runs are copied; only a part around a character that is not
+  // inert goes through code points, starting at the inert character before it (which may compose
+  // with it: e + U+0301). Converting every input to code points was most of a Qwen3 encode.
   void Normalize(std::string& text) const override {
-    const auto ascii = [&](size_t i) { return static_cast<unsigned char>(text[i]) < 0x80; };
     const size_t n = text.size();
-    size_t i = 0;
-    while (i < n && ascii(i)) ++i;
-    if (i == n) return;
+    // The start of the first character at or after i that is not inert; `last_inert` becomes the
+    // start of the inert character before it, if any was passed.
+    const auto next_active = [&](size_t i, size_t& last_inert) {
+      for (size_t len; i < n; i += len) {
+        if (static_cast<unsigned char>(text[i]) < 0x80) {
+          len = 1;
+          for (uint64_t word; i + len + 8 <= n; len += 8) {  // the rest of an ASCII run, 8 bytes at a time
+            std::memcpy(&word, text.data() + i + len, 8);
+            if (word & 0x8080808080808080ULL) break;
+          }
+          i += len - 1;  // the run's last byte, the inert character before whatever follows
+          len = 1;
+        } else {
+          len = utf8::ValidSequenceLength(text, i);
+          if (len == 0 || !unicode::IsInert(utf8::DecodeAt(text, i, len), form_)) return i;
+        }
+        last_inert = i;
+      }
+      return n;
+    };
+    size_t copied = 0, last_inert = 0;
+    size_t active = next_active(0, last_inert);
+    if (active == n) return;  // already in the form: most text
     std::string out;
     out.reserve(n + n / 8);
-    i = 0;
-    while (i < n) {
-      size_t j = i;
-      while (j < n && ascii(j) && (j + 1 == n || ascii(j + 1))) ++j;
-      out.append(text, i, j - i);
-      if (j == n) break;
-      size_t k = ascii(j) ? j + 1 : j;
-      while (k < n && !ascii(k)) ++k;
+    while (active < n) {
+      const size_t begin = last_inert >= copied && last_inert < active ? last_inert : active;
+      size_t end = active;
+      for (size_t len; end < n; end += len) {  // through the characters that are not inert
+        len = utf8::ValidSequenceLength(text, end);
+        if (len != 0 && unicode::IsInert(utf8::DecodeAt(text, end, len), form_)) break;
+        len = len == 0 ? 1 : len;
+      }
+      out.append(text, copied, begin - copied);
       out += utf8::FromCodePoints(
-          unicode::Normalize(utf8::ToCodePoints(std::string_view(text).substr(j, k - j)), form_));
-      i = k;
+          unicode::Normalize(utf8::ToCodePoints(std::string_view(text).substr(begin, end - begin)), form_));
+      copied = end;
+      last_inert = n;  // none passed yet
+      active = next_active(end, last_inert);
     }
+    out.append(text, copied, n - copied);
     text.swap(out);
   }
 

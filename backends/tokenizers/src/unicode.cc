@@ -181,6 +181,70 @@ std::u32string Normalize(std::u32string_view text, NormalForm form) {
   return out;
 }
 
+namespace {
+
+// IsInert's answers for planes 0 and 1, one bit per code point, computed once per form.
+class InertTable {
+ public:
+  static constexpr char32_t kLimit = 0x20000;
+  explicit InertTable(NormalForm form) : bits_(kLimit / 64, 0) {
+    const bool compose = form == NormalForm::kNfc || form == NormalForm::kNfkc;
+    const bool compat = form == NormalForm::kNfkd || form == NormalForm::kNfkc;
+    std::vector<bool> second(kLimit), mapped(kLimit);
+    if (compose) {  // a character some pair ends in may compose with the one before it
+      for (const CompositionEntry& e : kCompositions)
+        if (e.second < kLimit) second[e.second] = true;
+      for (char32_t c = kVBase; c < kVBase + kVCount; ++c) second[c] = true;
+      for (char32_t c = kTBase + 1; c < kTBase + kTCount; ++c) second[c] = true;
+    }
+    const auto mark = [&](const auto& table) {
+      for (const MappingEntry& e : table)
+        if (e.cp < kLimit) mapped[e.cp] = true;
+    };
+    if (compat) {
+      mark(kNfkd);
+    } else {
+      mark(kNfd);
+    }
+    for (char32_t c = kSBase; c < kSBase + kSCount; ++c) mapped[c] = true;
+    for (char32_t c = 0; c < kLimit; ++c) {
+      bool inert = !second[c] && CombiningClass(c) == 0;
+      // A character with a decomposition is inert only where the form gives it back (é in NFC).
+      if (inert && mapped[c]) inert = Normalize(std::u32string(1, c), form) == std::u32string(1, c);
+      if (inert) bits_[c / 64] |= uint64_t{1} << (c % 64);
+    }
+  }
+  bool Has(char32_t c) const { return c < kLimit && (bits_[c / 64] >> (c % 64) & 1); }
+
+ private:
+  std::vector<uint64_t> bits_;
+};
+
+}  // namespace
+
+bool IsInert(char32_t c, NormalForm form) {
+  // Each table is built on first use of its form (a few milliseconds), then shared.
+  switch (form) {
+    case NormalForm::kNfd: {
+      static const InertTable table(form);
+      return table.Has(c);
+    }
+    case NormalForm::kNfkd: {
+      static const InertTable table(form);
+      return table.Has(c);
+    }
+    case NormalForm::kNfc: {
+      static const InertTable table(form);
+      return table.Has(c);
+    }
+    case NormalForm::kNfkc: {
+      static const InertTable table(form);
+      return table.Has(c);
+    }
+  }
+  return false;
+}
+
 const char* Version() { return TS_UNICODE_VERSION; }
 
 }  // namespace triton_studio::tok::unicode

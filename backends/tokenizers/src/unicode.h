@@ -26,6 +26,10 @@ void AppendLowercase(char32_t c, std::u32string& out);
 enum class NormalForm { kNfd, kNfkd, kNfc, kNfkc };
 // Normalizes a sequence of code points (canonical ordering included).
 std::u32string Normalize(std::u32string_view text, NormalForm form);
+// True when text made only of such characters is already in `form`, so normalizing it can be
+// skipped: a starter the form gives back unchanged that composes with nothing before it
+// (Unicode's quick check "Yes", with combining class 0). False beyond U+1FFFF (normalize those).
+bool IsInert(char32_t c, NormalForm form);
 
 const char* Version();
 
