@@ -138,10 +138,11 @@ TEST(SplitScanners, O200kPiecesReadAsTheSpecificationSays) {
             (std::vector<std::string>{"Hello", "World", " i", "Phone", " DON'T", " ", "123", "45", " a", ".\n/", "b"}));
 }
 
-// The ASCII fast paths decide on byte kinds instead of the class table. In ASCII, \p{L} is A-Z
-// and a-z, \p{N} is 0-9 and \s is TAB, LF, VT, FF, CR and space (the code that names these
-// ranges relies on it); the kinds must say so, as the class table does, for every byte at every
-// place in a word.
+// The ASCII fast paths decide on byte kinds and eight-byte letter tests instead of the class
+// table. In ASCII, \p{L} is A-Z and a-z, \p{N} is 0-9 and \s is TAB, LF, VT, FF, CR and space
+// (the code that names these ranges relies on it); the kinds and the letter runs must say so, as
+// the class table does, for every byte at every place in a word (both the eight-byte steps and
+// the tail).
 TEST(SplitScanners, TheAsciiFastPathsAgreeWithTheClassTable) {
   using namespace scanners;
   for (int b = 0; b < 256; ++b) {
@@ -167,6 +168,7 @@ TEST(SplitScanners, TheAsciiFastPathsAgreeWithTheClassTable) {
       s[at] = static_cast<char>(b);
       const size_t stop = (want == kLetterByte) ? s.size() : at;
       ASSERT_EQ(AsciiLettersEnd(s, 0), stop) << "byte " << b << " at " << at;
+      ASSERT_EQ(AsciiLowerEnd(s, 0), b >= 'a' && b <= 'z' ? s.size() : at) << "byte " << b << " at " << at;
     }
   }
 }

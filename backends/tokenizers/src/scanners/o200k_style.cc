@@ -53,7 +53,6 @@ size_t WordEnd(std::string_view s, size_t i, size_t len, uint16_t k) {
 }
 
 bool IsAsciiUpper(char c) { return c >= 'A' && c <= 'Z'; }
-bool IsAsciiLower(char c) { return c >= 'a' && c <= 'z'; }
 
 // AsciiWordEnd's answer when a character it must class is not ASCII.
 constexpr size_t kNotAscii = ~size_t{0};
@@ -91,7 +90,7 @@ __attribute__((always_inline)) inline size_t AsciiWordEnd(std::string_view s, si
   const size_t n = s.size();
   size_t p = t;
   while (p < n && IsAsciiUpper(s[p])) ++p;
-  p = BytesEnd(s, p, [](char c) { return IsAsciiLower(c); });
+  p = AsciiLowerEnd(s, p);
   if (p < n && kByteKind[s[p]] == kHighByte) return kNotAscii;
   return p + ContractionLength(s, p);
 }
