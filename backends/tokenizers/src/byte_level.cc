@@ -1,8 +1,11 @@
 // GPT-2's byte-level alphabet and split rule (see byte_level.h).
 #include "byte_level.h"
 
-#include <algorithm>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "scanners/char_classes.h"
 #include "utf8.h"
@@ -62,26 +65,45 @@ constexpr ByteKinds kByte;
 
 inline Kind ByteKind(const char* p) { return kByte.of[static_cast<unsigned char>(*p)]; }
 
-// The kind of the character at p (text is valid UTF-8); its byte length in `len`. Beyond ASCII the
-// classes are Oniguruma's (HF runs this pattern in Oniguruma, whose Unicode is newer than
-// unicode_tables.inc's): \p{L}, \p{N} and \s are disjoint, so the class's three low bits pick the kind.
-inline Kind KindAt(const char* p, size_t& len) {
-  const Kind k = ByteKind(p);
-  if (k != kMulti) {
-    len = 1;
-    return k;
-  }
-  const char32_t c = scanners::DecodeAt(std::string_view(p, 4), 0, len);
+// A kind from Oniguruma's classes (HF runs this pattern in Oniguruma, whose Unicode is newer than
+// unicode_tables.inc's): \p{L}, \p{N} and \s are disjoint, so the class's three low bits pick it.
+inline Kind KindOfClass(uint16_t cls) {
   static constexpr Kind kByBits[8] = {kOther, kLetter, kNumber, kLetter, kSpace, kLetter, kNumber, kLetter};
   static_assert(scanners::kLetter == 1 && scanners::kNumber == 2 && scanners::kSpace == 4);
-  return kByBits[scanners::ClassOf(c) & 7];
+  return kByBits[cls & 7];
 }
 
-// The end of the run of characters of kind k from q, any characters.
-[[gnu::noinline]] const char* AnyRunEnd(const char* q, const char* end, Kind k) {
-  size_t len;
-  while (q < end && KindAt(q, len) == k) q += len;
-  return q;
+// The kinds of U+0000..U+FFFF (every character of one to three UTF-8 bytes), so those need no
+// class lookup; built once from the class table.
+struct BmpKinds {
+  Kind of[0x10000];
+  BmpKinds() {
+    for (char32_t c = 0; c < 0x10000; ++c) of[c] = KindOfClass(scanners::ClassOf(c));
+  }
+};
+const BmpKinds& Bmp() {
+  static const BmpKinds* const kinds = new BmpKinds();  // built on first use, kept for the process
+  return *kinds;
+}
+
+// The kind of the character at p (text is valid UTF-8); its byte length in `len`.
+inline Kind KindAt(const char* p, size_t& len) {
+  const auto b = [p](int i) { return static_cast<uint32_t>(static_cast<unsigned char>(p[i])); };
+  const uint32_t b0 = b(0);
+  if (b0 < 0x80) {
+    len = 1;
+    return kByte.of[b0];
+  }
+  if (b0 < 0xE0) {
+    len = 2;
+    return Bmp().of[(b0 & 0x1F) << 6 | (b(1) & 0x3F)];
+  }
+  if (b0 < 0xF0) {
+    len = 3;
+    return Bmp().of[(b0 & 0x0F) << 12 | (b(1) & 0x3F) << 6 | (b(2) & 0x3F)];
+  }
+  len = 4;
+  return KindOfClass(scanners::ClassOf((b0 & 0x07) << 18 | (b(1) & 0x3F) << 12 | (b(2) & 0x3F) << 6 | (b(3) & 0x3F)));
 }
 
 // The end of the run of ASCII letters from q, eight bytes at a time (SWAR) while eight remain: for
@@ -117,8 +139,15 @@ inline const char* AsciiRunEnd(const char* q, const char* end) {
   }
 }
 
-// The end of the run of characters of kind K from q: ASCII inline, what follows beyond ASCII out
-// of line.
+// The end of the run of characters of kind k from q, any characters (the path beyond ASCII).
+[[gnu::noinline]] const char* AnyRunEnd(const char* q, const char* end, Kind k) {
+  size_t len;
+  while (q < end && KindAt(q, len) == k) q += len;
+  return q;
+}
+
+// The end of the run of characters of kind K from q: ASCII inline, from the first character
+// beyond ASCII on out of line.
 template <Kind K>
 inline const char* RunEnd(const char* q, const char* end) {
   q = AsciiRunEnd<K>(q, end);
@@ -163,6 +192,32 @@ inline size_t ContractionLength(const char* p, const char* end) {
   return AnyRunEnd(q, end, k);
 }
 
+#if defined(__SSE2__)
+// Where pieces start among the 16 bytes at p, all ASCII and none an apostrophe (which may start a
+// contraction): bit j is set when a piece starts at p + j, bit 0 always (p starts one). 0 when the
+// bytes are not all such: the scalar path decides. p[16], the character after them, must exist.
+// In ASCII without contractions a piece starts where the kind changes, except after a space that
+// leads the run it precedes, and at a white-space character followed by a non-space (the last
+// character \s+(?!\S) leaves to the next piece; a leading space when it is ' ').
+inline uint32_t AsciiPieceStarts(const char* p) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const auto mask = [](__m128i m) { return static_cast<uint32_t>(_mm_movemask_epi8(m)); };
+  const auto in = [](__m128i x, char lo, char hi) {
+    return _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(static_cast<char>(lo - 1))),
+                         _mm_cmplt_epi8(x, _mm_set1_epi8(static_cast<char>(hi + 1))));
+  };
+  if (mask(_mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')))) != 0) return 0;  // beyond ASCII, or '
+  const uint32_t letter = mask(in(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z'));
+  const uint32_t digit = mask(in(v, '0', '9'));
+  const uint32_t blank = mask(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+  const uint32_t space = blank | mask(in(v, '\t', '\r'));
+  size_t len;
+  const uint32_t space_next = space >> 1 | static_cast<uint32_t>(KindAt(p + 16, len) == kSpace) << 15;
+  const uint32_t kind_change = (letter ^ letter << 1) | (digit ^ digit << 1) | (space ^ space << 1);
+  return ((space & ~space_next) | (kind_change & ~(blank << 1)) | 1) & 0xFFFF;
+}
+#endif
+
 // Pieces are written through a pointer into a block on the stack and appended to the caller's
 // vector a block at a time: a piece costs a store and a comparison, not push_back's reloads of
 // the vector's fields, and the vector grows only as it would for push_back.
@@ -185,10 +240,34 @@ struct PieceBlock {
 void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint32_t, uint32_t>>& out) {
   PieceBlock block;
   PieceBlock::Piece* piece = block.pieces;
+  const auto room_for = [&](size_t n) {
+    if (piece + n > block.pieces + PieceBlock::kSize) {
+      Append(block, piece, out);
+      piece = block.pieces;
+    }
+  };
+  const char* const end = text.data() + text.size();
   const uintptr_t bias = reinterpret_cast<uintptr_t>(text.data()) - base;  // text pointer - bias = offset
   const auto offset = [bias](const char* p) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p) - bias); };
-  const char* const end = text.data() + text.size();
   for (const char* p = text.data(); p < end;) {
+#if defined(__SSE2__)
+    // Sixteen ASCII bytes at a time while they hold a piece start beyond p.
+    if (end - p > 16) {
+      if (uint32_t starts = AsciiPieceStarts(p) & ~1u) {
+        room_for(16);
+        const uint32_t at = offset(p);
+        uint32_t from = at;
+        do {
+          const uint32_t to = at + static_cast<uint32_t>(__builtin_ctz(starts));
+          *piece++ = {from, to};
+          from = to;
+          starts &= starts - 1;
+        } while (starts != 0);
+        p += from - at;
+        continue;
+      }
+    }
+#endif
     // The first character (or, after a single space, the second) picks the alternative.
     Kind k = ByteKind(p);
     const char* q = p + 1;
@@ -212,10 +291,7 @@ void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint3
     } else {
       q = MultiPieceEnd(p, end);
     }
-    if (piece == block.pieces + PieceBlock::kSize) {
-      Append(block, piece, out);
-      piece = block.pieces;
-    }
+    room_for(1);
     *piece++ = {offset(p), offset(q)};
     p = q;
   }
