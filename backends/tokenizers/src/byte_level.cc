@@ -74,20 +74,19 @@ inline Kind KindOfClass(uint16_t cls) {
 }
 
 // The kinds of U+0000..U+FFFF (every character of one to three UTF-8 bytes), so those need no
-// class lookup; built once from the class table.
-struct BmpKinds {
-  Kind of[0x10000];
-  BmpKinds() {
-    for (char32_t c = 0; c < 0x10000; ++c) of[c] = KindOfClass(scanners::ClassOf(c));
-  }
-};
-const BmpKinds& Bmp() {
-  static const BmpKinds* const kinds = new BmpKinds();  // built on first use, kept for the process
-  return *kinds;
+// class lookup; built once from the class table, on first use.
+const Kind* BmpKinds() {
+  static const Kind* const kinds = [] {
+    auto* k = new Kind[0x10000];
+    for (char32_t c = 0; c < 0x10000; ++c) k[c] = KindOfClass(scanners::ClassOf(c));
+    return k;
+  }();
+  return kinds;
 }
 
-// The kind of the character at p (text is valid UTF-8); its byte length in `len`.
-inline Kind KindAt(const char* p, size_t& len) {
+// The kind of the character at p (text is valid UTF-8), its byte length in `len`; `bmp` is
+// BmpKinds().
+inline Kind KindAt(const char* p, size_t& len, const Kind* bmp) {
   const auto b = [p](int i) { return static_cast<uint32_t>(static_cast<unsigned char>(p[i])); };
   const uint32_t b0 = b(0);
   if (b0 < 0x80) {
@@ -96,11 +95,11 @@ inline Kind KindAt(const char* p, size_t& len) {
   }
   if (b0 < 0xE0) {
     len = 2;
-    return Bmp().of[(b0 & 0x1F) << 6 | (b(1) & 0x3F)];
+    return bmp[(b0 & 0x1F) << 6 | (b(1) & 0x3F)];
   }
   if (b0 < 0xF0) {
     len = 3;
-    return Bmp().of[(b0 & 0x0F) << 12 | (b(1) & 0x3F) << 6 | (b(2) & 0x3F)];
+    return bmp[(b0 & 0x0F) << 12 | (b(1) & 0x3F) << 6 | (b(2) & 0x3F)];
   }
   len = 4;
   return KindOfClass(scanners::ClassOf((b0 & 0x07) << 18 | (b(1) & 0x3F) << 12 | (b(2) & 0x3F) << 6 | (b(3) & 0x3F)));
@@ -141,8 +140,9 @@ inline const char* AsciiRunEnd(const char* q, const char* end) {
 
 // The end of the run of characters of kind k from q, any characters (the path beyond ASCII).
 [[gnu::noinline]] const char* AnyRunEnd(const char* q, const char* end, Kind k) {
+  const Kind* const bmp = BmpKinds();
   size_t len;
-  while (q < end && KindAt(q, len) == k) q += len;
+  while (q < end && KindAt(q, len, bmp) == k) q += len;
   return q;
 }
 
@@ -178,11 +178,12 @@ inline size_t ContractionLength(const char* p, const char* end) {
 
 // The end of a piece whose first character, or the one after its leading space, is beyond ASCII.
 [[gnu::noinline]] const char* MultiPieceEnd(const char* p, const char* end) {
+  const Kind* const bmp = BmpKinds();
   size_t len;
-  Kind k = KindAt(p, len);
+  Kind k = KindAt(p, len, bmp);
   const char* q = p + len;
   if (*p == ' ') {
-    const Kind next = KindAt(q, len);
+    const Kind next = KindAt(q, len, bmp);
     if (next != kSpace) {
       k = next;
       q += len;
@@ -211,8 +212,10 @@ inline uint32_t AsciiPieceStarts(const char* p) {
   const uint32_t digit = mask(in(v, '0', '9'));
   const uint32_t blank = mask(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
   const uint32_t space = blank | mask(in(v, '\t', '\r'));
+  const Kind next = ByteKind(p + 16);
   size_t len;
-  const uint32_t space_next = space >> 1 | static_cast<uint32_t>(KindAt(p + 16, len) == kSpace) << 15;
+  const bool space_after = next == kSpace || (next == kMulti && KindAt(p + 16, len, BmpKinds()) == kSpace);
+  const uint32_t space_next = space >> 1 | static_cast<uint32_t>(space_after) << 15;
   const uint32_t kind_change = (letter ^ letter << 1) | (digit ^ digit << 1) | (space ^ space << 1);
   return ((space & ~space_next) | (kind_change & ~(blank << 1)) | 1) & 0xFFFF;
 }
