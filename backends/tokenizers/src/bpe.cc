@@ -252,9 +252,26 @@ void Bpe::TokenizePieces(std::string_view text, const std::vector<std::pair<uint
     return;
   }
   // Every piece is one word: the loop GPT-2-style vocabularies spend most of a warm encode in.
-  for (const auto& [begin, end] : ranges) {
-    const std::string_view word = text.substr(begin, end - begin);
-    if (!word.empty()) CachedTokenize(cache, word, out, [&] { TokenizeWord(word, byte_level, out); });
+  if (cache == nullptr) {
+    for (const auto& [begin, end] : ranges)
+      if (end > begin) TokenizeWord(std::string_view(text.data() + begin, end - begin), byte_level, out);
+    return;
+  }
+  // All hashes first, then the lookups, each prefetching the slot of the word kAhead pieces on:
+  // the lookups of a span are independent, so their cache misses overlap instead of queueing.
+  thread_local std::vector<uint64_t> hashes;
+  const size_t n = ranges.size();
+  hashes.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    hashes[i] = WordCache::Hash(std::string_view(text.data() + ranges[i].first, ranges[i].second - ranges[i].first));
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < std::min(n, kAhead); ++i) cache->Prefetch(hashes[i]);
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) cache->Prefetch(hashes[i + kAhead]);
+    const auto [begin, end] = ranges[i];
+    if (end == begin) continue;
+    const std::string_view word(text.data() + begin, end - begin);
+    CachedTokenize(cache, word, hashes[i], out, [&] { TokenizeWord(word, byte_level, out); });
   }
 }
 

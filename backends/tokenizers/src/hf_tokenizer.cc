@@ -178,7 +178,8 @@ std::vector<uint32_t> HfTokenizer::EncodeSequence(std::string_view input, std::v
   }
   std::vector<uint32_t> ids;
   ids.reserve(text.size() / 3 + 4);
-  std::vector<AddedSplit> splits;
+  thread_local std::vector<AddedSplit> splits;  // a malloc and free per call otherwise
+  splits.clear();
   added_.Split(text, /*normalized=*/false, splits);
   for (const AddedSplit& s : splits) {
     if (s.id) {

@@ -152,7 +152,10 @@ class ByteLevel final : public PreTokenizer {
       pieces.ranges.swap(ranges);
     }
     if (!use_regex_) return;
-    std::vector<Range> out;
+    // Per-thread, and swapped with the input ranges: a new vector per call was a malloc and free
+    // per encoded string.
+    thread_local std::vector<Range> out;
+    out.clear();
     out.reserve(pieces.text.size() / 4 + 1);
     const std::string_view text = pieces.text;
     for (const Range& r : pieces.ranges)
@@ -314,13 +317,19 @@ class Split final : public PreTokenizer {
     thread_local std::vector<Range> matches;
     thread_local std::vector<Segment> segs;
     std::vector<Range> out;
-    out.reserve(pieces.text.size() / 3 + pieces.ranges.size() + 1);
     const std::string_view text = pieces.text;
     for (const Range& r : pieces.ranges) {
       const std::string_view piece = text.substr(r.first, r.second - r.first);
       if (piece.empty()) continue;
       matches.clear();
       Find(piece, matches);
+      if (behavior_ == Behavior::kIsolated && pieces.ranges.size() == 1 && r.first == 0 && Tiles(matches, piece.size())) {
+        // The usual case (one span, and a scanner whose matches cover it): the matches are the
+        // pieces, so hand the buffer over instead of copying 700,000 ranges per corpus pass.
+        pieces.ranges.swap(matches);
+        return;
+      }
+      if (out.capacity() == 0) out.reserve(text.size() / 3 + pieces.ranges.size() + 1);
       if (behavior_ == Behavior::kIsolated) {
         // Every match and every stretch between matches is a piece of its own (invert changes
         // only which is which), empty ones dropped: no segments needed.
@@ -348,6 +357,15 @@ class Split final : public PreTokenizer {
   }
 
  private:
+  // True when `matches` are non-empty, adjacent and cover [0, size): nothing between them to add.
+  static bool Tiles(const std::vector<Range>& matches, size_t size) {
+    uint32_t prev = 0;
+    for (const Range& m : matches) {
+      if (m.first != prev || m.second == m.first) return false;
+      prev = m.second;
+    }
+    return prev == size;
+  }
   void Find(std::string_view piece, std::vector<Range>& matches) const {
     if (scanner_ != nullptr) return scanner_(piece, matches);
     if (regex_) return regex_->FindMatches(piece, matches);
