@@ -1,9 +1,9 @@
 // Differential fuzzer: every hand-written Split scanner (split_scanner.cc's table) and ByteLevel's
 // GPT-2 split (byte_level::SplitGpt2) against Oniguruma on its exact pattern, on text built from
-// the input. Any difference aborts with both match lists. Bytes pick characters from the classes the scanners branch on (ASCII, white space
-// with and without CR/LF, digits and letters from every plane, cased letters of each kind, marks,
-// punctuation and symbols, the edges of DeepSeek's CJK ranges, the case folds of the contraction
-// letters), or any code point.
+// the input. Any difference aborts with both match lists. Bytes pick characters from the classes
+// the scanners branch on (ASCII, white space with and without CR/LF, digits and letters from every
+// plane, cased letters of each kind, marks, punctuation and symbols, the edges of DeepSeek's CJK
+// ranges, the case folds of the contraction letters), or any code point.
 #include <cstdio>
 #include <cstdlib>
 #include <map>
