@@ -89,15 +89,40 @@ void Append(char32_t c, std::string& out) {
 
 size_t EncodedLength(char32_t c) { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4; }
 
+namespace {
+
+// Per lead byte: the sequence's length (0: never a lead byte) and the range its second byte must
+// fall in (tighter than 80..BF after E0, ED, F0 and F4: no overlong forms, surrogates or code
+// points above U+10FFFF). The same rules as ValidSequenceLength, without its branches on the lead
+// byte: IsValid runs over every encoded string.
+struct LeadByte {
+  uint8_t length = 0, lo = 0, hi = 0;
+};
+struct LeadBytes {
+  LeadByte of[256];
+  constexpr LeadBytes() : of() {
+    for (int b = 0xC2; b <= 0xDF; ++b) of[b] = {2, 0x80, 0xBF};
+    for (int b = 0xE0; b <= 0xEF; ++b) of[b] = {3, static_cast<uint8_t>(b == 0xE0 ? 0xA0 : 0x80), static_cast<uint8_t>(b == 0xED ? 0x9F : 0xBF)};
+    for (int b = 0xF0; b <= 0xF4; ++b) of[b] = {4, static_cast<uint8_t>(b == 0xF0 ? 0x90 : 0x80), static_cast<uint8_t>(b == 0xF4 ? 0x8F : 0xBF)};
+  }
+};
+constexpr LeadBytes kLeadBytes;
+
+}  // namespace
+
 bool IsValid(std::string_view s) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
   for (size_t i = 0; i < s.size();) {
-    if (static_cast<unsigned char>(s[i]) < 0x80) {
+    if (byte(i) < 0x80) {
       i += AsciiRun(s, i);
       continue;
     }
-    const size_t n = ValidSequenceLength(s, i);
-    if (n == 0) return false;
-    i += n;
+    const LeadByte lead = kLeadBytes.of[byte(i)];
+    if (lead.length == 0 || i + lead.length > s.size()) return false;
+    if (byte(i + 1) < lead.lo || byte(i + 1) > lead.hi) return false;
+    for (size_t k = 2; k < lead.length; ++k)
+      if ((byte(i + k) & 0xC0) != 0x80) return false;
+    i += lead.length;
   }
   return true;
 }

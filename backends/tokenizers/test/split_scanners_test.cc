@@ -10,6 +10,7 @@
 
 #include "onig_regex.h"
 #include "scanners/char_classes.h"
+#include "scanners/scan_parts.h"
 #include "split_scanner.h"
 #include "unicode.h"
 #include "utf8.h"
@@ -135,6 +136,56 @@ TEST(SplitScanners, O200kPiecesReadAsTheSpecificationSays) {
   // A case change starts a word; an all-capital word takes its contraction; "/" follows a newline.
   EXPECT_EQ(pieces("HelloWorld iPhone DON'T 12345 a.\n/b"),
             (std::vector<std::string>{"Hello", "World", " i", "Phone", " DON'T", " ", "123", "45", " a", ".\n/", "b"}));
+}
+
+// The ASCII fast paths decide on byte kinds instead of the class table. In ASCII, \p{L} is A-Z
+// and a-z, \p{N} is 0-9 and \s is TAB, LF, VT, FF, CR and space (the code that names these
+// ranges relies on it); the kinds must say so, as the class table does, for every byte at every
+// place in a word.
+TEST(SplitScanners, TheAsciiFastPathsAgreeWithTheClassTable) {
+  using namespace scanners;
+  for (int b = 0; b < 256; ++b) {
+    const bool letter = (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z');
+    const bool digit = b >= '0' && b <= '9';
+    const bool crlf = b == '\r' || b == '\n';
+    const bool space = b == '\t' || b == '\v' || b == '\f' || b == ' ';
+    const uint8_t want = b >= 0x80 ? kHighByte
+                         : letter  ? kLetterByte
+                         : digit   ? kDigitByte
+                         : crlf    ? kCrLfByte
+                         : space   ? kSpaceByte
+                                   : kOtherByte;
+    ASSERT_EQ(kByteKind[static_cast<char>(b)], want) << "byte " << b;
+    if (b < 0x80) {
+      const uint16_t k = ClassOf(static_cast<char32_t>(b));
+      ASSERT_EQ((k & kLetter) != 0, letter) << "byte " << b;
+      ASSERT_EQ((k & kNumber) != 0, digit) << "byte " << b;
+      ASSERT_EQ((k & kSpace) != 0, crlf || space) << "byte " << b;
+    }
+    for (size_t at = 0; at < 12; ++at) {
+      std::string s(12, 'q');
+      s[at] = static_cast<char>(b);
+      const size_t stop = (want == kLetterByte) ? s.size() : at;
+      ASSERT_EQ(AsciiLettersEnd(s, 0), stop) << "byte " << b << " at " << at;
+    }
+  }
+}
+
+// A scanner appends after what `matches` holds, however many pieces the text has (one-letter
+// words: a piece every two bytes).
+TEST(SplitScanners, ScannersAppendAfterWhatMatchesHolds) {
+  std::string many;
+  for (int i = 0; i < 3000; ++i) many += i % 7 ? " a" : "\n1";
+  for (const std::string_view pattern : SplitScannerPatterns()) {
+    for (const std::string& text : {many, std::string("x y"), std::string()}) {
+      std::vector<Range> got = {{7, 9}};
+      FindSplitScanner(pattern)(text, got);
+      std::vector<Range> want = {{7, 9}};
+      const auto engine = Engine(std::string(pattern), text);
+      want.insert(want.end(), engine.begin(), engine.end());
+      EXPECT_EQ(got, want) << pattern;
+    }
+  }
 }
 
 // The Split nodes exactly as the tokenizer.json files of Llama-3.1, Qwen3, gpt-oss and DeepSeek-V3

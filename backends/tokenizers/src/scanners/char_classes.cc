@@ -1,4 +1,4 @@
-// The Split scanners' character classes (see char_classes.h): one lookup in the generated table.
+// The Split scanners' character classes (see char_classes.h): the generated table.
 #include "scanners/char_classes.h"
 
 namespace triton_studio::tok::scanners {
@@ -6,10 +6,8 @@ namespace {
 #include "scanners/onig_classes.inc"
 }  // namespace
 
-uint16_t ClassOf(char32_t c) {
-  if (c >= 0x110000) return 0;
-  return kOnigClassStage2[static_cast<size_t>(kOnigClassStage1[c >> 8]) * 256 + (c & 0xFF)];
-}
+const uint16_t* const kClassStage1 = kOnigClassStage1;
+const uint16_t* const kClassStage2 = kOnigClassStage2;
 
 const char* ClassTableVersion() { return TS_ONIG_CLASSES_VERSION; }
 

@@ -34,8 +34,15 @@ inline constexpr ClassProperty kClassProperties[] = {
     {kMark, "\\p{M}"},    {kPunct, "\\p{P}"},  {kSymbol, "\\p{S}"},
 };
 
+// The generated two-stage table (char_classes.cc): stage 1 picks a 256-code-point block.
+extern const uint16_t* const kClassStage1;
+extern const uint16_t* const kClassStage2;
+
 // The classes of code point `c` (an OR of the bits above).
-uint16_t ClassOf(char32_t c);
+inline uint16_t ClassOf(char32_t c) {
+  if (c >= 0x110000) return 0;
+  return kClassStage2[static_cast<size_t>(kClassStage1[c >> 8]) * 256 + (c & 0xFF)];
+}
 // The Oniguruma version the table was generated from.
 const char* ClassTableVersion();
 

@@ -52,64 +52,95 @@ size_t WordEnd(std::string_view s, size_t i, size_t len, uint16_t k) {
   return end;
 }
 
-// [^\s\p{L}\p{N}]
-bool Other(uint16_t k, char) { return (k & (kLetter | kNumber | kSpace)) == 0; }
-
 bool IsAsciiUpper(char c) { return c >= 'A' && c <= 'Z'; }
 bool IsAsciiLower(char c) { return c >= 'a' && c <= 'z'; }
-bool IsAscii(char c) { return static_cast<unsigned char>(c) < 0x80; }
 
-// The word alternatives where they see only ASCII (most text): what WordEnd returns, or
-// `kNotAscii` when a character the runs could take is not ASCII (then WordEnd decides). ASCII
-// letters are Lu or Ll only, so the upper run is [A-Z]*, the lower run [a-z]*, and a word that has
-// no lower-case letter is the upper run alone (the second alternative).
+// AsciiWordEnd's answer when a character it must class is not ASCII.
 constexpr size_t kNotAscii = ~size_t{0};
-size_t AsciiWordEnd(std::string_view s, size_t i) {
-  const size_t n = s.size();
-  const char c = s[i];
-  size_t t = i;
-  if (!IsAsciiUpper(c) && !IsAsciiLower(c)) {
-    if (i + 1 == n || !IsAscii(s[i + 1])) return kNotAscii;
-    const char d = s[i + 1];
-    if (!IsAsciiUpper(d) && !IsAsciiLower(d)) return 0;  // no letter or mark at i or i + 1
-    if (IsCrLf(c) || (c >= '0' && c <= '9')) return 0;   // may not lead, and is not a letter
-    t = i + 1;
+
+// The general path: the piece that starts at i, whatever the characters.
+size_t PieceEnd(std::string_view text, size_t i) {
+  const size_t n = text.size();
+  size_t len;
+  const uint16_t k = ClassAt(text, i, len);
+  const char c = text[i];
+  if (const size_t end = WordEnd(text, i, len, k); end != 0) return end + ContractionLength(text, end);
+  if (k & kNumber) {  // \p{N}{1,3}
+    size_t end = i + len;
+    for (int d = 1; d < 3 && end < n; ++d) {
+      size_t l;
+      if (!(ClassAt(text, end, l) & kNumber)) break;
+      end += l;
+    }
+    return end;
   }
+  if (size_t l; IsOther(k, c) || (c == ' ' && i + 1 < n && IsOther(ClassAt(text, i + 1, l), 0))) {
+    //  ?[^\s\p{L}\p{N}]+[\r\n/]*
+    size_t end = RunEnd(text, IsOther(k, c) ? i : i + 1, IsOther);
+    while (end < n && (IsCrLf(text[end]) || text[end] == '/')) ++end;
+    return end;
+  }
+  return WhiteSpaceEnd(text, i);
+}
+
+// A word from t on, ASCII letters only: [A-Z]*[a-z]* (ASCII letters are Lu or Ll, so the upper
+// run is [A-Z]*, the lower run [a-z]*, and a word with no lower-case letter is the upper run
+// alone, the second alternative), then an optional contraction; or kNotAscii when the runs reach
+// a non-ASCII character (it may be a letter or a mark: PieceEnd decides).
+__attribute__((always_inline)) inline size_t AsciiWordEnd(std::string_view s, size_t t) {
+  const size_t n = s.size();
   size_t p = t;
   while (p < n && IsAsciiUpper(s[p])) ++p;
-  size_t q = p;
-  while (q < n && IsAsciiLower(s[q])) ++q;
-  if (q < n && !IsAscii(s[q])) return kNotAscii;
-  return q;
+  p = BytesEnd(s, p, [](char c) { return IsAsciiLower(c); });
+  if (p < n && kByteKind[s[p]] == kHighByte) return kNotAscii;
+  return p + ContractionLength(s, p);
 }
 
 }  // namespace
 
+// The Oniguruma search, piece by piece: ASCII text decided on byte kinds alone (the common piece
+// is a word, or a word after one space or punctuation character); anything that reaches a
+// non-ASCII character where it matters goes to PieceEnd.
 void ScanO200k(std::string_view text, std::vector<Range>& matches) {
   const size_t n = text.size();
   size_t i = 0;
   while (i < n) {
-    size_t len;
-    const uint16_t k = ClassAt(text, i, len);
-    const char c = text[i];
-    size_t end = IsAscii(c) ? AsciiWordEnd(text, i) : kNotAscii;
-    if (end == kNotAscii) end = WordEnd(text, i, len, k);
-    if (end != 0) {
-      end += ContractionLength(text, end);
-    } else if (k & kNumber) {  // \p{N}{1,3}
-      end = i + len;
-      for (int d = 1; d < 3 && end < n; ++d) {
-        size_t l;
-        if (!(ClassAt(text, end, l) & kNumber)) break;
-        end += l;
+    const uint8_t kind = kByteKind[text[i]];
+    size_t end;
+    if (kind == kLetterByte) {
+      end = AsciiWordEnd(text, i);
+    } else if (kind & (kSpaceByte | kOtherByte)) {
+      // May lead a word ([^\r\n\p{L}\p{N}]).
+      const uint8_t next = i + 1 < n ? kByteKind[text[i + 1]] : uint8_t{kSpaceByte};
+      if (next == kLetterByte) {
+        end = AsciiWordEnd(text, i + 1);
+      } else if (next == kHighByte) {
+        end = kNotAscii;
+      } else if (kind == kOtherByte) {
+        end = OthersEnd<true>(text, i + 1);
+      } else if (text[i] == ' ' && next == kOtherByte) {
+        end = OthersEnd<true>(text, i + 2);
+      } else {
+        end = WhiteSpaceEnd(text, i);
       }
-    } else if (size_t l; Other(k, c) || (c == ' ' && i + 1 < n && Other(ClassAt(text, i + 1, l), 0))) {
-      //  ?[^\s\p{L}\p{N}]+[\r\n/]*
-      end = RunEnd(text, Other(k, c) ? i : i + 1, Other);
-      while (end < n && (IsCrLf(text[end]) || text[end] == '/')) ++end;
-    } else {
+    } else if (kind == kDigitByte) {
+      end = i + 1;
+      for (int d = 1; d < 3 && end < n; ++d) {
+        const uint8_t k = kByteKind[text[end]];
+        if (k == kDigitByte) {
+          ++end;
+        } else if (size_t l; k == kHighByte && (ClassAt(text, end, l) & kNumber)) {
+          end += l;
+        } else {
+          break;
+        }
+      }
+    } else if (kind == kCrLfByte) {
       end = WhiteSpaceEnd(text, i);
+    } else {
+      end = kNotAscii;
     }
+    if (end == kNotAscii) end = PieceEnd(text, i);
     matches.emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(end));
     i = end;
   }

@@ -31,6 +31,54 @@ inline uint16_t ClassAt(std::string_view s, size_t i, size_t& len) {
 
 inline bool IsCrLf(char c) { return c == '\r' || c == '\n'; }
 
+// What the scanners' ASCII fast paths need to know of a byte, one bit each (a byte has exactly
+// one): the class bits above folded into the branches the tiktoken-style patterns take, from the
+// same table. kHighByte: a byte of a non-ASCII character (the general path decides).
+enum : uint8_t {
+  kLetterByte = 1,  // \p{L}: A-Z, a-z
+  kDigitByte = 2,   // \p{N}: 0-9
+  kSpaceByte = 4,   // \s other than CR and LF
+  kCrLfByte = 8,    // CR, LF
+  kOtherByte = 16,  // [^\s\p{L}\p{N}]: punctuation, symbols, control characters
+  kHighByte = 32,   // 0x80-0xFF
+};
+struct ByteKinds {
+  uint8_t of[256];
+  ByteKinds() {
+    for (int b = 0; b < 256; ++b) {
+      const uint16_t k = b < 0x80 ? kAscii.of[b] : 0;
+      of[b] = b >= 0x80                ? kHighByte
+              : (k & kLetter)          ? kLetterByte
+              : (k & kNumber)          ? kDigitByte
+              : IsCrLf(static_cast<char>(b)) ? kCrLfByte
+              : (k & kSpace)           ? kSpaceByte
+                                       : kOtherByte;
+    }
+  }
+  uint8_t operator[](char c) const { return of[static_cast<unsigned char>(c)]; }
+};
+inline const ByteKinds kByteKind;
+
+// The end of the run of bytes from p on that satisfy in(byte): four bytes per bounds check.
+// (Eight-bytes-at-a-time arithmetic tests took more instructions on the corpus, whose words are
+// short.)
+template <typename In>
+inline size_t BytesEnd(std::string_view s, size_t p, In in) {
+  for (; p + 4 <= s.size(); p += 4) {
+    if (!in(s[p])) return p;
+    if (!in(s[p + 1])) return p + 1;
+    if (!in(s[p + 2])) return p + 2;
+    if (!in(s[p + 3])) return p + 3;
+  }
+  while (p < s.size() && in(s[p])) ++p;
+  return p;
+}
+
+// [A-Za-z]* from p on.
+inline size_t AsciiLettersEnd(std::string_view s, size_t p) {
+  return BytesEnd(s, p, [](char c) { return kByteKind[c] == kLetterByte; });
+}
+
 // End of the run of characters starting at i whose classes satisfy keep(classes, ascii byte or
 // '\x80' for a non-ASCII character).
 template <typename Keep>
@@ -48,6 +96,20 @@ inline size_t RunEnd(std::string_view s, size_t i, Keep keep) {
     i += len;
   }
   return i;
+}
+
+// [^\s\p{L}\p{N}] (the run after an optional space in the tiktoken-style patterns).
+inline bool IsOther(uint16_t k, char) { return (k & (kLetter | kNumber | kSpace)) == 0; }
+
+// [^\s\p{L}\p{N}]+ from p on (its first character already taken), then the trailing run of
+// CR, LF and, when kSlash, '/' ([\r\n]* or [\r\n/]*): ASCII in a tight loop.
+template <bool kSlash>
+inline size_t OthersEnd(std::string_view s, size_t p) {
+  const size_t n = s.size();
+  while (p < n && kByteKind[s[p]] == kOtherByte) ++p;
+  if (p < n && kByteKind[s[p]] == kHighByte) p = RunEnd(s, p, IsOther);
+  while (p < n && (kByteKind[s[p]] == kCrLfByte || (kSlash && s[p] == '/'))) ++p;
+  return p;
 }
 
 // (?i:'s|'t|'re|'ve|'m|'ll|'d) at s[i]: the match length, or 0. Oniguruma's case folding adds
@@ -73,6 +135,17 @@ inline size_t ContractionLength(std::string_view s, size_t i) {
 // match when a non-space follows; else \s+.
 inline size_t WhiteSpaceEnd(std::string_view s, size_t i) {
   const size_t n = s.size();
+  // ASCII white space first: decided here unless the run reaches a non-ASCII character.
+  size_t p = i, after_crlf = 0;
+  for (; p < n; ++p) {
+    const uint8_t k = kByteKind[s[p]];
+    if (!(k & (kSpaceByte | kCrLfByte))) break;
+    if (k == kCrLfByte) after_crlf = p + 1;
+  }
+  if (p == n || kByteKind[s[p]] != kHighByte) {
+    if (after_crlf != 0) return after_crlf;
+    return p == n || p - 1 == i ? p : p - 1;
+  }
   const size_t run = RunEnd(s, i, [](uint16_t cls, char) { return (cls & kSpace) != 0; });
   for (size_t p = run; p > i;) {
     --p;
