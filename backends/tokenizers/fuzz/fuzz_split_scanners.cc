@@ -1,9 +1,9 @@
-// Differential fuzzer: every hand-written Split scanner (split_scanner.cc's table) against
-// Oniguruma on its exact pattern, on text built from the input. Any difference aborts with both
-// match lists. Bytes pick characters from the classes the scanners branch on (ASCII, white space
-// with and without CR/LF, digits and letters from every plane, cased letters of each kind, marks,
-// punctuation and symbols, the edges of DeepSeek's CJK ranges, the case folds of the contraction
-// letters), or any code point.
+// Differential fuzzer: every hand-written Split scanner (split_scanner.cc's table) and ByteLevel's
+// GPT-2 split (byte_level::SplitGpt2) against Oniguruma on its exact pattern, on text built from
+// the input. Any difference aborts with both match lists. Bytes pick characters from the classes
+// the scanners branch on (ASCII, white space with and without CR/LF, digits and letters from every
+// plane, cased letters of each kind, marks, punctuation and symbols, the edges of DeepSeek's CJK
+// ranges, the case folds of the contraction letters), or any code point.
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "byte_level.h"
 #include "onig_regex.h"
 #include "split_scanner.h"
 #include "utf8.h"
@@ -58,18 +59,26 @@ std::string TextFrom(const uint8_t* data, size_t size) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const auto* engines = [] {
-    auto* m = new std::map<std::string_view, std::unique_ptr<OnigRegex>>();
-    for (const std::string_view p : SplitScannerPatterns()) (*m)[p] = std::make_unique<OnigRegex>(std::string(p), "fuzz");
+  struct Scanner {
+    SplitScanFn scan;
+    std::unique_ptr<OnigRegex> engine;
+  };
+  static const auto* scanners = [] {
+    auto* m = new std::map<std::string_view, Scanner>();
+    for (const std::string_view p : SplitScannerPatterns())
+      (*m)[p] = {FindSplitScanner(p), std::make_unique<OnigRegex>(std::string(p), "fuzz")};
+    (*m)[byte_level::kGpt2Pattern] = {
+        [](std::string_view text, std::vector<Range>& out) { byte_level::SplitGpt2(text, 0, out); },
+        std::make_unique<OnigRegex>(std::string(byte_level::kGpt2Pattern), "fuzz")};
     return m;
   }();
   const std::string text = TextFrom(data, size);
   std::vector<Range> want, got;
-  for (const auto& [pattern, engine] : *engines) {
+  for (const auto& [pattern, scanner] : *scanners) {
     want.clear();
     got.clear();
-    engine->FindMatches(text, want);
-    FindSplitScanner(pattern)(text, got);
+    scanner.engine->FindMatches(text, want);
+    scanner.scan(text, got);
     if (got != want) {
       std::fprintf(stderr, "scanner differs from Oniguruma for pattern %.*s\n", static_cast<int>(pattern.size()),
                    pattern.data());

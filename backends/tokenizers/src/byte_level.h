@@ -20,9 +20,11 @@ int CharToByte(char32_t c);
 // models other than BPE (which maps bytes itself).
 void AppendAsChars(std::string_view bytes, std::string& out);
 
-// Splits valid UTF-8 `text` with GPT-2's pattern
-//   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-// (leftmost alternative wins, as in Oniguruma), appending [begin, end) byte ranges offset by `base`.
+// GPT-2's split pattern, which HF's ByteLevel pre-tokenizer runs in Oniguruma when use_regex is set.
+inline constexpr std::string_view kGpt2Pattern = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+
+// Splits valid UTF-8 `text` as Oniguruma's search loop does with kGpt2Pattern (leftmost
+// alternative wins), appending [begin, end) byte ranges offset by `base`.
 void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint32_t, uint32_t>>& out);
 
 }  // namespace triton_studio::tok::byte_level
