@@ -152,8 +152,7 @@ class ByteLevel final : public PreTokenizer {
       pieces.ranges.swap(ranges);
     }
     if (!use_regex_) return;
-    // Per-thread, and swapped with the input ranges: a new vector per call was a malloc and free
-    // per encoded string.
+    // Per-thread, swapped with the input ranges: not a malloc and free per encoded string.
     thread_local std::vector<Range> out;
     out.clear();
     out.reserve(pieces.text.size() / 4 + 1);
@@ -324,16 +323,13 @@ class Split final : public PreTokenizer {
       matches.clear();
       Find(piece, matches);
       if (behavior_ == Behavior::kIsolated && pieces.ranges.size() == 1 && r.first == 0 && Tiles(matches, piece.size())) {
-        // The usual case (one span, and a scanner whose matches cover it): the matches are the
-        // pieces, so hand the buffer over instead of copying 700,000 ranges per corpus pass.
+        // The usual case (one span that the matches cover): the matches are the pieces as they are.
         pieces.ranges.swap(matches);
         return;
       }
-      if (out.capacity() == 0) out.reserve(text.size() / 3 + pieces.ranges.size() + 1);
       if (behavior_ == Behavior::kIsolated) {
-        // Every match and every stretch between matches is a piece of its own (invert changes
-        // only which is which), empty ones dropped: no segments needed. Written without a branch
-        // per piece (a Sequence of Splits, as DeepSeek-V3's, comes through here for each).
+        // Every match and every stretch between matches is a piece of its own (invert changes only
+        // which is which), empty ones dropped: no segments, and no branch per piece.
         size_t w = out.size();
         out.resize(w + 2 * matches.size() + 1);
         Range* o = out.data();
@@ -367,12 +363,9 @@ class Split final : public PreTokenizer {
  private:
   // True when `matches` are non-empty, adjacent and cover [0, size): nothing between them to add.
   static bool Tiles(const std::vector<Range>& matches, size_t size) {
-    uint32_t prev = 0;
-    for (const Range& m : matches) {
-      if (m.first != prev || m.second == m.first) return false;
-      prev = m.second;
-    }
-    return prev == size;
+    for (size_t i = 0; i < matches.size(); ++i)
+      if (matches[i].first != (i == 0 ? 0 : matches[i - 1].second) || matches[i].second == matches[i].first) return false;
+    return (matches.empty() ? 0 : matches.back().second) == size;
   }
   void Find(std::string_view piece, std::vector<Range>& matches) const {
     if (scanner_ != nullptr) return scanner_(piece, matches);
