@@ -273,6 +273,7 @@ void Bpe::TokenizePieces(std::string_view text, const std::vector<std::pair<uint
     const std::string_view word(text.data() + begin, end - begin);
     CachedTokenize(cache, word, hashes[i], out, [&] { TokenizeWord(word, byte_level, out); });
   }
+  if (hashes.capacity() > (1 << 17)) hashes = {};  // a huge input's buffer is not kept
 }
 
 void Bpe::TokenizePiece(std::string_view piece, bool byte_level, WordCache* cache, std::vector<uint32_t>& out) const {

@@ -152,8 +152,7 @@ class ByteLevel final : public PreTokenizer {
       pieces.ranges.swap(ranges);
     }
     if (!use_regex_) return;
-    // Per-thread, swapped with the input ranges: not a malloc and free per encoded string.
-    thread_local std::vector<Range> out;
+    std::vector<Range>& out = pieces.spare;
     out.clear();
     out.reserve(pieces.text.size() / 4 + 1);
     const std::string_view text = pieces.text;
@@ -313,8 +312,9 @@ class Split final : public PreTokenizer {
   void PreTokenize(Pieces& pieces) const override {
     // Per-thread scratch, and room for the output: growing these from empty on every call was a
     // third of a warm Llama-3 encode (reallocation, malloc, free).
-    thread_local std::vector<Range> matches, out;
+    thread_local std::vector<Range> matches;
     thread_local std::vector<Segment> segs;
+    std::vector<Range>& out = pieces.spare;
     out.clear();
     const std::string_view text = pieces.text;
     for (const Range& r : pieces.ranges) {

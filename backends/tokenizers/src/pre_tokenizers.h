@@ -20,6 +20,9 @@ struct Pieces {
   std::vector<Range> ranges;
   // True when the span begins at byte 0 of the caller's input (HF's "first" prepend scheme).
   bool at_input_start = true;
+  // Room a pre-tokenizer may build its output ranges in and swap with `ranges`: the caller keeps
+  // Pieces between encodes, so that is not a malloc and free per encoded string.
+  std::vector<Range> spare;
 };
 
 class PreTokenizer {

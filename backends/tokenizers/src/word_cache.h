@@ -1,6 +1,7 @@
 // A bounded word -> ids cache for BPE, in flat arrays: open addressing over slots that hold the
-// word's hash, a short word and its ids inline, longer ones in two arenas. Once most words hit the cache, a lookup in
-// std::unordered_map (a node, a string, a vector: three cache misses) was a third of encoding.
+// word's hash, a short word and its ids inline, longer ones in two arenas. Once most words hit the
+// cache, a lookup in std::unordered_map (a node, a string, a vector: three cache misses) was a
+// third of encoding.
 // Header-only like the rest of the library's dependencies. WordCache is not thread-safe;
 // SharedWordCache is the form the models hold.
 #pragma once
@@ -137,8 +138,8 @@ class WordCache {
 
   // One cache line holds two slots, and a typical word (a few bytes, one or two ids) lives in its
   // slot: a hit touches one line instead of three (slot, word arena, ids arena). With ~85,000
-  // words the table is megabytes, so a warm encode's lookups are mostly cache misses, and each
-  // line not touched is one fewer.
+  // words the table is megabytes, so lookups of the rarer words miss the cache, and each line not
+  // touched is one fewer miss.
   struct alignas(32) Slot {
     static constexpr size_t kInlineWord = 12, kInlineIds = 2;
     uint64_t hash;  // 0: empty
