@@ -220,27 +220,25 @@ class InertTable {
   std::vector<uint64_t> bits_;
 };
 
+// Each form's table is built on first use of that form (a few milliseconds), then shared.
+template <NormalForm kForm>
+const InertTable& InertTableOf() {
+  static const InertTable table(kForm);
+  return table;
+}
+
 }  // namespace
 
 bool IsInert(char32_t c, NormalForm form) {
-  // Each table is built on first use of its form (a few milliseconds), then shared.
   switch (form) {
-    case NormalForm::kNfd: {
-      static const InertTable table(form);
-      return table.Has(c);
-    }
-    case NormalForm::kNfkd: {
-      static const InertTable table(form);
-      return table.Has(c);
-    }
-    case NormalForm::kNfc: {
-      static const InertTable table(form);
-      return table.Has(c);
-    }
-    case NormalForm::kNfkc: {
-      static const InertTable table(form);
-      return table.Has(c);
-    }
+    case NormalForm::kNfd:
+      return InertTableOf<NormalForm::kNfd>().Has(c);
+    case NormalForm::kNfkd:
+      return InertTableOf<NormalForm::kNfkd>().Has(c);
+    case NormalForm::kNfc:
+      return InertTableOf<NormalForm::kNfc>().Has(c);
+    case NormalForm::kNfkc:
+      return InertTableOf<NormalForm::kNfkc>().Has(c);
   }
   return false;
 }

@@ -24,15 +24,7 @@ size_t PieceEnd(std::string_view text, size_t i) {
   if (k & kLetter) return RunEnd(text, i, Letter);  // [^\r\n\p{L}\p{N}]? takes nothing here: \p{L}+
   if (size_t l; !(k & kNumber) && !IsCrLf(c) && i + len < n && (ClassAt(text, i + len, l) & kLetter))
     return RunEnd(text, i + len, Letter);  // one leading non-letter, non-number, then \p{L}+
-  if (k & kNumber) {
-    size_t end = i + len;
-    for (int d = 1; d < kMaxDigits && end < n; ++d) {
-      size_t l;
-      if (!(ClassAt(text, end, l) & kNumber)) break;
-      end += l;
-    }
-    return end;
-  }
+  if (k & kNumber) return DigitsEnd(text, i + len, kMaxDigits);
   size_t next_len = 0;
   const uint16_t next = i + len < n ? ClassAt(text, i + len, next_len) : uint16_t{kSpace};
   if (IsOther(k, c) || (c == ' ' && IsOther(next, 0))) {
@@ -80,17 +72,7 @@ void Scan(std::string_view text, std::vector<Range>& matches) {
         end = WhiteSpaceEnd(text, i);
       }
     } else if (kind == kDigitByte) {
-      end = i + 1;
-      for (int d = 1; d < kMaxDigits && end < n; ++d) {
-        const uint8_t k = kByteKind[text[end]];
-        if (k == kDigitByte) {
-          ++end;
-        } else if (size_t l; k == kHighByte && (ClassAt(text, end, l) & kNumber)) {
-          end += l;
-        } else {
-          break;
-        }
-      }
+      end = DigitsEnd(text, i + 1, kMaxDigits);
     } else if (kind == kCrLfByte) {
       end = WhiteSpaceEnd(text, i);
     } else if (size_t l; ClassAt(text, i, l) & kLetter) {  // a non-ASCII letter

@@ -60,12 +60,7 @@ void ScanDigits1To3(std::string_view text, std::vector<Range>& matches) {
       i += len;
       continue;
     }
-    size_t end = i + len;
-    for (int d = 1; d < 3 && end < n; ++d) {
-      size_t l;
-      if (!(ClassAt(text, end, l) & kNumber)) break;
-      end += l;
-    }
+    const size_t end = DigitsEnd(text, i + len, 3);
     matches.emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(end));
     i = end;
   }

@@ -64,15 +64,7 @@ size_t PieceEnd(std::string_view text, size_t i) {
   const uint16_t k = ClassAt(text, i, len);
   const char c = text[i];
   if (const size_t end = WordEnd(text, i, len, k); end != 0) return end + ContractionLength(text, end);
-  if (k & kNumber) {  // \p{N}{1,3}
-    size_t end = i + len;
-    for (int d = 1; d < 3 && end < n; ++d) {
-      size_t l;
-      if (!(ClassAt(text, end, l) & kNumber)) break;
-      end += l;
-    }
-    return end;
-  }
+  if (k & kNumber) return DigitsEnd(text, i + len, 3);  // \p{N}{1,3}
   if (size_t l; IsOther(k, c) || (c == ' ' && i + 1 < n && IsOther(ClassAt(text, i + 1, l), 0))) {
     //  ?[^\s\p{L}\p{N}]+[\r\n/]*
     size_t end = RunEnd(text, IsOther(k, c) ? i : i + 1, IsOther);
@@ -123,17 +115,7 @@ void ScanO200k(std::string_view text, std::vector<Range>& matches) {
         end = WhiteSpaceEnd(text, i);
       }
     } else if (kind == kDigitByte) {
-      end = i + 1;
-      for (int d = 1; d < 3 && end < n; ++d) {
-        const uint8_t k = kByteKind[text[end]];
-        if (k == kDigitByte) {
-          ++end;
-        } else if (size_t l; k == kHighByte && (ClassAt(text, end, l) & kNumber)) {
-          end += l;
-        } else {
-          break;
-        }
-      }
+      end = DigitsEnd(text, i + 1, 3);
     } else if (kind == kCrLfByte) {
       end = WhiteSpaceEnd(text, i);
     } else {

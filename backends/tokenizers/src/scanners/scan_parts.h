@@ -119,6 +119,16 @@ inline size_t RunEnd(std::string_view s, size_t i, Keep keep) {
 }
 
 // [^\s\p{L}\p{N}] (the run after an optional space in the tiktoken-style patterns).
+// \p{N}{1,max_digits} whose first number character ends at `end`: where the match ends.
+inline size_t DigitsEnd(std::string_view s, size_t end, int max_digits) {
+  for (int d = 1; d < max_digits && end < s.size(); ++d) {
+    size_t l;
+    if (!(ClassAt(s, end, l) & kNumber)) break;
+    end += l;
+  }
+  return end;
+}
+
 inline bool IsOther(uint16_t k, char) { return (k & (kLetter | kNumber | kSpace)) == 0; }
 
 // [^\s\p{L}\p{N}]+ from p on (its first character already taken), then the trailing run of
