@@ -3,6 +3,8 @@
 # with the real tritonserver, sends prompts and measures a concurrency sweep with the project's CLI
 # (bin/triton-studio.js: without tsx there, it runs the bundle out/cli.js, which by itself only exports).
 #   bash bench/gpu/run.sh [OUT_DIR]
+# The pack and the working tree are over a lent machine's 64 MiB per call: carry tritonserver.tar.xz,
+# work.tar.xz and cli.tar.xz in one call, then node.xz with this run on the same warm machine.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source bench/lib/pack.sh
@@ -24,8 +26,9 @@ for sample in llama3.1-tensorrt-llm qwen3-tensorrt-llm; do
   url=$(node -e 'const t=require("fs").readFileSync(process.argv[1],"utf8");console.log(JSON.parse(t.slice(0,t.lastIndexOf("}")+1)).grpcUrl)' "$OUT/$sample.serve.json")
   echo "== $sample ($model) at $url" | tee -a "$OUT/summary.txt"
   node bin/triton-studio.js prompt --url "$url" --model "$model" --max-tokens 16 "The capital of France is" 2>&1 | tee -a "$OUT/summary.txt"
-  node bin/triton-studio.js perf measure --url "$url" --model "$model" --stream --max-tokens 32 --concurrency 1,8,32 \
+  node bin/triton-studio.js perf measure --engine node --url "$url" --model "$model" --stream --max-tokens 32 --concurrency 1,8,32 \
     --requests 200 --warmup 10 --export "$OUT/$sample.perf.json" 2>&1 | tee -a "$OUT/summary.txt"
+  log=$(node -e 'const t=require("fs").readFileSync(process.argv[1],"utf8");console.log(JSON.parse(t.slice(0,t.lastIndexOf("}")+1)).logFile)' "$OUT/$sample.serve.json")
+  cp "$log" "$OUT/$sample.tritonserver.log" 2>/dev/null || true
   kill -INT $pid; wait $pid
-  cp "$repo.log" "$OUT/$sample.tritonserver.log" 2>/dev/null || true
 done

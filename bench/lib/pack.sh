@@ -1,8 +1,11 @@
 # Sourced by the pack/run scripts that carry a benchmark to a machine without the project's tools
 # (bench/perf/remote, bench/gpu): what travels the same way for all of them.
 
-# This Node binary, xz-compressed, as $1/node.xz.
-pack_node() { xz -T0 -6 -c "$(command -v node)" >"$1/node.xz"; }
+# This Node binary, stripped and xz-compressed, as $1/node.xz (21.9 MB instead of 24.2 MB unstripped
+# at -6: the pack, the working tree beside it, must fit a lent machine's 64 MiB transfer).
+pack_node() {
+  strip -o "$1/node" "$(command -v node)" && xz -T0 -9e -c "$1/node" >"$1/node.xz" && rm "$1/node"
+}
 
 # tritonserver from nvidia-pytriton ($2: its site-packages) with the libraries it links (ldd), without
 # the Python backend and its libpython, as $1/tritonserver.tar.xz.
@@ -11,7 +14,7 @@ pack_tritonserver() {
   libs=$(ldd "$site/pytriton/tritonserver/bin/tritonserver" | awk '/nvidia_pytriton.libs/ {print "nvidia_pytriton.libs/" $1}')
   mkdir -p "$pack/empty/pytriton/tritonserver/backends"
   # shellcheck disable=SC2086 # one word per library
-  tar -cJf "$pack/tritonserver.tar.xz" -C "$site" pytriton/tritonserver/bin pytriton/tritonserver/caches $libs \
+  XZ_OPT="-9e -T0" tar -cJf "$pack/tritonserver.tar.xz" -C "$site" pytriton/tritonserver/bin pytriton/tritonserver/caches $libs \
     -C "$PWD/$pack/empty" pytriton/tritonserver/backends
   rm -rf "$pack/empty"
 }
