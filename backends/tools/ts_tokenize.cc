@@ -209,6 +209,7 @@ int RunBatch(const Tokenizer& tok, const Options& o) {
 int RunJsonl(const Tokenizer& tok, const Options& o) {
   std::ios::sync_with_stdio(false);
   std::string line, answer;
+  std::vector<uint32_t> ids;  // one buffer for every line
   for (size_t number = 1; std::getline(std::cin, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
@@ -221,8 +222,7 @@ int RunJsonl(const Tokenizer& tok, const Options& o) {
       answer.clear();
       if (o.decode) {
         if (!in.is_array()) throw TokenizerError("expected a JSON array of token ids, e.g. [15496, 995]");
-        std::vector<uint32_t> ids;
-        ids.reserve(in.size());
+        ids.clear();
         for (const json& id : in) {
           if (!id.is_number_unsigned() || id.get<uint64_t>() > UINT32_MAX)
             throw TokenizerError("expected non-negative integer ids, found " + Dump(id));
@@ -231,7 +231,8 @@ int RunJsonl(const Tokenizer& tok, const Options& o) {
         answer = Dump(json(tok.Decode(ids, o.skip_special_tokens)));
       } else {
         if (!in.is_string()) throw TokenizerError("expected a JSON string (one text per line), e.g. \"Hello world\"");
-        const std::vector<uint32_t> ids = tok.Encode(in.get_ref<const std::string&>(), o.add_special_tokens);
+        ids.clear();
+        tok.EncodeAppend(in.get_ref<const std::string&>(), o.add_special_tokens, ids);
         answer.push_back('[');
         for (size_t i = 0; i < ids.size(); ++i) {
           if (i) answer.push_back(',');

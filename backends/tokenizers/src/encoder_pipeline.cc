@@ -115,7 +115,8 @@ Encoding HfTokenizer::PostProcess(std::vector<uint32_t> a, std::optional<std::ve
 // but never end it). The exact cut comes later; this one decides the lengths it sees.
 std::vector<uint32_t> HfTokenizer::EncodeLimited(std::string_view text, const TruncationParams& params) const {
   std::vector<SplitEnd> ends;
-  std::vector<uint32_t> ids = EncodeSequence(text, &ends);
+  std::vector<uint32_t> ids;
+  EncodeSequence(text, ids, &ends);
   size_t total = 0;
   if (!params.left) {
     for (size_t i = 0; i < ends.size(); ++i) {
@@ -147,7 +148,10 @@ std::vector<Encoding> HfTokenizer::EncodeBatch(const std::vector<EncodeInput>& i
     // As HF: every sequence is cut early except the first under OnlySecond.
     const auto encode = [&](std::string_view text, bool first) {
       const bool limit = t && !(first && t->strategy == TruncationStrategy::kOnlySecond);
-      return limit ? EncodeLimited(text, *t) : EncodeSequence(text);
+      if (limit) return EncodeLimited(text, *t);
+      std::vector<uint32_t> ids;
+      EncodeSequence(text, ids);
+      return ids;
     };
     std::optional<std::vector<uint32_t>> pair;
     if (in.pair) pair = encode(*in.pair, false);

@@ -166,7 +166,8 @@ void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::ve
   if (pieces.text.capacity() > kKeep || scratch.normalized.capacity() > kKeep) scratch = Scratch();
 }
 
-std::vector<uint32_t> HfTokenizer::EncodeSequence(std::string_view input, std::vector<SplitEnd>* split_ends) const {
+void HfTokenizer::EncodeSequence(std::string_view input, std::vector<uint32_t>& ids,
+                                 std::vector<SplitEnd>* split_ends) const {
   if (input.size() > UINT32_MAX / 2) throw TokenizerError("Encode: input larger than 2 GiB is not supported");
   // HF takes Rust strings, which are valid UTF-8: callers holding bytes convert them lossily
   // first (Python's errors="replace", JS TextDecoder), so invalid sequences become U+FFFD here.
@@ -176,8 +177,10 @@ std::vector<uint32_t> HfTokenizer::EncodeSequence(std::string_view input, std::v
     utf8::AppendLossy(input, repaired);
     text = repaired;
   }
-  std::vector<uint32_t> ids;
-  ids.reserve(text.size() / 3 + 4);
+  // Room for about a token per 3 bytes, growing geometrically: an appending batch caller's buffer
+  // must not be reallocated to an exact size per text.
+  const size_t room = ids.size() + text.size() / 3 + 4;
+  if (room > ids.capacity()) ids.reserve(std::max(room, 2 * ids.capacity()));
   thread_local std::vector<AddedSplit> splits;  // a malloc and free per call otherwise
   splits.clear();
   added_.Split(text, /*normalized=*/false, splits);
@@ -189,15 +192,29 @@ std::vector<uint32_t> HfTokenizer::EncodeSequence(std::string_view input, std::v
       EncodeText(text.substr(s.begin, s.end - s.begin), s.begin == 0, ids, split_ends);
     }
   }
-  return ids;
 }
 
 std::vector<uint32_t> HfTokenizer::Encode(std::string_view input, bool add_special_tokens) const {
-  // Truncation and padding (tokenizer.json's own) take the encoder pipeline: one implementation.
-  if (truncation_ || padding_) return EncodeBatch({{input, std::nullopt}}, add_special_tokens, EncoderDefaults())[0].ids;
-  std::vector<uint32_t> ids = EncodeSequence(input);
-  if (add_special_tokens && post_processor_) post_processor_->Process(ids);
+  std::vector<uint32_t> ids;
+  EncodeAppend(input, add_special_tokens, ids);
   return ids;
+}
+
+void HfTokenizer::EncodeAppend(std::string_view input, bool add_special_tokens, std::vector<uint32_t>& ids) const {
+  // Truncation and padding (tokenizer.json's own) take the encoder pipeline: one implementation.
+  if (truncation_ || padding_) {
+    const std::vector<uint32_t> row = EncodeBatch({{input, std::nullopt}}, add_special_tokens, EncoderDefaults())[0].ids;
+    ids.insert(ids.end(), row.begin(), row.end());
+    return;
+  }
+  if (!(add_special_tokens && post_processor_)) return EncodeSequence(input, ids);
+  // The post-processor works on a whole sequence: this text's ids alone, then appended.
+  thread_local std::vector<uint32_t> own;
+  own.clear();
+  EncodeSequence(input, own);
+  post_processor_->Process(own);
+  ids.insert(ids.end(), own.begin(), own.end());
+  if (own.capacity() > (1 << 18)) own = {};  // a huge input's buffer is not kept
 }
 
 const std::string* HfTokenizer::TokenForDecode(uint32_t id) const {

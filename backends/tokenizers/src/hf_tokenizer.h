@@ -22,6 +22,7 @@ class HfTokenizer final : public Tokenizer {
   explicit HfTokenizer(const TokenizerJson& file);
 
   std::vector<uint32_t> Encode(std::string_view text, bool add_special_tokens) const override;
+  void EncodeAppend(std::string_view text, bool add_special_tokens, std::vector<uint32_t>& ids) const override;
   std::vector<Encoding> EncodeBatch(const std::vector<EncodeInput>& inputs, bool add_special_tokens,
                                     const EncoderOptions& options) const override;
   EncoderOptions EncoderDefaults() const override { return {truncation_, padding_}; }
@@ -48,10 +49,10 @@ class HfTokenizer final : public Tokenizer {
   };
   void EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids,
                   std::vector<SplitEnd>* splits = nullptr) const;
-  // One text through added tokens, normalizer, pre-tokenizer and model (HF encode_single_sequence).
-  // With `splits`, each split's end is recorded (encoder_pipeline.cc cuts at them as HF's
-  // tokenize_with_limit does).
-  std::vector<uint32_t> EncodeSequence(std::string_view input, std::vector<SplitEnd>* splits = nullptr) const;
+  // One text through added tokens, normalizer, pre-tokenizer and model (HF encode_single_sequence),
+  // its ids appended to `ids`. With `splits`, each split's end in `ids` is recorded
+  // (encoder_pipeline.cc cuts at them as HF's tokenize_with_limit does).
+  void EncodeSequence(std::string_view input, std::vector<uint32_t>& ids, std::vector<SplitEnd>* splits = nullptr) const;
   std::vector<uint32_t> EncodeLimited(std::string_view text, const TruncationParams& params) const;
   // HF post_process for one row (encoder_pipeline.cc): truncate, add specials and type ids, pad alone.
   Encoding PostProcess(std::vector<uint32_t> a, std::optional<std::vector<uint32_t>> b, bool add_special_tokens,

@@ -71,6 +71,9 @@ class Tokenizer {
 
   // Same result as HF `tokenizer.encode(text, add_special_tokens).ids`.
   virtual std::vector<uint32_t> Encode(std::string_view text, bool add_special_tokens) const = 0;
+  // Encode's ids appended to `ids`: a batch encoded into one buffer (the --jsonl CLI, the
+  // benchmark) allocates nothing per text once the buffer has grown.
+  virtual void EncodeAppend(std::string_view text, bool add_special_tokens, std::vector<uint32_t>& ids) const = 0;
   // Same result as HF `tokenizer.encode_batch(inputs, add_special_tokens)` with the tokenizer's
   // truncation and padding replaced by `options`: per row, both texts truncated together, the
   // post-processor's single or pair template applied, then every row padded. Throws
