@@ -257,23 +257,28 @@ void Bpe::TokenizePieces(std::string_view text, const std::vector<std::pair<uint
       if (end > begin) TokenizeWord(std::string_view(text.data() + begin, end - begin), byte_level, out);
     return;
   }
-  // All hashes first, then the lookups, each prefetching the slot of the word kAhead pieces on:
+  // All keys first, then the lookups, each prefetching the slot of the word kAhead pieces on:
   // the lookups of a span are independent, so their cache misses overlap instead of queueing.
-  thread_local std::vector<uint64_t> hashes;
+  thread_local std::vector<WordCache::Key> keys;
   const size_t n = ranges.size();
-  hashes.resize(n);
+  keys.resize(n);
   for (size_t i = 0; i < n; ++i)
-    hashes[i] = WordCache::Hash(std::string_view(text.data() + ranges[i].first, ranges[i].second - ranges[i].first));
-  constexpr size_t kAhead = 8;
-  for (size_t i = 0; i < std::min(n, kAhead); ++i) cache->Prefetch(hashes[i]);
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) cache->Prefetch(hashes[i + kAhead]);
+    keys[i] = WordCache::KeyOf(std::string_view(text.data() + ranges[i].first, ranges[i].second - ranges[i].first), text);
+  const auto lookup = [&](size_t i) {
     const auto [begin, end] = ranges[i];
-    if (end == begin) continue;
+    if (end == begin) return;
     const std::string_view word(text.data() + begin, end - begin);
-    CachedTokenize(cache, word, hashes[i], out, [&] { TokenizeWord(word, byte_level, out); });
+    CachedTokenize(cache, word, keys[i], out, [&] { TokenizeWord(word, byte_level, out); });
+  };
+  constexpr size_t kAhead = 8;
+  const size_t ahead = std::min(n, kAhead);
+  for (size_t i = 0; i < ahead; ++i) cache->Prefetch(keys[i].hash);
+  for (size_t i = 0; i + ahead < n; ++i) {
+    cache->Prefetch(keys[i + ahead].hash);
+    lookup(i);
   }
-  if (hashes.capacity() > (1 << 17)) hashes = {};  // a huge input's buffer is not kept
+  for (size_t i = n - ahead; i < n; ++i) lookup(i);
+  if (keys.capacity() > (1 << 16)) keys = {};  // a huge input's buffer is not kept
 }
 
 void Bpe::TokenizePiece(std::string_view piece, bool byte_level, WordCache* cache, std::vector<uint32_t>& out) const {
