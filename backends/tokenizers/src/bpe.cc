@@ -261,7 +261,7 @@ void Bpe::TokenizePieces(std::string_view text, const std::vector<std::pair<uint
   // the lookups of a span are independent, so their cache misses overlap instead of queueing.
   thread_local std::vector<WordCache::Key> keys;
   const size_t n = ranges.size();
-  keys.resize(n);
+  if (keys.size() < n) keys.resize(n);  // grown, never shrunk: no zero-filling per span
   for (size_t i = 0; i < n; ++i)
     keys[i] = WordCache::KeyOf(std::string_view(text.data() + ranges[i].first, ranges[i].second - ranges[i].first), text);
   const auto lookup = [&](size_t i) {
