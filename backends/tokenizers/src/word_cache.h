@@ -1,7 +1,7 @@
 // A bounded word -> ids cache for BPE, in flat arrays: open addressing over slots keyed by the
-// word's first 16 bytes, with up to two ids inline; longer words and id lists in two arenas. Once most words hit the
-// cache, a lookup in std::unordered_map (a node, a string, a vector: three cache misses) was a
-// third of encoding.
+// word's first 16 bytes, with up to two ids inline; longer words and id lists in two arenas. Once
+// most words hit the cache, a lookup in std::unordered_map (a node, a string, a vector: three
+// cache misses) was a third of encoding.
 // Header-only like the rest of the library's dependencies. WordCache is not thread-safe;
 // SharedWordCache is the form the models hold.
 #pragma once
