@@ -1,13 +1,12 @@
 // GPT-2's byte-level alphabet and split rule (see byte_level.h).
 #include "byte_level.h"
 
-#include <cstring>
-
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 #include "scanners/char_classes.h"
+#include "scanners/scan_parts.h"
 #include "utf8.h"
 
 namespace triton_studio::tok::byte_level {
@@ -105,27 +104,11 @@ inline Kind KindAt(const char* p, size_t& len, const Kind* bmp) {
   return KindOfClass(scanners::ClassOf((b0 & 0x07) << 18 | (b(1) & 0x3F) << 12 | (b(2) & 0x3F) << 6 | (b(3) & 0x3F)));
 }
 
-// The end of the run of ASCII letters from q, eight bytes at a time (SWAR) while eight remain: for
-// x < 0x80, x + (0x80 - lo) sets the byte's high bit exactly when x >= lo, with no carry out.
-inline const char* AsciiLetterRunEnd(const char* q, const char* end) {
-  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the SWAR scan takes the first byte as the lowest");
-  constexpr uint64_t kEach = 0x0101010101010101ULL, kHigh = 0x80 * kEach;
-  for (; end - q >= 8; q += 8) {
-    uint64_t v;
-    std::memcpy(&v, q, 8);
-    const uint64_t x = (v | 0x20 * kEach) & 0x7F * kEach;                    // ASCII, lower-cased
-    const uint64_t letter = (x + (0x80 - 'a') * kEach) & ~(x + (0x80 - 'z' - 1) * kEach) & ~v & kHigh;
-    if (letter != kHigh) return q + (__builtin_ctzll(letter ^ kHigh) >> 3);
-  }
-  while (q < end && ByteKind(q) == kLetter) ++q;
-  return q;
-}
-
 // The end of the run of ASCII characters of kind K from q: one bounds check per four bytes.
 template <Kind K>
 inline const char* AsciiRunEnd(const char* q, const char* end) {
   if constexpr (K == kLetter) {
-    return AsciiLetterRunEnd(q, end);
+    return q + scanners::AsciiLettersEnd(std::string_view(q, end - q), 0);  // eight bytes a step
   } else {
     for (; end - q >= 4; q += 4) {
       if (ByteKind(q) != K) return q;

@@ -118,7 +118,6 @@ inline size_t RunEnd(std::string_view s, size_t i, Keep keep) {
   return i;
 }
 
-// [^\s\p{L}\p{N}] (the run after an optional space in the tiktoken-style patterns).
 // \p{N}{1,max_digits} whose first number character ends at `end`: where the match ends.
 inline size_t DigitsEnd(std::string_view s, size_t end, int max_digits) {
   for (int d = 1; d < max_digits && end < s.size(); ++d) {
@@ -129,6 +128,7 @@ inline size_t DigitsEnd(std::string_view s, size_t end, int max_digits) {
   return end;
 }
 
+// [^\s\p{L}\p{N}] (the run after an optional space in the tiktoken-style patterns).
 inline bool IsOther(uint16_t k, char) { return (k & (kLetter | kNumber | kSpace)) == 0; }
 
 // [^\s\p{L}\p{N}]+ from p on (its first character already taken), then the trailing run of
