@@ -17,18 +17,20 @@ unxz $PACK/cli.tar.xz | tar -x
 unxz $PACK/node.xz >"$PACK/bin/node" && chmod +x "$PACK/bin/node"
 export PATH="$PWD/$PACK/bin:$PATH"
 { echo "cores $(nproc); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"; } | tee "$OUT/machine.txt"
+# A field of the JSON that `serve --json` wrote to $1 (log lines may follow it).
+served() { node -e 'const t=require("fs").readFileSync(process.argv[1],"utf8");console.log(JSON.parse(t.slice(0,t.lastIndexOf("}")+1))[process.argv[2]])' "$1" "$2"; }
 for sample in llama3.1-tensorrt-llm qwen3-tensorrt-llm; do
   repo=$PACK/work/$sample/repo
   model=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).name)' "$PACK/work/$sample/$sample.pipeline.json")
   node bin/triton-studio.js serve "$repo" --json >"$OUT/$sample.serve.json" 2>"$OUT/$sample.serve.err" &
   pid=$!
   for _ in $(seq 120); do grep -q grpc "$OUT/$sample.serve.json" 2>/dev/null && break; sleep 1; done
-  url=$(node -e 'const t=require("fs").readFileSync(process.argv[1],"utf8");console.log(JSON.parse(t.slice(0,t.lastIndexOf("}")+1)).grpcUrl)' "$OUT/$sample.serve.json")
+  url=$(served "$OUT/$sample.serve.json" grpcUrl)
   echo "== $sample ($model) at $url" | tee -a "$OUT/summary.txt"
   node bin/triton-studio.js prompt --url "$url" --model "$model" --max-tokens 16 "The capital of France is" 2>&1 | tee -a "$OUT/summary.txt"
   node bin/triton-studio.js perf measure --engine node --url "$url" --model "$model" --stream --max-tokens 32 --concurrency 1,8,32 \
     --requests 200 --warmup 10 --export "$OUT/$sample.perf.json" 2>&1 | tee -a "$OUT/summary.txt"
-  log=$(node -e 'const t=require("fs").readFileSync(process.argv[1],"utf8");console.log(JSON.parse(t.slice(0,t.lastIndexOf("}")+1)).logFile)' "$OUT/$sample.serve.json")
+  log=$(served "$OUT/$sample.serve.json" logFile)
   cp "$log" "$OUT/$sample.tritonserver.log" 2>/dev/null || true
   kill -INT $pid; wait $pid
 done
