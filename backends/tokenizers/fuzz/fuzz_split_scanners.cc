@@ -1,6 +1,8 @@
 // Differential fuzzer: every hand-written Split scanner (split_scanner.cc's table) and ByteLevel's
-// GPT-2 split (byte_level::SplitGpt2) against Oniguruma on its exact pattern, on text built from
-// the input. Any difference aborts with both match lists. Bytes pick characters from the classes
+// GPT-2 split (byte_level::SplitGpt2) against Oniguruma on its exact pattern, every sequence
+// scanner against Oniguruma running its patterns as Isolated Splits in turn, on text built from
+// the input; a scanner that says its matches tile the text must tile it. Any difference aborts
+// with both match lists. Bytes pick characters from the classes
 // the scanners branch on (ASCII, white space with and without CR/LF, digits and letters from every
 // plane, cased letters of each kind, marks, punctuation and symbols, the edges of DeepSeek's CJK
 // ranges, the case folds of the contraction letters), or any code point.
@@ -56,21 +58,73 @@ std::string TextFrom(const uint8_t* data, size_t size) {
   return text;
 }
 
+[[noreturn]] void Differs(std::string_view what, const std::string& text, const std::vector<Range>& want,
+                         const std::vector<Range>& got) {
+  std::fprintf(stderr, "%.*s\n", static_cast<int>(what.size()), what.data());
+  for (const auto& [b, e] : want) std::fprintf(stderr, " onig [%u,%u) '%s'\n", b, e, text.substr(b, e - b).c_str());
+  for (const auto& [b, e] : got) std::fprintf(stderr, " scan [%u,%u) '%s'\n", b, e, text.substr(b, e - b).c_str());
+  std::abort();
+}
+
+bool Tile(const std::vector<Range>& m, size_t size) {
+  uint32_t at = 0;
+  for (const auto& [b, e] : m) {
+    if (b != at || e == b) return false;
+    at = e;
+  }
+  return at == size;
+}
+
+// Oniguruma running `engines` as Isolated Splits in turn (HF's Sequence), from the whole text.
+std::vector<Range> EnginesInTurn(const std::vector<std::unique_ptr<OnigRegex>>& engines, std::string_view text) {
+  std::vector<Range> pieces, next, m;
+  if (!text.empty()) pieces.push_back({0, static_cast<uint32_t>(text.size())});
+  for (const auto& engine : engines) {
+    next.clear();
+    for (const auto& [b, e] : pieces) {
+      m.clear();
+      engine->FindMatches(text.substr(b, e - b), m);
+      uint32_t prev = 0;
+      for (const auto& [mb, me] : m) {
+        if (mb != prev) next.push_back({b + prev, b + mb});
+        if (me != mb) next.push_back({b + mb, b + me});
+        prev = me;
+      }
+      if (prev != e - b) next.push_back({b + prev, e});
+    }
+    pieces.swap(next);
+  }
+  return pieces;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   struct Scanner {
-    SplitScanFn scan;
+    SplitScanner scanner;
     std::unique_ptr<OnigRegex> engine;
+  };
+  struct Sequence {
+    SplitScanner scanner;
+    std::vector<std::unique_ptr<OnigRegex>> engines;
   };
   static const auto* scanners = [] {
     auto* m = new std::map<std::string_view, Scanner>();
     for (const std::string_view p : SplitScannerPatterns())
       (*m)[p] = {FindSplitScanner(p), std::make_unique<OnigRegex>(std::string(p), "fuzz")};
     (*m)[byte_level::kGpt2Pattern] = {
-        [](std::string_view text, std::vector<Range>& out) { byte_level::SplitGpt2(text, 0, out); },
+        {[](std::string_view text, std::vector<Range>& out) { byte_level::SplitGpt2(text, 0, out); }},
         std::make_unique<OnigRegex>(std::string(byte_level::kGpt2Pattern), "fuzz")};
     return m;
+  }();
+  static const auto* sequences = [] {
+    auto* v = new std::vector<Sequence>();
+    for (const auto& patterns : SequenceScannerPatterns()) {
+      Sequence s{FindSequenceScanner(patterns), {}};
+      for (const std::string_view p : patterns) s.engines.push_back(std::make_unique<OnigRegex>(std::string(p), "fuzz"));
+      v->push_back(std::move(s));
+    }
+    return v;
   }();
   const std::string text = TextFrom(data, size);
   std::vector<Range> want, got;
@@ -78,14 +132,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     want.clear();
     got.clear();
     scanner.engine->FindMatches(text, want);
-    scanner.scan(text, got);
-    if (got != want) {
-      std::fprintf(stderr, "scanner differs from Oniguruma for pattern %.*s\n", static_cast<int>(pattern.size()),
-                   pattern.data());
-      for (const auto& [b, e] : want) std::fprintf(stderr, " onig [%u,%u) '%s'\n", b, e, text.substr(b, e - b).c_str());
-      for (const auto& [b, e] : got) std::fprintf(stderr, " scan [%u,%u) '%s'\n", b, e, text.substr(b, e - b).c_str());
-      std::abort();
-    }
+    scanner.scanner.scan(text, got);
+    if (got != want) Differs("scanner differs from Oniguruma for pattern " + std::string(pattern), text, want, got);
+    if (scanner.scanner.tiles && !Tile(got, text.size()))
+      Differs("matches do not tile the text for pattern " + std::string(pattern), text, want, got);
+  }
+  for (const Sequence& s : *sequences) {
+    got.clear();
+    s.scanner.scan(text, got);
+    if (const std::vector<Range> in_turn = EnginesInTurn(s.engines, text); got != in_turn)
+      Differs("sequence scanner differs from Oniguruma's Splits in turn", text, in_turn, got);
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 #include "component_table.h"
 #include "fixed_length.h"
 #include "onig_regex.h"
+#include "split_behavior.h"
 #include "split_scanner.h"
 #include "unicode.h"
 #include "unicode_scripts.h"
@@ -18,96 +19,11 @@
 namespace triton_studio::tok {
 namespace {
 
-enum class Behavior { kRemoved, kIsolated, kMergedWithPrevious, kMergedWithNext, kContiguous };
-
-Behavior ParseBehavior(const Json& node, const std::string& path) {
-  const std::string b = GetString(node, "behavior", path);
-  if (b == "Removed") return Behavior::kRemoved;
-  if (b == "Isolated") return Behavior::kIsolated;
-  if (b == "MergedWithPrevious") return Behavior::kMergedWithPrevious;
-  if (b == "MergedWithNext") return Behavior::kMergedWithNext;
-  if (b == "Contiguous") return Behavior::kContiguous;
-  FieldError(path + ".behavior", "unsupported split behavior '" + b + "'");
-}
-
-// One matched or unmatched segment of a piece.
-struct Segment {
-  Range range;
-  bool is_match;
-};
-
-// Applies an HF SplitDelimiterBehavior to the segments of one piece (which cover it in order),
-// appending the resulting non-empty ranges.
-void ApplyBehavior(const std::vector<Segment>& segs, Behavior behavior, std::vector<Range>& out) {
-  switch (behavior) {
-    case Behavior::kRemoved:
-      for (const auto& s : segs)
-        if (!s.is_match) out.push_back(s.range);
-      return;
-    case Behavior::kIsolated:
-      for (const auto& s : segs) out.push_back(s.range);
-      return;
-    case Behavior::kContiguous: {
-      bool prev_match = false;
-      const size_t first = out.size();
-      // HF joins any two neighbours with the same flag: after an inverted regex, those are the
-      // runs of text between adjacent matches.
-      for (const auto& s : segs) {
-        if (s.is_match == prev_match && out.size() > first) {
-          out.back().second = s.range.second;
-        } else {
-          out.push_back(s.range);
-        }
-        prev_match = s.is_match;
-      }
-      return;
-    }
-    case Behavior::kMergedWithPrevious: {
-      bool prev_match = false;
-      const size_t first = out.size();
-      for (const auto& s : segs) {
-        if (s.is_match && !prev_match && out.size() > first) {
-          out.back().second = s.range.second;
-        } else {
-          out.push_back(s.range);
-        }
-        prev_match = s.is_match;
-      }
-      return;
-    }
-    case Behavior::kMergedWithNext: {
-      // A delimiter joins the segment after it unless that one is a delimiter too.
-      bool next_match = false;
-      std::vector<Range> rev;
-      for (auto it = segs.rbegin(); it != segs.rend(); ++it) {
-        if (it->is_match && !next_match && !rev.empty()) {
-          rev.back().first = it->range.first;
-        } else {
-          rev.push_back(it->range);
-        }
-        next_match = it->is_match;
-      }
-      out.insert(out.end(), rev.rbegin(), rev.rend());
-      return;
-    }
-  }
-}
-
-// ApplyBehavior, then dropping empty pieces as HF does: a regex may match the empty string, and
-// its empty matches still steer the merging behaviors above before they vanish.
-void ApplyBehaviorNonEmpty(const std::vector<Segment>& segs, Behavior behavior, std::vector<Range>& out) {
-  const size_t first = out.size();
-  ApplyBehavior(segs, behavior, out);
-  out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                           [](const Range& r) { return r.first == r.second; }),
-            out.end());
-}
-
 // Splits each piece on single characters matching `pred`.
 void SplitOnChars(Pieces& pieces, const std::function<bool(char32_t)>& pred, Behavior behavior) {
   std::vector<Range> out;
   out.reserve(pieces.ranges.size() * 2);
-  std::vector<Segment> segs;
+  std::vector<SplitSegment> segs;
   const std::string_view text = pieces.text;
   for (const Range& r : pieces.ranges) {
     segs.clear();
@@ -306,14 +222,20 @@ class Split final : public PreTokenizer {
     if (literal_.empty()) regex_ = std::make_unique<OnigRegex>("", "(empty split string)");
   }
   Split(const std::string& regex, const std::string& path, Behavior behavior, bool invert)
-      : scanner_(FindSplitScanner(regex)), behavior_(behavior), invert_(invert) {
-    if (scanner_ == nullptr) regex_ = std::make_unique<OnigRegex>(regex, path);
+      : scanner_(FindSplitScanner(regex)), behavior_(behavior), invert_(invert), regex_source_(regex) {
+    if (scanner_.scan == nullptr) regex_ = std::make_unique<OnigRegex>(regex, path);
+  }
+  // Isolated Splits applied in turn, as one scanner (FindSequenceScanner).
+  explicit Split(SplitScanner fused) : scanner_(fused), behavior_(Behavior::kIsolated), invert_(false) {}
+  // The regex of an Isolated, non-inverted regex Split (what a fused scanner may stand in for), or "".
+  std::string_view IsolatedRegex() const {
+    return behavior_ == Behavior::kIsolated && !invert_ ? std::string_view(regex_source_) : std::string_view();
   }
   void PreTokenize(Pieces& pieces) const override {
     // Per-thread scratch, and room for the output: growing these from empty on every call was a
     // third of a warm Llama-3 encode (reallocation, malloc, free).
     thread_local std::vector<Range> matches;
-    thread_local std::vector<Segment> segs;
+    thread_local std::vector<SplitSegment> segs;
     std::vector<Range>& out = pieces.spare;
     out.clear();
     const std::string_view text = pieces.text;
@@ -322,7 +244,8 @@ class Split final : public PreTokenizer {
       if (piece.empty()) continue;
       matches.clear();
       Find(piece, matches);
-      if (behavior_ == Behavior::kIsolated && pieces.ranges.size() == 1 && r.first == 0 && Tiles(matches, piece.size())) {
+      if (behavior_ == Behavior::kIsolated && pieces.ranges.size() == 1 && r.first == 0 &&
+          (scanner_.tiles || Tiles(matches, piece.size()))) {
         // The usual case (one span that the matches cover): the matches are the pieces as they are.
         pieces.ranges.swap(matches);
         return;
@@ -368,7 +291,7 @@ class Split final : public PreTokenizer {
     return (matches.empty() ? 0 : matches.back().second) == size;
   }
   void Find(std::string_view piece, std::vector<Range>& matches) const {
-    if (scanner_ != nullptr) return scanner_(piece, matches);
+    if (scanner_.scan != nullptr) return scanner_.scan(piece, matches);
     if (regex_) return regex_->FindMatches(piece, matches);
     for (size_t hit = piece.find(literal_); hit != std::string_view::npos;
          hit = piece.find(literal_, hit + literal_.size()))
@@ -376,11 +299,28 @@ class Split final : public PreTokenizer {
   }
 
   std::string literal_;
-  SplitScanFn scanner_ = nullptr;
+  SplitScanner scanner_;
   std::unique_ptr<OnigRegex> regex_;
   Behavior behavior_;
   bool invert_;
+  std::string regex_source_;
 };
+
+// Replaces the Sequence's leading Isolated regex Splits by one fused scanner when there is one
+// for exactly their patterns: a piece is then scanned once, not once per Split.
+void FuseLeadingSplits(std::vector<std::unique_ptr<PreTokenizer>>& parts) {
+  std::vector<std::string_view> patterns;
+  for (const auto& p : parts) {
+    const auto* split = dynamic_cast<const Split*>(p.get());
+    if (split == nullptr || split->IsolatedRegex().empty()) break;
+    patterns.push_back(split->IsolatedRegex());
+  }
+  if (patterns.size() < 2) return;
+  const SplitScanner fused = FindSequenceScanner(patterns);
+  if (fused.scan == nullptr) return;
+  parts.erase(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(patterns.size()));
+  parts.insert(parts.begin(), std::make_unique<Split>(fused));
+}
 
 class Sequence final : public PreTokenizer {
  public:
@@ -487,6 +427,7 @@ const ComponentEntry<PreTokenizerFactory> kPreTokenizers[] = {
          if (parts.back()->ByteLevelOutput() && i + 1 != list->size())
            FieldError(p, "ByteLevel must be the last pre-tokenizer of a Sequence in this library");
        }
+       FuseLeadingSplits(parts);
        return std::make_unique<Sequence>(std::move(parts));
      }},
 };

@@ -11,20 +11,21 @@ namespace {
 struct ScannerEntry {
   std::string_view pattern;
   SplitScanFn scan;
+  bool tiles;  // see SplitScanner::tiles
 };
 
 // One row per hand-written scanner; a pattern not listed here runs in Oniguruma.
 constexpr ScannerEntry kScanners[] = {
     {R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
-     scanners::ScanCl100k},
+     scanners::ScanCl100k, true},
     {R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
-     scanners::ScanQwen2},
+     scanners::ScanQwen2, true},
     // gpt-oss
     {R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
-     scanners::ScanO200k},
+     scanners::ScanO200k, true},
     // DeepSeek-V3 (a Sequence of these three; its file has CR and LF as raw characters in classes)
-    {R"(\p{N}{1,3})", scanners::ScanDigits1To3},
-    {"[\xE4\xB8\x80-\xE9\xBE\xA5\xE3\x81\x80-\xE3\x82\x9F\xE3\x82\xA0-\xE3\x83\xBF]+", scanners::ScanCjkKana},
+    {R"(\p{N}{1,3})", scanners::ScanDigits1To3, false},
+    {"[\xE4\xB8\x80-\xE9\xBE\xA5\xE3\x81\x80-\xE3\x82\x9F\xE3\x82\xA0-\xE3\x83\xBF]+", scanners::ScanCjkKana, false},
     {R"([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^)"
      "\r\n"
      R"(\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[)"
@@ -32,8 +33,22 @@ constexpr ScannerEntry kScanners[] = {
      R"(]*|\s*[)"
      "\r\n"
      R"(]+|\s+(?!\S)|\s+)",
-     scanners::ScanDeepSeekWords},
+     scanners::ScanDeepSeekWords, false},  // a digit or control character alone matches nothing
 };
+
+// Runs of Isolated Splits that a Sequence applies in turn, scanned as one: the patterns, in order.
+// Their pieces tile the text by construction (the text between matches is a piece too).
+struct SequenceEntry {
+  std::vector<std::string_view> patterns;
+  SplitScanFn scan;
+};
+
+const std::vector<SequenceEntry>& SequenceScanners() {
+  static const std::vector<SequenceEntry> entries = {
+      {{kScanners[3].pattern, kScanners[4].pattern, kScanners[5].pattern}, scanners::ScanDeepSeekSequence},
+  };
+  return entries;
+}
 
 }  // namespace
 
@@ -43,11 +58,23 @@ std::vector<std::string_view> SplitScannerPatterns() {
   return patterns;
 }
 
-SplitScanFn FindSplitScanner(std::string_view pattern) {
-  if (pattern.empty()) return nullptr;
+std::vector<std::vector<std::string_view>> SequenceScannerPatterns() {
+  std::vector<std::vector<std::string_view>> sequences;
+  for (const auto& entry : SequenceScanners()) sequences.push_back(entry.patterns);
+  return sequences;
+}
+
+SplitScanner FindSplitScanner(std::string_view pattern) {
+  if (pattern.empty()) return {};
   for (const auto& entry : kScanners)
-    if (entry.pattern == pattern) return entry.scan;
-  return nullptr;
+    if (entry.pattern == pattern) return {entry.scan, entry.tiles};
+  return {};
+}
+
+SplitScanner FindSequenceScanner(const std::vector<std::string_view>& patterns) {
+  for (const auto& entry : SequenceScanners())
+    if (entry.patterns == patterns) return {entry.scan, true};
+  return {};
 }
 
 }  // namespace triton_studio::tok

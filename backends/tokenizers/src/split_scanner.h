@@ -15,11 +15,23 @@ namespace triton_studio::tok {
 // leftmost non-overlapping matches in `text` (valid UTF-8), as Oniguruma's search loop finds them.
 using SplitScanFn = void (*)(std::string_view text, std::vector<Range>& matches);
 
-// The scanner written for exactly this pattern source (byte-for-byte as in tokenizer.json), or
-// nullptr when there is none and the regex engine must run it.
-SplitScanFn FindSplitScanner(std::string_view pattern);
+struct SplitScanner {
+  SplitScanFn scan = nullptr;  // nullptr: none, the regex engine must run the pattern
+  // The matches always tile the text (every character starts a match): an Isolated Split may take
+  // them as its pieces without checking. The fuzzer and tests hold each scanner that says so to it.
+  bool tiles = false;
+};
 
-// Every pattern that has a scanner (for the differential fuzzer and tests).
+// The scanner written for exactly this pattern source (byte-for-byte as in tokenizer.json).
+SplitScanner FindSplitScanner(std::string_view pattern);
+
+// One scanner for Isolated, non-inverted Splits with these patterns applied in turn, each to the
+// pieces the one before left (as a Sequence runs them): its matches are the final pieces. A text
+// is then scanned once instead of once per Split (DeepSeek-V3's three: 1.28× faster encode).
+SplitScanner FindSequenceScanner(const std::vector<std::string_view>& patterns);
+
+// Every pattern, and every sequence of patterns, that has a scanner (for the fuzzer and tests).
 std::vector<std::string_view> SplitScannerPatterns();
+std::vector<std::vector<std::string_view>> SequenceScannerPatterns();
 
 }  // namespace triton_studio::tok

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,8 +28,41 @@ std::vector<Range> Engine(const std::string& pattern, std::string_view text) {
 
 std::vector<Range> Scanner(std::string_view pattern, std::string_view text) {
   std::vector<Range> m;
-  FindSplitScanner(pattern)(text, m);
+  FindSplitScanner(pattern).scan(text, m);
   return m;
+}
+
+// Oniguruma running the patterns as Isolated Splits in turn, each on the pieces the one before
+// left (HF's Sequence): what a sequence scanner stands in for.
+std::vector<Range> EnginesInTurn(const std::vector<std::string_view>& patterns, std::string_view text) {
+  std::vector<Range> pieces;
+  if (!text.empty()) pieces.push_back({0, static_cast<uint32_t>(text.size())});
+  for (const std::string_view pattern : patterns) {
+    const OnigRegex engine{std::string(pattern), "test"};
+    std::vector<Range> next;
+    for (const auto& [b, e] : pieces) {
+      std::vector<Range> m;
+      engine.FindMatches(text.substr(b, e - b), m);
+      uint32_t prev = 0;
+      for (const auto& [mb, me] : m) {
+        if (mb != prev) next.push_back({b + prev, b + mb});
+        if (me != mb) next.push_back({b + mb, b + me});
+        prev = me;
+      }
+      if (prev != e - b) next.push_back({b + prev, e});
+    }
+    pieces.swap(next);
+  }
+  return pieces;
+}
+
+bool Tile(const std::vector<Range>& m, size_t size) {
+  uint32_t at = 0;
+  for (const auto& [b, e] : m) {
+    if (b != at || e == b) return false;
+    at = e;
+  }
+  return at == size;
 }
 
 TEST(SplitScanners, ClassTableIsTheLinkedOnigurumasForEveryCodePoint) {
@@ -181,7 +216,7 @@ TEST(SplitScanners, ScannersAppendAfterWhatMatchesHolds) {
   for (const std::string_view pattern : SplitScannerPatterns()) {
     for (const std::string& text : {many, std::string("x y"), std::string()}) {
       std::vector<Range> got = {{7, 9}};
-      FindSplitScanner(pattern)(text, got);
+      FindSplitScanner(pattern).scan(text, got);
       std::vector<Range> want = {{7, 9}};
       const auto engine = Engine(std::string(pattern), text);
       want.insert(want.end(), engine.begin(), engine.end());
@@ -205,8 +240,73 @@ TEST(SplitScanners, TheShippedPatternsSelectAScanner) {
   };
   for (const char* node : kSplitNodes) {
     const std::string pattern = nlohmann::json::parse(node)["pattern"]["Regex"].get<std::string>();
-    EXPECT_NE(FindSplitScanner(pattern), nullptr) << pattern;
+    EXPECT_NE(FindSplitScanner(pattern).scan, nullptr) << pattern;
   }
+}
+
+// A scanner that says its matches tile the text (so Split takes them as pieces unchecked) does.
+TEST(SplitScanners, ScannersThatSayTheyTileDo) {
+  size_t tiling = 0;
+  for (const std::string_view pattern : SplitScannerPatterns()) {
+    if (!FindSplitScanner(pattern).tiles) continue;
+    ++tiling;
+    for (const char* text : kTricky) EXPECT_TRUE(Tile(Scanner(pattern, text), std::strlen(text))) << pattern << "\non: " << text;
+  }
+  EXPECT_EQ(tiling, 3u);  // cl100k, Qwen2, o200k: every character starts one of their alternatives
+}
+
+// The inputs where DeepSeek-V3's three Splits meet: numbers against letters, white space and CJK
+// (each Split's pieces are the next one's haystacks, so a match cannot run across them), kana
+// punctuation, symbols and marks inside a CJK run, non-ASCII numbers, a run of digits longer
+// than three.
+const char* const kSequenceTricky[] = {
+    "ab12345cd 12 \t7\n8x  9  ",
+    "\xE4\xB8\xAD\xE6\x96\x87" "abc \xE4\xB8\xAD" "1\xE6\x96\x87 x\xE4\xB8\xAD \xE4\xB8\xAD",
+    "\xE3\x82\xAB\xE3\x83\xBB\xE3\x82\xAB \xE3\x82\x9B\xE3\x82\x99\xE3\x83\xBC\xE3\x82\xA0\xE3\x81\x80x",
+    "\xD9\xA1\xD9\xA2\xD9\xA3\xD9\xA4" "a \xE2\x85\xAB\xE2\x85\xAB\xE2\x85\xAB\xE2\x85\xAB \xC2\xB2\xC2\xBD" "b",
+    "x.1 .5e3 1.5 -2 $3 #4a a#4 \x01" "5 \r\n5\r\n",
+};
+
+TEST(SplitScanners, SequenceScannersMatchTheirSplitsInTurn) {
+  const auto sequences = SequenceScannerPatterns();
+  ASSERT_FALSE(sequences.empty());
+  for (const auto& patterns : sequences) {
+    const SplitScanner fused = FindSequenceScanner(patterns);
+    ASSERT_NE(fused.scan, nullptr);
+    ASSERT_TRUE(fused.tiles);
+    std::vector<const char*> texts(std::begin(kTricky), std::end(kTricky));
+    texts.insert(texts.end(), std::begin(kSequenceTricky), std::end(kSequenceTricky));
+    for (const char* text : texts) {
+      std::vector<Range> got;
+      fused.scan(text, got);
+      EXPECT_EQ(got, EnginesInTurn(patterns, text)) << "on: " << text;
+    }
+  }
+}
+
+TEST(SplitScanners, DeepSeekPiecesReadAsTheSpecificationSays) {
+  const auto deepseek = SequenceScannerPatterns().at(0);
+  const auto pieces = [&](std::string_view text) {
+    std::vector<Range> m;
+    FindSequenceScanner(deepseek).scan(text, m);
+    std::vector<std::string> out;
+    for (const auto& [b, e] : m) out.emplace_back(text.substr(b, e - b));
+    return out;
+  };
+  // Numbers in threes, apart from the letters they touch; white space before a number is the end
+  // of its piece's haystack, so \s+(?!\S) takes all of it; a CJK run is a piece of its own, and
+  // the words pattern still splits kana punctuation (U+30FB) out of it.
+  EXPECT_EQ(pieces("ab12345cd  7"), (std::vector<std::string>{"ab", "123", "45", "cd", "  ", "7"}));
+  EXPECT_EQ(pieces("x\xE4\xB8\xAD\xE3\x82\xAB\xE3\x83\xBB\xE3\x82\xAB"),
+            (std::vector<std::string>{"x", "\xE4\xB8\xAD\xE3\x82\xAB", "\xE3\x83\xBB", "\xE3\x82\xAB"}));
+}
+
+// The DeepSeek-V3 file's three Split patterns, as its Sequence lists them, select the fused scanner.
+TEST(SplitScanners, DeepSeekSequenceSelectsTheFusedScanner) {
+  const auto patterns = SplitScannerPatterns();
+  EXPECT_NE(FindSequenceScanner({patterns.at(3), patterns.at(4), patterns.at(5)}).scan, nullptr);
+  EXPECT_EQ(FindSequenceScanner({patterns.at(3), patterns.at(5)}).scan, nullptr);  // not the same Sequence
+  EXPECT_EQ(FindSequenceScanner({patterns.at(4), patterns.at(3), patterns.at(5)}).scan, nullptr);
 }
 
 }  // namespace

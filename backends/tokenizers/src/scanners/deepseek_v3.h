@@ -15,5 +15,8 @@ void ScanCjkKana(std::string_view text, std::vector<Range>& matches);
 // [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+|
 //  ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 void ScanDeepSeekWords(std::string_view text, std::vector<Range>& matches);
+// The three above as DeepSeek-V3's Sequence runs them, each an Isolated Split of the pieces the
+// one before left: every resulting piece, in order (they tile the text).
+void ScanDeepSeekSequence(std::string_view text, std::vector<Range>& pieces);
 
 }  // namespace triton_studio::tok::scanners
