@@ -8,10 +8,23 @@ namespace {
 
 // Length of the run of ASCII bytes at s[i], checked 8 bytes at a time (text is mostly ASCII).
 size_t AsciiRun(std::string_view s, size_t i) {
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
   const size_t start = i;
-  for (uint64_t word; i + 8 <= s.size(); i += 8) {
-    std::memcpy(&word, s.data() + i, 8);
-    if (word & 0x8080808080808080ULL) break;
+  const auto load = [&](size_t at) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + at, 8);
+    return word & kHigh;
+  };
+  // The first high byte of a word is found by its bit, not by a byte loop after it (most runs
+  // end at a non-ASCII character, in the middle of a word); a tail shorter than a word is read
+  // as the text's last eight bytes.
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the first byte is the low bits");
+  for (; i + 8 <= s.size(); i += 8)
+    if (const uint64_t high = load(i)) return i + (static_cast<size_t>(__builtin_ctzll(high)) >> 3) - start;
+  if (i < s.size() && s.size() >= 8) {
+    const size_t skip = 8 - (s.size() - i);  // bytes of the last word before i, already known ASCII
+    const uint64_t high = load(s.size() - 8) >> (8 * skip);
+    return (high ? i + (static_cast<size_t>(__builtin_ctzll(high)) >> 3) : s.size()) - start;
   }
   while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
   return i - start;
