@@ -147,7 +147,7 @@ void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::ve
       if (split_ends) split_ends->push_back({ids.size(), true});
       continue;
     }
-    pieces.text.assign(normalized, s.begin, s.end - s.begin);
+    pieces.text = normalized.substr(s.begin, s.end - s.begin);
     pieces.ranges.assign(1, {0, static_cast<uint32_t>(pieces.text.size())});
     pieces.at_input_start = at_input_start && s.begin == 0;
     if (pre_tokenizer_) pre_tokenizer_->PreTokenize(pieces);
@@ -157,13 +157,13 @@ void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::ve
     }
     for (const auto& [begin, end] : pieces.ranges) {
       if (end <= begin) continue;
-      model_->Tokenize(std::string_view(pieces.text).substr(begin, end - begin), byte_level_, ids);
+      model_->Tokenize(pieces.text.substr(begin, end - begin), byte_level_, ids);
       split_ends->push_back({ids.size(), false});
     }
   }
   // The scratch keeps its buffers between calls, but not a huge input's.
   constexpr size_t kKeep = 1 << 20;
-  if (pieces.text.capacity() > kKeep || scratch.normalized.capacity() > kKeep) scratch = Scratch();
+  if (pieces.rewritten.capacity() > kKeep || scratch.normalized.capacity() > kKeep) scratch = Scratch();
 }
 
 void HfTokenizer::EncodeSequence(std::string_view input, std::vector<uint32_t>& ids,

@@ -64,7 +64,7 @@ class ByteLevel final : public PreTokenizer {
         text.append(pieces.text, r.first, r.second - r.first);
         ranges.emplace_back(begin, static_cast<uint32_t>(text.size()));
       }
-      pieces.text.swap(text);
+      pieces.Rewrite(text);
       pieces.ranges.swap(ranges);
     }
     if (!use_regex_) return;
@@ -181,7 +181,7 @@ class Metaspace final : public PreTokenizer {
     text.reserve(pieces.text.size() + pieces.text.size() / 4);
     for (const Range& r : pieces.ranges) {
       const auto begin = static_cast<uint32_t>(text.size());
-      const std::string_view piece = std::string_view(pieces.text).substr(r.first, r.second - r.first);
+      const std::string_view piece = pieces.text.substr(r.first, r.second - r.first);
       const bool prepend = (scheme_ == PrependScheme::kAlways ||
                             (scheme_ == PrependScheme::kFirst && pieces.at_input_start && r.first == 0)) &&
                            !piece.empty() && piece.substr(0, 1) != " " &&
@@ -196,7 +196,7 @@ class Metaspace final : public PreTokenizer {
       }
       ranges.emplace_back(begin, static_cast<uint32_t>(text.size()));
     }
-    pieces.text.swap(text);
+    pieces.Rewrite(text);
     pieces.ranges.swap(ranges);
     if (split_) {
       const char32_t rep = replacement_char_;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,13 +17,21 @@ using Range = std::pair<uint32_t, uint32_t>;  // [begin, end) byte offsets
 
 // Pieces of one input span: text (valid UTF-8) and the ranges of it that are pieces, in order.
 struct Pieces {
-  std::string text;
+  // The span's text: the caller's, not copied, until a pre-tokenizer makes new text (Rewrite).
+  std::string_view text;
+  std::string rewritten;
   std::vector<Range> ranges;
   // True when the span begins at byte 0 of the caller's input (HF's "first" prepend scheme).
   bool at_input_start = true;
   // Room a pre-tokenizer may build its output ranges in and swap with `ranges`: the caller keeps
   // Pieces between encodes, so that is not a malloc and free per encoded string.
   std::vector<Range> spare;
+
+  // Makes `new_text` the text (kept in `rewritten`); `new_text` gets the old buffer back.
+  void Rewrite(std::string& new_text) {
+    rewritten.swap(new_text);
+    text = rewritten;
+  }
 };
 
 class PreTokenizer {

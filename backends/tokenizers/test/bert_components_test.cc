@@ -50,6 +50,6 @@ TEST(BertPreTokenizer, SpacesRemovedPunctuationIsolated) {
   pieces.ranges.assign(1, {0, static_cast<uint32_t>(pieces.text.size())});
   triton_studio::tok::MakePreTokenizer(Json{{"type", "BertPreTokenizer"}}, "pre_tokenizer")->PreTokenize(pieces);
   std::vector<std::string> got;
-  for (const auto& [b, e] : pieces.ranges) got.push_back(pieces.text.substr(b, e - b));
+  for (const auto& [b, e] : pieces.ranges) got.emplace_back(pieces.text.substr(b, e - b));
   EXPECT_EQ(got, (std::vector<std::string>{"Hello", ",", "world", "!", "x", "\xC2\xBF", "y"}));
 }

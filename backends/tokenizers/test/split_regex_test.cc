@@ -20,7 +20,7 @@ Strings Pieces(const Json& pattern, const char* behavior, bool invert, const std
   pieces.ranges.assign(1, {0, static_cast<uint32_t>(text.size())});
   triton_studio::tok::MakePreTokenizer(config, "pre_tokenizer")->PreTokenize(pieces);
   Strings got;
-  for (const auto& [b, e] : pieces.ranges) got.push_back(pieces.text.substr(b, e - b));
+  for (const auto& [b, e] : pieces.ranges) got.emplace_back(pieces.text.substr(b, e - b));
   return got;
 }
 
