@@ -37,8 +37,10 @@ class WordCache {
   // cannot push past (words of up to 16 bytes with up to 2 ids take none of it).
   static constexpr size_t kMaxArenaBytes = 16 << 20;
   static constexpr size_t kKeyBytes = 16;
+  static constexpr size_t kFirstSlots = 1024;
 
-  explicit WordCache(size_t capacity) : capacity_(capacity) {}
+  // The table starts at its first size (32 KiB), so a lookup never tests for an empty one.
+  explicit WordCache(size_t capacity) : capacity_(capacity), mask_(kFirstSlots - 1), slots_(kFirstSlots) {}
 
   // A word's first 16 bytes, zero-padded, and a hash of the whole word (never 0). Most words are
   // shorter than 16 bytes: they are read, hashed and compared without a branch on their length.
@@ -83,12 +85,12 @@ class WordCache {
   // (a span's pieces are all known before the first lookup) hide the cache miss of each lookup
   // behind the work on the ones before it. Half of a warm Llama-3.1 lookup's time was that miss.
   void Prefetch(uint64_t hash) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & mask_]);
+    __builtin_prefetch(&slots_[hash & mask_]);
   }
 
-  // Appends the cached ids of `word` to `out`; false when absent.
+  // Appends the cached ids of `word` to `out`; false when absent (always for a word longer than
+  // kMaxWord, whose size no slot has).
   bool Find(std::string_view word, const Key& key, std::vector<uint32_t>& out) const {
-    if (slots_.empty()) return false;
     for (size_t i = key.hash & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
       if (s.lo == key.lo && s.hi == key.hi && s.word_size == word.size()) {
@@ -188,7 +190,7 @@ class WordCache {
     }
   }
   void Grow() {
-    std::vector<Slot> old(slots_.empty() ? 1024 : slots_.size() * 2, Slot{});
+    std::vector<Slot> old(slots_.size() * 2, Slot{});
     old.swap(slots_);
     mask_ = slots_.size() - 1;
     for (const Slot& s : old)
@@ -237,7 +239,6 @@ class SharedWordCache {
 template <typename Compute>
 inline void CachedTokenize(WordCache* cache, std::string_view word, const WordCache::Key& key,
                            std::vector<uint32_t>& out, Compute&& compute) {
-  if (word.size() > WordCache::kMaxWord) return compute();
   if (cache->Find(word, key, out)) return;
   const size_t first = out.size();
   compute();
