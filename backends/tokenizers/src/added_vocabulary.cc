@@ -3,6 +3,9 @@
 #include "added_vocabulary.h"
 
 #include <algorithm>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "unicode.h"
 #include "utf8.h"
@@ -36,8 +39,7 @@ void AddedVocabulary::Matcher::Add(std::string_view pattern, size_t token) {
       nodes_.emplace_back();
       if (node == 0) {
         root_children_[byte] = next;
-        const bool first_root_child = nodes_.size() == 2;
-        only_first_byte_ = first_root_child ? byte : -1;
+        first_bytes_.push_back(byte);
       } else {
         auto& children = nodes_[node].children;
         children.insert(std::lower_bound(children.begin(), children.end(), std::make_pair(byte, 0u)),
@@ -45,6 +47,22 @@ void AddedVocabulary::Matcher::Add(std::string_view pattern, size_t token) {
       }
     }
     node = next;
+  }
+  if (pattern.size() >= 2) {
+    const auto second = static_cast<unsigned char>(pattern[1]);
+    const unsigned pair = static_cast<unsigned>(static_cast<unsigned char>(pattern[0])) << 8 | second;
+    pair_starts_[pair >> 6] |= uint64_t{1} << (pair & 63);
+    if (std::find(second_bytes_.begin(), second_bytes_.end(), second) == second_bytes_.end())
+      second_bytes_.push_back(second);
+  }
+  bool one_byte_pattern = false;
+  for (const unsigned char b : first_bytes_) one_byte_pattern |= nodes_[root_children_[b]].token >= 0;
+  one_byte_pattern |= pattern.size() == 1;
+  pair_search_ = !one_byte_pattern && first_bytes_.size() >= 2 && first_bytes_.size() <= 4 && second_bytes_.size() <= 4;
+  for (size_t k = 0; k < 4; ++k) {
+    constexpr uint64_t kOnes = 0x0101010101010101ULL;
+    first_words_[k] = kOnes * first_bytes_[k < first_bytes_.size() ? k : 0];
+    second_words_[k] = second_bytes_.empty() ? 0 : kOnes * second_bytes_[k < second_bytes_.size() ? k : 0];
   }
   // A later pattern with the same bytes never wins a match (HF keeps the first), so keep the first.
   if (nodes_[node].token < 0) nodes_[node].token = static_cast<int64_t>(token);
@@ -57,6 +75,77 @@ uint32_t AddedVocabulary::Matcher::Child(uint32_t node, unsigned char byte) cons
     if (b > byte) break;
   }
   return 0;
+}
+
+size_t AddedVocabulary::Matcher::NextCandidate(std::string_view text, size_t i) const {
+  if (pair_search_) return NextPairStart(text, i);
+  for (;; ++i) {
+    i = NextFirstByte(text, i);
+    if (i >= text.size() || StartsAt(text, i)) return i;
+  }
+}
+
+size_t AddedVocabulary::Matcher::NextFirstByte(std::string_view text, size_t i) const {
+  const size_t n = text.size();
+  if (i < n && first_bytes_.size() == 1) {
+    // One first byte (GPT-2's "<|endoftext|>", Llama-3's "<|..."): memchr's vector loop.
+    const void* hit = std::memchr(text.data() + i, first_bytes_[0], n - i);
+    return hit == nullptr ? n : static_cast<size_t>(static_cast<const char*>(hit) - text.data());
+  }
+  while (i < n && root_children_[static_cast<unsigned char>(text[i])] == 0) ++i;
+  return i;
+}
+
+namespace {
+
+// 0x80 in each byte of x equal to a byte of `words` (each a byte repeated eight times), else 0:
+// exact per byte (no borrow crosses bytes, unlike the shorter zero-byte test).
+uint64_t EqualBytes(uint64_t x, const uint64_t (&words)[4]) {
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL, kHigh = ~kLow7;
+  uint64_t m = 0;
+  for (const uint64_t w : words) {
+    const uint64_t y = x ^ w;
+    m |= ~(((y & kLow7) + kLow7) | y) & kHigh;
+  }
+  return m;
+}
+
+}  // namespace
+
+size_t AddedVocabulary::Matcher::NextPairStart(std::string_view text, size_t i) const {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the first byte is the low bits");
+  const size_t n = text.size();
+  // Byte k of the second load is byte k + 1 of the text: a flag in both masks is a position
+  // whose byte is a first byte and whose next byte is a second byte; the pair table decides.
+#if defined(__SSE2__)
+  // Sixteen at a time, one compare per byte value.
+  const auto equal = [](__m128i v, const std::vector<unsigned char>& bytes) {
+    __m128i m = _mm_setzero_si128();
+    for (const unsigned char b : bytes) m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(b))));
+    return m;
+  };
+  for (; i + 17 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i + 1));
+    for (auto m = static_cast<uint32_t>(_mm_movemask_epi8(_mm_and_si128(equal(x, first_bytes_), equal(next, second_bytes_))));
+         m != 0; m &= m - 1) {
+      const size_t at = i + static_cast<size_t>(__builtin_ctz(m));
+      if (StartsAt(text, at)) return at;
+    }
+  }
+#endif
+  for (; i + 9 <= n; i += 8) {
+    uint64_t x, next;
+    std::memcpy(&x, text.data() + i, 8);
+    std::memcpy(&next, text.data() + i + 1, 8);
+    for (uint64_t m = EqualBytes(x, first_words_) & EqualBytes(next, second_words_); m != 0; m &= m - 1) {
+      const size_t at = i + (static_cast<size_t>(__builtin_ctzll(m)) >> 3);
+      if (StartsAt(text, at)) return at;
+    }
+  }
+  for (; i < n; ++i)
+    if (root_children_[static_cast<unsigned char>(text[i])] != 0 && StartsAt(text, i)) return i;
+  return n;
 }
 
 bool AddedVocabulary::Matcher::LongestAt(std::string_view text, size_t i, size_t& token, size_t& length) const {

@@ -66,17 +66,10 @@ class AddedVocabulary {
     void Add(std::string_view pattern, size_t token);
     bool empty() const { return nodes_.size() == 1; }
     // The first position >= i where a pattern may start (text.size() if none): most bytes start
-    // none, and this tight loop is what they cost.
-    size_t NextCandidate(std::string_view text, size_t i) const {
-      if (only_first_byte_ >= 0) {
-        // One possible first byte (GPT-2's "<|endoftext|>", Llama-3's "<|..."): memchr's
-        // vector loop instead of a table probe per byte.
-        const void* hit = i < text.size() ? std::memchr(text.data() + i, only_first_byte_, text.size() - i) : nullptr;
-        return hit == nullptr ? text.size() : static_cast<size_t>(static_cast<const char*>(hit) - text.data());
-      }
-      while (i < text.size() && root_children_[static_cast<unsigned char>(text[i])] == 0) ++i;
-      return i;
-    }
+    // none, and this loop is what they cost. A position qualifies when its byte is a pattern or,
+    // with the next byte, begins one: CodeGen's 38 whitespace tokens all start with a space or a
+    // tab, and a single space before a word (most of those) must not cost a walk down the trie.
+    size_t NextCandidate(std::string_view text, size_t i) const;
     // The token index and length of the longest pattern that starts at text[i], if any.
     bool LongestAt(std::string_view text, size_t i, size_t& token, size_t& length) const;
 
@@ -86,9 +79,25 @@ class AddedVocabulary {
       std::vector<std::pair<unsigned char, uint32_t>> children;  // sorted by byte
     };
     uint32_t Child(uint32_t node, unsigned char byte) const;
+    // The first position >= i whose byte starts a pattern (text.size() if none).
+    size_t NextFirstByte(std::string_view text, size_t i) const;
+    // NextCandidate eight bytes at a time when the patterns' first and second bytes are at most
+    // four each and none is one byte long (pair_search_).
+    size_t NextPairStart(std::string_view text, size_t i) const;
+    // Whether text[i], a pattern's first byte, is a pattern or begins one with text[i + 1].
+    bool StartsAt(std::string_view text, size_t i) const {
+      const auto b0 = static_cast<unsigned char>(text[i]);
+      if (nodes_[root_children_[b0]].token >= 0) return true;
+      if (i + 1 >= text.size()) return false;
+      const unsigned pair = static_cast<unsigned>(b0) << 8 | static_cast<unsigned char>(text[i + 1]);
+      return (pair_starts_[pair >> 6] >> (pair & 63)) & 1;
+    }
     std::vector<Node> nodes_ = std::vector<Node>(1);  // nodes_[0] is the root
     uint32_t root_children_[256] = {};                // the root's children, by byte (0 = none)
-    int only_first_byte_ = -1;                        // the one byte patterns start with, or -1
+    std::vector<unsigned char> first_bytes_, second_bytes_;  // distinct, over all patterns
+    uint64_t first_words_[4] = {}, second_words_[4] = {};     // up to four of each, in all 8 bytes
+    bool pair_search_ = false;
+    std::vector<uint64_t> pair_starts_ = std::vector<uint64_t>(1024);  // bit b0 << 8 | b1: a pattern begins so
   };
   std::vector<AddedToken> tokens_;
   std::unordered_map<uint32_t, size_t> by_id_;

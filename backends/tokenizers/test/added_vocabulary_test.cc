@@ -32,3 +32,26 @@ TEST(AddedVocabulary, APatternCutOffByTheEndOfTheTextDoesNotMatch) {
   EXPECT_EQ(Load("gpt2").Encode("a<|endoftext|>", false).back(), 50256u);
   EXPECT_NE(Load("gpt2").Encode("a<|endoftext|", false).back(), 50256u);
 }
+
+// The search for the runs' starts reads 16 and 8 bytes at a time, then byte by byte near the end:
+// a run must be found at every offset, of every length, whatever the text around it. A run of
+// two or more is its own span, so the ids are the prefix's, the run's and the suffix's alone.
+TEST(AddedVocabulary, ARunIsFoundAtEveryOffsetOfTheSearch) {
+  const auto& codegen = Load("codegen-350M-mono");
+  const auto ids = [&](const std::string& text) { return codegen.Encode(text, false); };
+  for (const char* unit : {" ", "\t"}) {
+    for (size_t len = 2; len <= 34; len += 4) {
+      std::string run;
+      while (run.size() < len) run += unit;
+      for (size_t offset = 0; offset <= 40; ++offset) {
+        const std::string prefix(offset, 'a');
+        for (const std::string suffix : {"", "b", "bcdefghijklmnopqrstuvwxyz"}) {
+          Ids want = ids(prefix);
+          for (const uint32_t id : ids(run)) want.push_back(id);
+          for (const uint32_t id : ids(suffix)) want.push_back(id);
+          ASSERT_EQ(ids(prefix + run + suffix), want) << "run of " << len << " at " << offset << ", then '" << suffix << "'";
+        }
+      }
+    }
+  }
+}
