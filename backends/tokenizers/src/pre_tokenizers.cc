@@ -286,9 +286,12 @@ class Split final : public PreTokenizer {
  private:
   // True when `matches` are non-empty, adjacent and cover [0, size): nothing between them to add.
   static bool Tiles(const std::vector<Range>& matches, size_t size) {
-    for (size_t i = 0; i < matches.size(); ++i)
-      if (matches[i].first != (i == 0 ? 0 : matches[i - 1].second) || matches[i].second == matches[i].first) return false;
-    return (matches.empty() ? 0 : matches.back().second) == size;
+    uint32_t at = 0;
+    for (const auto& [begin, end] : matches) {
+      if (begin != at || end == begin) return false;
+      at = end;
+    }
+    return at == size;
   }
   void Find(std::string_view piece, std::vector<Range>& matches) const {
     if (scanner_.scan != nullptr) return scanner_.scan(piece, matches);
