@@ -16,6 +16,7 @@
 #include "byte_level.h"
 #include "onig_regex.h"
 #include "split_scanner.h"
+#include "../test/split_reference.h"
 #include "utf8.h"
 
 using namespace triton_studio::tok;
@@ -66,37 +67,6 @@ std::string TextFrom(const uint8_t* data, size_t size) {
   std::abort();
 }
 
-bool Tile(const std::vector<Range>& m, size_t size) {
-  uint32_t at = 0;
-  for (const auto& [b, e] : m) {
-    if (b != at || e == b) return false;
-    at = e;
-  }
-  return at == size;
-}
-
-// Oniguruma running `engines` as Isolated Splits in turn (HF's Sequence), from the whole text.
-std::vector<Range> EnginesInTurn(const std::vector<std::unique_ptr<OnigRegex>>& engines, std::string_view text) {
-  std::vector<Range> pieces, next, m;
-  if (!text.empty()) pieces.push_back({0, static_cast<uint32_t>(text.size())});
-  for (const auto& engine : engines) {
-    next.clear();
-    for (const auto& [b, e] : pieces) {
-      m.clear();
-      engine->FindMatches(text.substr(b, e - b), m);
-      uint32_t prev = 0;
-      for (const auto& [mb, me] : m) {
-        if (mb != prev) next.push_back({b + prev, b + mb});
-        if (me != mb) next.push_back({b + mb, b + me});
-        prev = me;
-      }
-      if (prev != e - b) next.push_back({b + prev, e});
-    }
-    pieces.swap(next);
-  }
-  return pieces;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -134,13 +104,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     scanner.engine->FindMatches(text, want);
     scanner.scanner.scan(text, got);
     if (got != want) Differs("scanner differs from Oniguruma for pattern " + std::string(pattern), text, want, got);
-    if (scanner.scanner.tiles && !Tile(got, text.size()))
+    if (scanner.scanner.tiles && !MatchesTile(got, text.size()))
       Differs("matches do not tile the text for pattern " + std::string(pattern), text, want, got);
   }
   for (const Sequence& s : *sequences) {
     got.clear();
     s.scanner.scan(text, got);
-    if (const std::vector<Range> in_turn = EnginesInTurn(s.engines, text); got != in_turn)
+    if (const std::vector<Range> in_turn = reference::EnginesInTurn(s.engines, text); got != in_turn)
       Differs("sequence scanner differs from Oniguruma's Splits in turn", text, in_turn, got);
   }
   return 0;

@@ -245,7 +245,7 @@ class Split final : public PreTokenizer {
       matches.clear();
       Find(piece, matches);
       if (behavior_ == Behavior::kIsolated && pieces.ranges.size() == 1 && r.first == 0 &&
-          (scanner_.tiles || Tiles(matches, piece.size()))) {
+          (scanner_.tiles || MatchesTile(matches, piece.size()))) {
         // The usual case (one span that the matches cover): the matches are the pieces as they are.
         pieces.ranges.swap(matches);
         return;
@@ -284,15 +284,6 @@ class Split final : public PreTokenizer {
   }
 
  private:
-  // True when `matches` are non-empty, adjacent and cover [0, size): nothing between them to add.
-  static bool Tiles(const std::vector<Range>& matches, size_t size) {
-    uint32_t at = 0;
-    for (const auto& [begin, end] : matches) {
-      if (begin != at || end == begin) return false;
-      at = end;
-    }
-    return at == size;
-  }
   void Find(std::string_view piece, std::vector<Range>& matches) const {
     if (scanner_.scan != nullptr) return scanner_.scan(piece, matches);
     if (regex_) return regex_->FindMatches(piece, matches);

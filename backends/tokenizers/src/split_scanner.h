@@ -4,6 +4,8 @@
 // each one is differential-fuzzed against Oniguruma on its exact pattern.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +23,17 @@ struct SplitScanner {
   // them as its pieces without checking. The fuzzer and tests hold each scanner that says so to it.
   bool tiles = false;
 };
+
+// True when `matches` are non-empty, adjacent and cover [0, size): a Split has nothing between
+// them to add (what SplitScanner::tiles promises of every text).
+inline bool MatchesTile(const std::vector<Range>& matches, size_t size) {
+  uint32_t at = 0;
+  for (const auto& [begin, end] : matches) {
+    if (begin != at || end == begin) return false;
+    at = end;
+  }
+  return at == size;
+}
 
 // The scanner written for exactly this pattern source (byte-for-byte as in tokenizer.json).
 SplitScanner FindSplitScanner(std::string_view pattern);

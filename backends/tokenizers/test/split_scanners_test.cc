@@ -13,6 +13,7 @@
 #include "onig_regex.h"
 #include "scanners/char_classes.h"
 #include "scanners/scan_parts.h"
+#include "split_reference.h"
 #include "split_scanner.h"
 #include "unicode.h"
 #include "utf8.h"
@@ -32,37 +33,10 @@ std::vector<Range> Scanner(std::string_view pattern, std::string_view text) {
   return m;
 }
 
-// Oniguruma running the patterns as Isolated Splits in turn, each on the pieces the one before
-// left (HF's Sequence): what a sequence scanner stands in for.
 std::vector<Range> EnginesInTurn(const std::vector<std::string_view>& patterns, std::string_view text) {
-  std::vector<Range> pieces;
-  if (!text.empty()) pieces.push_back({0, static_cast<uint32_t>(text.size())});
-  for (const std::string_view pattern : patterns) {
-    const OnigRegex engine{std::string(pattern), "test"};
-    std::vector<Range> next;
-    for (const auto& [b, e] : pieces) {
-      std::vector<Range> m;
-      engine.FindMatches(text.substr(b, e - b), m);
-      uint32_t prev = 0;
-      for (const auto& [mb, me] : m) {
-        if (mb != prev) next.push_back({b + prev, b + mb});
-        if (me != mb) next.push_back({b + mb, b + me});
-        prev = me;
-      }
-      if (prev != e - b) next.push_back({b + prev, e});
-    }
-    pieces.swap(next);
-  }
-  return pieces;
-}
-
-bool Tile(const std::vector<Range>& m, size_t size) {
-  uint32_t at = 0;
-  for (const auto& [b, e] : m) {
-    if (b != at || e == b) return false;
-    at = e;
-  }
-  return at == size;
+  std::vector<std::unique_ptr<OnigRegex>> engines;
+  for (const std::string_view p : patterns) engines.push_back(std::make_unique<OnigRegex>(std::string(p), "test"));
+  return reference::EnginesInTurn(engines, text);
 }
 
 TEST(SplitScanners, ClassTableIsTheLinkedOnigurumasForEveryCodePoint) {
@@ -250,7 +224,7 @@ TEST(SplitScanners, ScannersThatSayTheyTileDo) {
   for (const std::string_view pattern : SplitScannerPatterns()) {
     if (!FindSplitScanner(pattern).tiles) continue;
     ++tiling;
-    for (const char* text : kTricky) EXPECT_TRUE(Tile(Scanner(pattern, text), std::strlen(text))) << pattern << "\non: " << text;
+    for (const char* text : kTricky) EXPECT_TRUE(MatchesTile(Scanner(pattern, text), std::strlen(text))) << pattern << "\non: " << text;
   }
   EXPECT_EQ(tiling, 3u);  // cl100k, Qwen2, o200k: every character starts one of their alternatives
 }
