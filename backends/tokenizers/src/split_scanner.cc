@@ -14,6 +14,18 @@ struct ScannerEntry {
   bool tiles;  // see SplitScanner::tiles
 };
 
+// DeepSeek-V3's three patterns (its file has CR and LF as raw characters in classes).
+constexpr std::string_view kDeepSeekDigits = R"(\p{N}{1,3})";
+constexpr std::string_view kDeepSeekCjk = "[\xE4\xB8\x80-\xE9\xBE\xA5\xE3\x81\x80-\xE3\x82\x9F\xE3\x82\xA0-\xE3\x83\xBF]+";
+constexpr std::string_view kDeepSeekWords =
+    R"([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^)"
+    "\r\n"
+    R"(\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[)"
+    "\r\n"
+    R"(]*|\s*[)"
+    "\r\n"
+    R"(]+|\s+(?!\S)|\s+)";
+
 // One row per hand-written scanner; a pattern not listed here runs in Oniguruma.
 constexpr ScannerEntry kScanners[] = {
     {R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
@@ -23,17 +35,10 @@ constexpr ScannerEntry kScanners[] = {
     // gpt-oss
     {R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
      scanners::ScanO200k, true},
-    // DeepSeek-V3 (a Sequence of these three; its file has CR and LF as raw characters in classes)
-    {R"(\p{N}{1,3})", scanners::ScanDigits1To3, false},
-    {"[\xE4\xB8\x80-\xE9\xBE\xA5\xE3\x81\x80-\xE3\x82\x9F\xE3\x82\xA0-\xE3\x83\xBF]+", scanners::ScanCjkKana, false},
-    {R"([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^)"
-     "\r\n"
-     R"(\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[)"
-     "\r\n"
-     R"(]*|\s*[)"
-     "\r\n"
-     R"(]+|\s+(?!\S)|\s+)",
-     scanners::ScanDeepSeekWords, false},  // a digit or control character alone matches nothing
+    // DeepSeek-V3 (a Sequence of these three)
+    {kDeepSeekDigits, scanners::ScanDigits1To3, false},
+    {kDeepSeekCjk, scanners::ScanCjkKana, false},
+    {kDeepSeekWords, scanners::ScanDeepSeekWords, false},  // a digit or control character alone matches nothing
 };
 
 // Runs of Isolated Splits that a Sequence applies in turn, scanned as one: the patterns, in order.
@@ -45,7 +50,7 @@ struct SequenceEntry {
 
 const std::vector<SequenceEntry>& SequenceScanners() {
   static const std::vector<SequenceEntry> entries = {
-      {{kScanners[3].pattern, kScanners[4].pattern, kScanners[5].pattern}, scanners::ScanDeepSeekSequence},
+      {{kDeepSeekDigits, kDeepSeekCjk, kDeepSeekWords}, scanners::ScanDeepSeekSequence},
   };
   return entries;
 }
