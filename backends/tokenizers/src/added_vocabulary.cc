@@ -78,7 +78,7 @@ uint32_t AddedVocabulary::Matcher::Child(uint32_t node, unsigned char byte) cons
 }
 
 size_t AddedVocabulary::Matcher::NextCandidate(std::string_view text, size_t i) const {
-  if (pair_search_) return NextPairStart(text, i);
+  if (pair_search_ && NextPairStart(text, i)) return i;
   for (;; ++i) {
     i = NextFirstByte(text, i);
     if (i >= text.size() || StartsAt(text, i)) return i;
@@ -112,7 +112,7 @@ uint64_t EqualBytes(uint64_t x, const uint64_t (&words)[4]) {
 
 }  // namespace
 
-size_t AddedVocabulary::Matcher::NextPairStart(std::string_view text, size_t i) const {
+bool AddedVocabulary::Matcher::NextPairStart(std::string_view text, size_t& i) const {
   static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the first byte is the low bits");
   const size_t n = text.size();
   // Byte k of the second load is byte k + 1 of the text: a flag in both masks is a position
@@ -130,7 +130,10 @@ size_t AddedVocabulary::Matcher::NextPairStart(std::string_view text, size_t i) 
     for (auto m = static_cast<uint32_t>(_mm_movemask_epi8(_mm_and_si128(equal(x, first_bytes_), equal(next, second_bytes_))));
          m != 0; m &= m - 1) {
       const size_t at = i + static_cast<size_t>(__builtin_ctz(m));
-      if (StartsAt(text, at)) return at;
+      if (StartsAt(text, at)) {
+        i = at;
+        return true;
+      }
     }
   }
 #endif
@@ -140,12 +143,13 @@ size_t AddedVocabulary::Matcher::NextPairStart(std::string_view text, size_t i) 
     std::memcpy(&next, text.data() + i + 1, 8);
     for (uint64_t m = EqualBytes(x, first_words_) & EqualBytes(next, second_words_); m != 0; m &= m - 1) {
       const size_t at = i + (static_cast<size_t>(__builtin_ctzll(m)) >> 3);
-      if (StartsAt(text, at)) return at;
+      if (StartsAt(text, at)) {
+        i = at;
+        return true;
+      }
     }
   }
-  for (; i < n; ++i)
-    if (root_children_[static_cast<unsigned char>(text[i])] != 0 && StartsAt(text, i)) return i;
-  return n;
+  return false;
 }
 
 bool AddedVocabulary::Matcher::LongestAt(std::string_view text, size_t i, size_t& token, size_t& length) const {
