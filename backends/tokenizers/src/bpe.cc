@@ -257,28 +257,8 @@ void Bpe::TokenizePieces(std::string_view text, const std::vector<std::pair<uint
       if (end > begin) TokenizeWord(std::string_view(text.data() + begin, end - begin), byte_level, out);
     return;
   }
-  // All keys first, then the lookups, each prefetching the slot of the word kAhead pieces on:
-  // the lookups of a span are independent, so their cache misses overlap instead of queueing.
-  thread_local std::vector<WordCache::Key> keys;
-  const size_t n = ranges.size();
-  if (keys.size() < n) keys.resize(n);  // grown, never shrunk: no zero-filling per span
-  for (size_t i = 0; i < n; ++i)
-    keys[i] = WordCache::KeyOf(std::string_view(text.data() + ranges[i].first, ranges[i].second - ranges[i].first), text);
-  const auto lookup = [&](size_t i) {
-    const auto [begin, end] = ranges[i];
-    if (end == begin) return;
-    const std::string_view word(text.data() + begin, end - begin);
-    CachedTokenize(cache, word, keys[i], out, [&] { TokenizeWord(word, byte_level, out); });
-  };
-  constexpr size_t kAhead = 8;
-  const size_t ahead = std::min(n, kAhead);
-  for (size_t i = 0; i < ahead; ++i) cache->Prefetch(keys[i].hash);
-  for (size_t i = 0; i + ahead < n; ++i) {
-    cache->Prefetch(keys[i + ahead].hash);
-    lookup(i);
-  }
-  for (size_t i = n - ahead; i < n; ++i) lookup(i);
-  if (keys.capacity() > (1 << 16)) keys = {};  // a huge input's buffer is not kept
+  cache->TokenizeAll(text, ranges, out,
+                     [&](std::string_view word, std::vector<uint32_t>& ids) { TokenizeWord(word, byte_level, ids); });
 }
 
 void Bpe::TokenizePiece(std::string_view piece, bool byte_level, WordCache* cache, std::vector<uint32_t>& out) const {

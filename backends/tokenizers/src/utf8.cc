@@ -3,10 +3,14 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace triton_studio::tok::utf8 {
 namespace {
 
-// Length of the run of ASCII bytes at s[i], checked 8 bytes at a time (text is mostly ASCII).
+// Length of the run of ASCII bytes at s[i], checked 16 or 8 bytes at a time (text is mostly ASCII).
 size_t AsciiRun(std::string_view s, size_t i) {
   constexpr uint64_t kHigh = 0x8080808080808080ULL;
   const size_t start = i;
@@ -19,6 +23,12 @@ size_t AsciiRun(std::string_view s, size_t i) {
   // end at a non-ASCII character, in the middle of a word); a tail shorter than a word is read
   // as the text's last eight bytes.
   static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the first byte is the low bits");
+#if defined(__SSE2__)
+  for (; i + 16 <= s.size(); i += 16) {  // sixteen bytes a step where SSE2 has them
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    if (const auto high = static_cast<uint32_t>(_mm_movemask_epi8(v))) return i + __builtin_ctz(high) - start;
+  }
+#endif
   for (; i + 8 <= s.size(); i += 8)
     if (const uint64_t high = load(i)) return i + (static_cast<size_t>(__builtin_ctzll(high)) >> 3) - start;
   if (i < s.size() && s.size() >= 8) {

@@ -6,6 +6,7 @@
 // SharedWordCache is the form the models hold.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -38,16 +39,21 @@ class WordCache {
   static constexpr size_t kMaxArenaBytes = 16 << 20;
   static constexpr size_t kKeyBytes = 16;
   static constexpr size_t kFirstSlots = 1024;
+  static constexpr size_t kAhead = 8;  // TokenizeAll prefetches this many words ahead
+  static constexpr size_t kSlack = 8;
+  static constexpr size_t kFewIds = 8;
 
   // The table starts at its first size (32 KiB), so a lookup never tests for an empty one.
   explicit WordCache(size_t capacity) : capacity_(capacity), mask_(kFirstSlots - 1), slots_(kFirstSlots) {}
 
-  // A word's first 16 bytes, zero-padded, and a hash of the whole word (never 0). Most words are
+  // A word's first 16 bytes, zero-padded, and a hash of the whole word. Most words are
   // shorter than 16 bytes: they are read, hashed and compared without a branch on their length.
   // Branches on the length, which varies word to word, were over half of the lookups'
   // mispredictions (callgrind's branch simulation, warm GPT-2 pass: 1.70 M, now 0.85 M).
+  // `size`: the word's; `hash` picks its first slot.
   struct Key {
-    uint64_t lo, hi, hash;
+    uint64_t lo, hi;
+    uint32_t hash, size;
   };
 
   // `buffer`: the text the word lies in, which is read past the word (to 16 bytes from its start,
@@ -77,42 +83,105 @@ class WordCache {
     k.lo &= word_cache_detail::kLowMask[m];
     k.hi &= word_cache_detail::kHighMask[m];
     k.hash = HashOf(k.lo, k.hi, n, p + kKeyBytes);
+    k.size = static_cast<uint32_t>(n);  // a word longer than kMaxWord matches no slot: none has its size
     return k;
   }
   static Key KeyOf(std::string_view word) { return KeyOf(word, word); }
 
-  // Starts loading the slot where a lookup of `hash` begins: callers that know their next words
-  // (a span's pieces are all known before the first lookup) hide the cache miss of each lookup
-  // behind the work on the ones before it. Half of a warm Llama-3.1 lookup's time was that miss.
-  void Prefetch(uint64_t hash) const {
-    __builtin_prefetch(&slots_[hash & mask_]);
+  // Appends the cached ids of `word` to `out`; false when absent.
+  bool Find(std::string_view word, const Key& key, std::vector<uint32_t>& out) const {
+    if (word.empty()) return false;
+    const Slot* s = Probe(slots_.data(), mask_, key, word.data());
+    if (s == nullptr) return false;
+    if (s->ids_size <= Slot::kInlineIds) {
+      out.push_back(s->ids[0]);  // most words are one token
+      if (s->ids_size == 2) out.push_back(s->ids[1]);
+      return true;
+    }
+    // A few tokens: push_back beats the general range insert and its memmove.
+    const uint32_t* ids = ids_.data() + s->ids[0];
+    if (s->ids_size <= kFewIds) {
+      for (uint16_t m = 0; m < s->ids_size; ++m) out.push_back(ids[m]);
+    } else {
+      out.insert(out.end(), ids, ids + s->ids_size);
+    }
+    return true;
   }
 
-  // Appends the cached ids of `word` to `out`; false when absent (always for a word longer than
-  // kMaxWord, whose size no slot has).
-  bool Find(std::string_view word, const Key& key, std::vector<uint32_t>& out) const {
-    for (size_t i = key.hash & mask_;; i = (i + 1) & mask_) {
-      const Slot& s = slots_[i];
-      if (s.lo == key.lo && s.hi == key.hi && s.word_size == word.size()) {
-        if (word.size() > kKeyBytes &&
-            std::memcmp(words_.data() + s.word_offset, word.data() + kKeyBytes, word.size() - kKeyBytes) != 0)
+  // Appends the ids of the words text[begin, end) of `ranges`, in order, to `out`: the cached
+  // ones where the cache has them, else `compute(word, ids)`'s, which appends them to `ids` (empty
+  // on entry) and are then remembered. Empty words have none.
+  // This is the loop a warm encode of a GPT-2-style vocabulary spends most of its time in, so it
+  // is written for that: every key first, then the lookups, each prefetching the slot of the word
+  // kAhead on (a span's lookups are independent, so their cache misses overlap instead of
+  // queueing: half a warm Llama-3.1 lookup was that miss). A word of up to 16 bytes found with one
+  // or two ids (most words) is one 8-byte copy into a buffer with room for two ids a word, and a
+  // few ids a short loop; anything else goes out of line to SlowWord.
+  template <typename Compute>
+  void TokenizeAll(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                   std::vector<uint32_t>& out, Compute&& compute) {
+    const size_t n = ranges.size();
+    thread_local std::vector<Key> keys;
+    // Grown, never shrunk: no zero-filling per span. The kAhead keys past the span are earlier
+    // spans' (or zeros): prefetching their slots costs a load, never a fault.
+    if (keys.size() < n + kAhead) keys.resize(n + kAhead);
+    Key* const k = keys.data();
+    for (size_t i = 0; i < n; ++i)
+      k[i] = KeyOf(std::string_view(text.data() + ranges[i].first, ranges[i].second - ranges[i].first), text);
+
+    // The ids go to a per-thread buffer, two a word and kSlack ahead, and to `out` in one copy:
+    // growing `out` per span zero-filled it, 2% of a warm GPT-2 encode. Everything the loop uses
+    // is a local, so that it stays in registers: the buffer's base is reloaded only after
+    // SlowWord, which may grow it, and the table only after a miss, which may grow it.
+    thread_local std::vector<uint32_t> buffer;
+    // Room for more: a span that is one long word (no pre-tokenizer) has about a token per 4 bytes.
+    const size_t room = 2 * n + text.size() / 2 + kSlack;
+    if (buffer.size() < room) buffer.resize(room);
+    uint32_t* base = buffer.data();
+    size_t w = 0;  // buffer[0, w) is written
+    const char* const t = text.data();
+    const auto* const r = ranges.data();
+    for (size_t i = 0; i < std::min(n, kAhead); ++i) __builtin_prefetch(&slots_[k[i].hash & mask_]);
+    for (size_t i = 0; i < n; ++i) {
+      const Slot* const slots = slots_.data();
+      const size_t mask = mask_;
+      __builtin_prefetch(&slots[k[i + kAhead].hash & mask]);
+      const Key key = k[i];
+      size_t j = key.hash & mask;
+      while (slots[j].word_size != 0 &&
+             !(slots[j].lo == key.lo && slots[j].hi == key.hi && slots[j].word_size == key.size))
+        j = (j + 1) & mask;
+      const Slot* s = slots[j].word_size != 0 ? &slots[j] : nullptr;
+      // Past 16 bytes the key is the word's start: the rest is compared (and, in Probe, the search
+      // goes on past a word that shares the start).
+      if (s != nullptr && key.size > kKeyBytes) s = Probe(slots, mask, key, t + r[i].first);
+      if (s != nullptr) [[likely]] {
+        const size_t count = s->ids_size;
+        if (count <= Slot::kInlineIds) {
+          base[w] = s->ids[0];
+          base[w + 1] = s->ids[1];  // may be stale: overwritten by the next word or cut
+          w += count;
           continue;
-        if (s.ids_size <= Slot::kInlineIds) {
-          out.push_back(s.ids[0]);  // most words are one token
-          if (s.ids_size == 2) out.push_back(s.ids[1]);
-        } else {
-          // A few tokens: push_back beats the general range insert and its memmove.
-          const uint32_t* ids = ids_.data() + s.ids[0];
-          if (s.ids_size <= 8) {
-            for (uint16_t k = 0; k < s.ids_size; ++k) out.push_back(ids[k]);
-          } else {
-            out.insert(out.end(), ids, ids + s.ids_size);
-          }
         }
-        return true;
+        // More ids (runs of spaces in code, rare words, a whole text with no pre-tokenizer), when
+        // they fit the room: a few by a short loop, more by memcpy.
+        if (w + count + 2 * (n - i - 1) + kSlack <= buffer.size()) {
+          const uint32_t* ids = ids_.data() + s->ids[0];
+          if (count <= kFewIds) {
+            for (size_t m = 0; m < count; ++m) base[w + m] = ids[m];
+          } else {
+            std::memcpy(base + w, ids, count * sizeof(uint32_t));
+          }
+          w += count;
+          continue;
+        }
       }
-      if (s.word_size == 0) return false;
+      w = SlowWord(std::string_view(t + r[i].first, key.size), key, s, n - i - 1, buffer, w, compute);
+      base = buffer.data();
     }
+    out.insert(out.end(), base, base + w);
+    if (keys.capacity() > (1 << 16)) keys = {};  // a huge input's buffers are not kept
+    if (buffer.capacity() > (1 << 16)) buffer = {};
   }
 
   // Adds `word` (assumed absent) unless the cache is full or the entry too large.
@@ -154,8 +223,8 @@ class WordCache {
         static_cast<unsigned __int128>(a ^ 0xA0761D6478BD642FULL) * (b ^ 0xE7037ED1A0B428DBULL);
     return static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
   }
-  // The hash of a word from its key and, past 16 bytes, the rest of it (`tail`). Never 0.
-  static uint64_t HashOf(uint64_t lo, uint64_t hi, size_t n, const char* tail) {
+  // The hash of a word from its key and, past 16 bytes, the rest of it (`tail`).
+  static uint32_t HashOf(uint64_t lo, uint64_t hi, size_t n, const char* tail) {
     uint64_t h = Mix(lo ^ (n * 0xC2B2AE3D27D4EB4FULL), hi);
     if (n > kKeyBytes) {
       size_t rest = n - kKeyBytes;
@@ -164,7 +233,7 @@ class WordCache {
       std::memcpy(buf, tail, rest);
       h = Mix(h ^ Load64(buf), Load64(buf + 8));
     }
-    return h | 1;
+    return static_cast<uint32_t>(h);
   }
   // One cache line holds two slots, and a typical word (up to 16 bytes, one or two ids) lives in
   // its slot: a hit touches one line instead of three (slot, word arena, ids arena). With ~85,000
@@ -180,8 +249,48 @@ class WordCache {
   };
   static_assert(sizeof(Slot) == 32);
 
+  // TokenizeAll's other words: found in slot `s` with more ids than fit the room, or not cached
+  // yet (s == nullptr: computed and inserted, which may grow the table). Appends their ids to
+  // buffer[0, w), leaves room for `words_left` more words, and returns the new w.
+  template <typename Compute>
+  [[gnu::noinline]] size_t SlowWord(std::string_view word, const Key& key, const Slot* s, size_t words_left,
+                                    std::vector<uint32_t>& buffer, size_t w, Compute& compute) {
+    if (word.empty()) return w;
+    thread_local std::vector<uint32_t> computed;
+    const uint32_t* ids;
+    size_t count;
+    if (s != nullptr) {
+      ids = s->ids_size <= Slot::kInlineIds ? s->ids : ids_.data() + s->ids[0];
+      count = s->ids_size;
+    } else {
+      computed.clear();
+      compute(word, computed);
+      Insert(word, key, computed.data(), computed.size());
+      ids = computed.data();
+      count = computed.size();
+    }
+    const size_t need = count + 2 * words_left + kSlack;  // room after w
+    if (w + need > buffer.size()) buffer.resize(w + 2 * need);  // twice: zero-filling in proportion to the ids
+    std::memcpy(buffer.data() + w, ids, count * sizeof(uint32_t));
+    if (computed.capacity() > (1 << 16)) computed = {};
+    return w + count;
+  }
+
+  // The slot holding the word whose key is `key` and whose bytes start at `word`, or nullptr. The
+  // word is not empty (an empty word's key is an empty slot's).
+  const Slot* Probe(const Slot* slots, size_t mask, const Key& key, const char* word) const {
+    for (size_t i = key.hash & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots[i];
+      if (s.lo == key.lo && s.hi == key.hi && s.word_size == key.size &&
+          (key.size <= kKeyBytes ||
+           std::memcmp(words_.data() + s.word_offset, word + kKeyBytes, key.size - kKeyBytes) == 0))
+        return &s;
+      if (s.word_size == 0) return nullptr;
+    }
+  }
+
   void Place(const Slot& slot) {
-    const uint64_t hash = HashOf(slot.lo, slot.hi, slot.word_size, words_.data() + slot.word_offset);
+    const uint32_t hash = HashOf(slot.lo, slot.hi, slot.word_size, words_.data() + slot.word_offset);
     for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
       if (slots_[i].word_size == 0) {
         slots_[i] = slot;

@@ -42,9 +42,10 @@ TEST(Utf8, IsValidAgreesWithTheRulesOnEverySequenceOfEdgeBytes) {
 }
 
 // A stray byte, or a valid character, at every place of ASCII runs of every length up to three
-// words (the word loop, the run's end found by its bit, the tail read as the text's last word).
+// 16-byte blocks (the block and word loops, the run's end found by its bit, the tail read as the
+// text's last word).
 TEST(Utf8, IsValidFindsAStrayByteAnywhereInAnAsciiRun) {
-  for (size_t len = 1; len <= 24; ++len) {
+  for (size_t len = 1; len <= 48; ++len) {
     for (size_t at = 0; at < len; ++at) {
       std::string text(len, 'x');
       text[at] = '\x80';
