@@ -147,14 +147,16 @@ class WordCache {
       const size_t mask = mask_;
       __builtin_prefetch(&slots[k[i + kAhead].hash & mask]);
       const Key key = k[i];
-      size_t j = key.hash & mask;
-      while (slots[j].word_size != 0 &&
-             !(slots[j].lo == key.lo && slots[j].hi == key.hi && slots[j].word_size == key.size))
-        j = (j + 1) & mask;
-      const Slot* s = slots[j].word_size != 0 ? &slots[j] : nullptr;
-      // Past 16 bytes the key is the word's start: the rest is compared (and, in Probe, the search
-      // goes on past a word that shares the start).
-      if (s != nullptr && key.size > kKeyBytes) s = Probe(slots, mask, key, t + r[i].first);
+      const Slot* s;
+      if (key.size <= kKeyBytes) [[likely]] {
+        size_t j = key.hash & mask;
+        while (slots[j].word_size != 0 &&
+               !(slots[j].lo == key.lo && slots[j].hi == key.hi && slots[j].word_size == key.size))
+          j = (j + 1) & mask;
+        s = slots[j].word_size != 0 ? &slots[j] : nullptr;
+      } else {
+        s = Probe(slots, mask, key, t + r[i].first);  // the key is the word's start: compare the rest
+      }
       if (s != nullptr) [[likely]] {
         const size_t count = s->ids_size;
         if (count <= Slot::kInlineIds) {
