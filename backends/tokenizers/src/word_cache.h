@@ -40,8 +40,8 @@ class WordCache {
   static constexpr size_t kKeyBytes = 16;
   static constexpr size_t kFirstSlots = 1024;
   static constexpr size_t kAhead = 8;  // TokenizeAll prefetches this many words ahead
-  static constexpr size_t kSlack = 8;
-  static constexpr size_t kFewIds = 8;
+  static constexpr size_t kSlack = 8;   // TokenizeAll's room beyond two ids a word
+  static constexpr size_t kFewIds = 8;  // up to this many ids are copied by a loop, more by memcpy
 
   // The table starts at its first size (32 KiB), so a lookup never tests for an empty one.
   explicit WordCache(size_t capacity) : capacity_(capacity), mask_(kFirstSlots - 1), slots_(kFirstSlots) {}
@@ -115,8 +115,8 @@ class WordCache {
   // is written for that: every key first, then the lookups, each prefetching the slot of the word
   // kAhead on (a span's lookups are independent, so their cache misses overlap instead of
   // queueing: half a warm Llama-3.1 lookup was that miss). A word of up to 16 bytes found with one
-  // or two ids (most words) is one 8-byte copy into a buffer with room for two ids a word, and a
-  // few ids a short loop; anything else goes out of line to SlowWord.
+  // or two ids (most words) is two stores into a buffer with room for two ids a word, a few ids a
+  // short loop; anything else goes out of line to SlowWord.
   template <typename Compute>
   void TokenizeAll(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
                    std::vector<uint32_t>& out, Compute&& compute) {
