@@ -149,6 +149,8 @@ class WordCache {
       const Key key = k[i];
       const Slot* s;
       if (key.size <= kKeyBytes) [[likely]] {
+        // Probe's search without its tail compare, written out: calling Probe here (its memcmp
+        // branch inlined into the loop) cost GPT-2's warm pass 9% more instructions.
         size_t j = key.hash & mask;
         while (slots[j].word_size != 0 &&
                !(slots[j].lo == key.lo && slots[j].hi == key.hi && slots[j].word_size == key.size))
