@@ -81,9 +81,10 @@ class AddedVocabulary {
     uint32_t Child(uint32_t node, unsigned char byte) const;
     // The first position >= i whose byte starts a pattern (text.size() if none).
     size_t NextFirstByte(std::string_view text, size_t i) const;
-    // NextCandidate over whole blocks of 16 bytes (SSE2; else 8), for when the patterns' first
-    // and second bytes are at most four each and none is one byte long (pair_search_): true with
-    // `i` at the candidate, or false with `i` where the blocks end (the rest is byte by byte).
+    // NextCandidate in blocks of 16 bytes (SSE2; else 8), for when the patterns' first and
+    // second bytes are at most four each and none is one byte long (pair_search_): true with `i`
+    // at the candidate, or false with `i` where the search ended (the text's end with SSE2, else
+    // where the blocks end: the rest is byte by byte).
     bool NextPairStart(std::string_view text, size_t& i) const;
     // Whether text[i], a pattern's first byte, is a pattern or begins one with text[i + 1].
     bool StartsAt(std::string_view text, size_t i) const {
