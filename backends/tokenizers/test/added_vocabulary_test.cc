@@ -35,8 +35,8 @@ TEST(AddedVocabulary, APatternCutOffByTheEndOfTheTextDoesNotMatch) {
 
 // The search for the runs' starts reads 16 bytes at a time, then the text's last 17 bytes (or a
 // zero-padded copy of a shorter text): a run must be found at every offset, of every length,
-// whatever the text around it. A run of
-// two or more is its own span, so the ids are the prefix's, the run's and the suffix's alone.
+// whatever the text around it. A run of two or more is its own span, so the ids are the prefix's,
+// the run's and the suffix's alone.
 TEST(AddedVocabulary, ARunIsFoundAtEveryOffsetOfTheSearch) {
   const auto& codegen = Load("codegen-350M-mono");
   const auto ids = [&](const std::string& text) { return codegen.Encode(text, false); };
