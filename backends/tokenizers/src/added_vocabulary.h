@@ -77,8 +77,17 @@ class AddedVocabulary {
     struct Node {
       int64_t token = -1;  // the pattern ending here, -1 if none
       std::vector<std::pair<unsigned char, uint32_t>> children;  // sorted by byte
+      // The child reached by `byte`, 0 if none. Inline: LongestAt runs it for every byte it walks.
+      uint32_t Child(unsigned char byte) const {
+        for (const auto& [b, child] : children) {
+          if (b >= byte) return b == byte ? child : 0;
+        }
+        return 0;
+      }
     };
-    uint32_t Child(uint32_t node, unsigned char byte) const;
+    uint32_t Child(uint32_t node, unsigned char byte) const {
+      return node == 0 ? root_children_[byte] : nodes_[node].Child(byte);
+    }
     // The first position >= i whose byte starts a pattern (text.size() if none).
     size_t NextFirstByte(std::string_view text, size_t i) const;
     // NextCandidate in blocks of 16 bytes (SSE2; else 8), for when the patterns' first and
