@@ -1,5 +1,7 @@
 // Compares the native tokenizer with Hugging Face's own library (npm `tokenizers`, Rust) on a list
 // of inputs: encoded ids, decoded text, and streaming decode against full decode.
+import { readFileSync } from 'node:fs';
+
 import { Tokenizer } from 'tokenizers';
 
 import { type BatchInput, runBatch } from './native.js';
@@ -40,13 +42,15 @@ export async function checkParity(
     skip_special_tokens: opts.skipSpecialTokens,
   }));
   const native = runBatch(binary, tokenizerFile, batch, opts.launcher);
+  const texts = inputs.map(inputText);
+  const expectedIds = await referenceIds(reference, tokenizerFile, texts, opts.addSpecialTokens);
+  const decoded = await reference.decodeBatch(expectedIds, opts.skipSpecialTokens);
   const mismatches: Mismatch[] = [];
   for (let index = 0; index < inputs.length; index++) {
-    const text = inputText(inputs[index]!);
+    const text = texts[index]!;
     const got = native[index]!;
     const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-    const enc = await reference.encode(text, null, { addSpecialTokens: opts.addSpecialTokens });
-    const ids = enc.getIds();
+    const ids = expectedIds[index]!;
     if (got.error !== undefined) {
       mismatches.push({ index, input: shown, what: 'error', expected: ids, actual: got.error });
       continue;
@@ -55,14 +59,33 @@ export async function checkParity(
       mismatches.push({ index, input: shown, what: 'ids', expected: ids, actual: got.ids });
       continue;
     }
-    const decoded = await reference.decode(ids, opts.skipSpecialTokens);
-    if (decoded !== got.text)
-      mismatches.push({ index, input: shown, what: 'text', expected: decoded, actual: got.text });
+    if (decoded[index] !== got.text)
+      mismatches.push({ index, input: shown, what: 'text', expected: decoded[index], actual: got.text });
     if (got.stream !== got.text) {
       mismatches.push({ index, input: shown, what: 'stream', expected: got.text, actual: got.stream });
     }
   }
   return mismatches;
+}
+
+/**
+ * HF's ids for each text. One encodeBatch call is four times faster than a call per text (the
+ * binding's per-call cost, not the tokenizer), and gives the same ids unless the file pads to the
+ * batch's longest: then each text is encoded alone, as the native side does.
+ */
+async function referenceIds(
+  reference: Tokenizer,
+  tokenizerFile: string,
+  texts: string[],
+  addSpecialTokens: boolean,
+): Promise<number[][]> {
+  const { padding } = JSON.parse(readFileSync(tokenizerFile, 'utf8')) as { padding?: unknown };
+  if (padding != null) {
+    const ids: number[][] = [];
+    for (const text of texts) ids.push((await reference.encode(text, null, { addSpecialTokens })).getIds());
+    return ids;
+  }
+  return (await reference.encodeBatch(texts, { addSpecialTokens })).map((e) => e.getIds());
 }
 
 function sameIds(a: number[], b: number[]): boolean {
