@@ -10,6 +10,7 @@ const stages = [
   'ctest.xml',
   'unit.json',
   'integration.json',
+  'integration-tokenizers.json',
   'vscode.json',
   'vscode-no-pipeline.json',
   'vscode-vsix.json',

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const corpus = path.join(scratch, 'prompts.jsonl');
   writeFileSync(corpus, prompts.map((text) => JSON.stringify({ text })).join('\n'));
   const lib = JSON.parse(
-    execFileSync(ensureNativeTool('ts-tokenize-bench'), [
+    execFileSync(await ensureNativeTool('ts-tokenize-bench'), [
       '--tokenizer',
       path.join(repoRoot, '.cache/tokenizers/gpt2/tokenizer.json'),
       '--corpus',

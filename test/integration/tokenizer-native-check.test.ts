@@ -9,8 +9,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { ensureNativeTool, repoRoot } from '../../bench/tokenizers/native.js';
 import { validatePipeline } from '../../generator/index.js';
 
-beforeAll(() => {
-  ensureNativeTool('ts-tokenize');
+beforeAll(async () => {
+  await ensureNativeTool('ts-tokenize');
 });
 
 it('TS-E056 names what the native library cannot load', () => {

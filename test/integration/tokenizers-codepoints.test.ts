@@ -11,7 +11,7 @@ let binary = '';
 let files = {} as Record<TokenizerName, string>;
 
 beforeAll(async () => {
-  binary = ensureTsTokenize();
+  binary = await ensureTsTokenize();
   files = await assembleTokenizers();
 });
 

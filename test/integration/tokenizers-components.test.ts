@@ -40,7 +40,7 @@ let base = {} as Record<TokenizerName, Json>;
 let dir = '';
 
 beforeAll(async () => {
-  binary = ensureTsTokenize();
+  binary = await ensureTsTokenize();
   const files = await assembleTokenizers();
   base = Object.fromEntries(
     Object.entries(files).map(([name, file]) => [name, JSON.parse(readFileSync(file, 'utf8')) as Json]),

@@ -90,7 +90,7 @@ let batches: PairRow[][] = [];
 let rows: PairRow[][] = [];
 
 beforeAll(async () => {
-  binary = ensureTsTokenize();
+  binary = await ensureTsTokenize();
   files = await assembleTokenizers();
   const texts = loadCorpus()
     .filter((_, i) => FULL || i % 4 === 0)

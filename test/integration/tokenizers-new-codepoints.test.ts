@@ -37,7 +37,7 @@ let inputs: ParityInput[] = [];
 let newCodePoints = 0;
 
 beforeAll(async () => {
-  binary = ensureTsTokenize();
+  binary = await ensureTsTokenize();
   Object.assign(files, await assembleTokenizers(), { 'unigram (trained)': trainedUnigramFile() });
   for (const f of PRECOMPILED) files[f] = path.join(ROOT, 'test/fixtures/tokenizers/precompiled', f);
   const [before, after] = await Promise.all([unassigned('14.0.0'), unassigned('17.0.0')]);

@@ -32,8 +32,8 @@ const NORMALIZERS: Record<string, unknown> = {
 let binary = '';
 let inputs: ParityInput[] = [];
 
-beforeAll(() => {
-  binary = ensureTsTokenize();
+beforeAll(async () => {
+  binary = await ensureTsTokenize();
   inputs = everyCodePoint(256, ' ');
 });
 

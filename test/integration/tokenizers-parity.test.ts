@@ -27,7 +27,7 @@ let files = {} as Record<TokenizerName | typeof UNIGRAM, string>;
 let corpus: ParityInput[] = [];
 
 beforeAll(async () => {
-  binary = ensureTsTokenize();
+  binary = await ensureTsTokenize();
   files = { ...(await assembleTokenizers()), [UNIGRAM]: trainedUnigramFile() };
   const all = loadCorpus();
   expect(all.length).toBeGreaterThanOrEqual(20_000);

@@ -38,8 +38,8 @@ const CORNERS = [
 let binary = '';
 let corpus: ParityInput[] = [];
 
-beforeAll(() => {
-  binary = ensureTsTokenize();
+beforeAll(async () => {
+  binary = await ensureTsTokenize();
   corpus = [...loadCorpus(), ...CORNERS];
   expect(corpus.length).toBeGreaterThanOrEqual(20_000);
 });

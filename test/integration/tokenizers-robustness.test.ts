@@ -16,7 +16,7 @@ let files = {} as Record<TokenizerName, string>;
 let dir = '';
 
 beforeAll(async () => {
-  binary = ensureTsTokenize();
+  binary = await ensureTsTokenize();
   files = await assembleTokenizers();
   dir = mkdtempSync(path.join(tmpdir(), 'ts-tok-robust-'));
 });

@@ -41,8 +41,8 @@ function everyCodePoint(): ParityInput[] {
   return out;
 }
 
-beforeAll(() => {
-  binary = ensureTsTokenize();
+beforeAll(async () => {
+  binary = await ensureTsTokenize();
   probe = probeTokenizer({ preTokenizer: { type: 'UnicodeScripts' } });
 });
 
