@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 RESULTS=out/test-results
 rm -rf "$RESULTS" && mkdir -p "$RESULTS"
 
-step() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
+# Each stage's header says when it started ($SECONDS: since this script began), so a log shows
+# where CI's time goes.
+step() { printf '\n\033[1m== %s ==\033[0m (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 step "setup"
 bash scripts/setup.sh --tests
@@ -51,5 +53,6 @@ cat "$RESULTS/integration-tokenizers.log"
 step "extension tests (real VS Code)"
 npm run -s test:vscode || status=1
 
+step "summary"
 node scripts/test-summary.mjs "$RESULTS" || status=1
 exit $status

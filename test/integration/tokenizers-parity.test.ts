@@ -2,7 +2,7 @@
 // on the project corpus (scripts/build-corpus.ts: real code, prose, ~35 languages, emoji, edge
 // cases, invalid UTF-8) for every assembled tokenizer, plus text with the tokenizer's own added
 // tokens inside: ids, decoded text, and streaming decode.
-// Every string, in CI too (about six minutes for all twelve tokenizers); TOKENIZERS_SAMPLED_CORPUS=1
+// Every string, in CI too (about two and a half minutes for all twelve); TOKENIZERS_SAMPLED_CORPUS=1
 // checks every 8th, for a quick local run.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -277,3 +277,16 @@ describe('every test file is named after the module or behaviour it pins', () =>
     expect(stale).toEqual([]);
   });
 });
+
+describe('the tokenizer exactness lane starts no server', () => {
+  // scripts/test.sh runs test/integration/tokenizers-* beside the server tests, niced: a file there
+  // that started tritonserver or built a repository would compete with them for the same ports,
+  // state folder and build trees.
+  const lane = tracked.filter((f) => /^test\/integration\/tokenizers-[^/]*\.test\.ts$/.test(f));
+
+  it('imports nothing that serves or builds repositories, in every tokenizers-* integration file', () => {
+    const serving = /from '[^']*(client\/|generator\/build|generator\/index|cli\/|run-cli)[^']*'/;
+    expect(lane.length).toBeGreaterThanOrEqual(10);
+    expect(lane.filter((f) => serving.test(readFileSync(f, 'utf8')))).toEqual([]);
+  });
+});
