@@ -142,11 +142,11 @@ class WordCache {
     const char* const t = text.data();
     const auto* const r = ranges.data();
     for (size_t i = 0; i < std::min(n, kAhead); ++i) __builtin_prefetch(&slots_[k[i].hash & mask_]);
+    const Slot* slots = slots_.data();
+    size_t mask = mask_;
     for (size_t i = 0; i < n; ++i) {
-      const Slot* const slots = slots_.data();
-      const size_t mask = mask_;
       __builtin_prefetch(&slots[k[i + kAhead].hash & mask]);
-      const Key key = k[i];
+      const Key& key = k[i];  // in place: a copy was stored to the stack for SlowWord every word
       const Slot* s;
       if (key.size <= kKeyBytes) [[likely]] {
         // Probe's search without its tail compare, written out: calling Probe here (its memcmp
@@ -182,6 +182,8 @@ class WordCache {
       }
       w = SlowWord(std::string_view(t + r[i].first, key.size), key, s, n - i - 1, buffer, w, compute);
       base = buffer.data();
+      slots = slots_.data();  // an insert may have grown the table
+      mask = mask_;
     }
     out.insert(out.end(), base, base + w);
     if (keys.capacity() > (1 << 16)) keys = {};  // a huge input's buffers are not kept
