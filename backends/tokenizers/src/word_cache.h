@@ -146,7 +146,9 @@ class WordCache {
     size_t mask = mask_;
     for (size_t i = 0; i < n; ++i) {
       __builtin_prefetch(&slots[k[i + kAhead].hash & mask]);
-      const Key& key = k[i];  // in place: a copy was stored to the stack for SlowWord every word
+      // In place: a copy was stored to the stack every word, for SlowWord's reference. `keys` stays
+      // put while SlowWord runs, since `compute` merges one word and never encodes through a cache.
+      const Key& key = k[i];
       const Slot* s;
       if (key.size <= kKeyBytes) [[likely]] {
         // Probe's search without its tail compare, written out: calling Probe here (its memcmp
