@@ -118,7 +118,7 @@ class WordCache {
   // or two ids (most words) is two stores into a buffer with room for two ids a word, a few ids a
   // short loop; anything else goes out of line to SlowWord.
   template <typename Compute>
-  void TokenizeAll(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+  [[gnu::noinline]] void TokenizeAll(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
                    std::vector<uint32_t>& out, Compute&& compute) {
     const size_t n = ranges.size();
     thread_local std::vector<Key> keys;
@@ -126,8 +126,9 @@ class WordCache {
     // spans' (or zeros): prefetching their slots costs a load, never a fault.
     if (keys.size() < n + kAhead) keys.resize(n + kAhead);
     Key* const k = keys.data();
-    for (size_t i = 0; i < n; ++i)
-      k[i] = KeyOf(std::string_view(text.data() + ranges[i].first, ranges[i].second - ranges[i].first), text);
+    KeyAll(text, ranges, k);
+    const char* const t = text.data();
+    const auto* const r = ranges.data();
 
     // The ids go to a per-thread buffer, two a word and kSlack ahead, and to `out` in one copy:
     // growing `out` per span zero-filled it, 2% of a warm GPT-2 encode. Everything the loop uses
@@ -139,8 +140,6 @@ class WordCache {
     if (buffer.size() < room) buffer.resize(room);
     uint32_t* base = buffer.data();
     size_t w = 0;  // buffer[0, w) is written
-    const char* const t = text.data();
-    const auto* const r = ranges.data();
     for (size_t i = 0; i < std::min(n, kAhead); ++i) __builtin_prefetch(&slots_[k[i].hash & mask_]);
     const Slot* slots = slots_.data();
     size_t mask = mask_;
@@ -233,15 +232,15 @@ class WordCache {
   }
   // The hash of a word from its key and, past 16 bytes, the rest of it (`tail`).
   static uint32_t HashOf(uint64_t lo, uint64_t hi, size_t n, const char* tail) {
-    uint64_t h = Mix(lo ^ (n * 0xC2B2AE3D27D4EB4FULL), hi);
-    if (n > kKeyBytes) {
-      size_t rest = n - kKeyBytes;
-      for (; rest >= 16; rest -= 16, tail += 16) h = Mix(h ^ Load64(tail), Load64(tail + 8));
-      char buf[16] = {};
-      std::memcpy(buf, tail, rest);
-      h = Mix(h ^ Load64(buf), Load64(buf + 8));
-    }
-    return static_cast<uint32_t>(h);
+    const uint64_t h = Mix(lo ^ (n * 0xC2B2AE3D27D4EB4FULL), hi);
+    return static_cast<uint32_t>(n > kKeyBytes ? TailHash(h, n - kKeyBytes, tail) : h);
+  }
+  // Out of line: its loop and buffer would take registers from the keying loops around HashOf.
+  [[gnu::noinline]] static uint64_t TailHash(uint64_t h, size_t rest, const char* tail) {
+    for (; rest >= 16; rest -= 16, tail += 16) h = Mix(h ^ Load64(tail), Load64(tail + 8));
+    char buf[16] = {};
+    std::memcpy(buf, tail, rest);
+    return Mix(h ^ Load64(buf), Load64(buf + 8));
   }
   // One cache line holds two slots, and a typical word (up to 16 bytes, one or two ids) lives in
   // its slot: a hit touches one line instead of three (slot, word arena, ids arena). With ~85,000
@@ -256,6 +255,30 @@ class WordCache {
     uint32_t ids[kInlineIds];  // or ids[0]: the offset in ids_, when ids_size > kInlineIds
   };
   static_assert(sizeof(Slot) == 32);
+
+  // The keys of the words text[begin, end) of `ranges`, into k[0, ranges.size()). Out of line: a
+  // leaf with few live values keeps them in registers (inlined into TokenizeAll's caller, the
+  // loop spilled its bounds to the stack).
+  [[gnu::noinline]] static void KeyAll(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                                       Key* k) {
+    const char* const t = text.data();
+    const auto* const r = ranges.data();
+    const size_t n = ranges.size();
+    size_t i = 0;
+    // Words that start 16 bytes or more before the text's end (all but the last few, as pieces
+    // come in order) take two plain loads, without KeyOf's test of the distance.
+    if (text.size() >= kKeyBytes) {
+      const size_t far = text.size() - kKeyBytes;
+      for (; i < n && r[i].first <= far; ++i) {
+        const uint32_t begin = r[i].first, size = r[i].second - begin;
+        const size_t m = size < kKeyBytes ? size : kKeyBytes;
+        const uint64_t lo = Load64(t + begin) & word_cache_detail::kLowMask[m];
+        const uint64_t hi = Load64(t + begin + 8) & word_cache_detail::kHighMask[m];
+        k[i] = Key{lo, hi, HashOf(lo, hi, size, t + begin + kKeyBytes), size};
+      }
+    }
+    for (; i < n; ++i) k[i] = KeyOf(std::string_view(t + r[i].first, r[i].second - r[i].first), text);
+  }
 
   // TokenizeAll's other words: found in slot `s` with more ids than fit the room, or not cached
   // yet (s == nullptr: computed and inserted, which may grow the table). Appends their ids to
