@@ -1,10 +1,7 @@
 // GPT-2's byte-level alphabet and split rule (see byte_level.h).
 #include "byte_level.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
+#include "scanners/ascii_block.h"
 #include "scanners/char_classes.h"
 #include "scanners/scan_parts.h"
 #include "utf8.h"
@@ -177,30 +174,39 @@ inline size_t ContractionLength(const char* p, const char* end) {
 }
 
 #if defined(__SSE2__)
-// Where pieces start among the 16 bytes at p, all ASCII and none an apostrophe (which may start a
-// contraction): bit j is set when a piece starts at p + j, bit 0 always (p starts one). 0 when the
-// bytes are not all such: the scalar path decides. p[16], the character after them, must exist.
-// In ASCII without contractions a piece starts where the kind changes, except after a space that
-// leads the run it precedes, and at a white-space character followed by a non-space (the last
-// character \s+(?!\S) leaves to the next piece; a leading space when it is ' ').
-inline uint32_t AsciiPieceStarts(const char* p) {
-  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  const auto mask = [](__m128i m) { return static_cast<uint32_t>(_mm_movemask_epi8(m)); };
-  const auto in = [](__m128i x, char lo, char hi) {
-    return _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(static_cast<char>(lo - 1))),
-                         _mm_cmplt_epi8(x, _mm_set1_epi8(static_cast<char>(hi + 1))));
-  };
-  if (mask(_mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')))) != 0) return 0;  // beyond ASCII, or '
-  const uint32_t letter = mask(in(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z'));
-  const uint32_t digit = mask(in(v, '0', '9'));
-  const uint32_t blank = mask(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
-  const uint32_t space = blank | mask(in(v, '\t', '\r'));
-  const Kind next = ByteKind(p + 16);
-  size_t len;
-  const bool space_after = next == kSpace || (next == kMulti && KindAt(p + 16, len, BmpKinds()) == kSpace);
-  const uint32_t space_next = space >> 1 | static_cast<uint32_t>(space_after) << 15;
-  const uint32_t kind_change = (letter ^ letter << 1) | (digit ^ digit << 1) | (space ^ space << 1);
-  return ((space & ~space_next) | (kind_change & ~(blank << 1)) | 1) & 0xFFFF;
+// The pieces that begin in the 64 bytes at p (which begins one) and are decided by ASCII bytes
+// (scanners/ascii_block.h): writes them to out[m...], offsets from `at` (p's), and returns where
+// the next piece begins (`end` when the text's last piece was written), or p when none could be
+// decided (a non-ASCII byte too close); `try_from` is then past the block's last non-ASCII byte.
+// In ASCII the pattern's choices are local; a byte begins a piece when (P: the byte before):
+// - a letter, digit or other: P is not of its kind and not ' ' (` ?X+`: a space before a run
+//   leads it: the last space of a run always begins a piece), or a contraction ended there;
+// - white space: P is not white space, or it is the last of its run and a non-space follows
+//   (`\s+(?!\S)` left it; a run that ends the text is one piece).
+// A contraction ('s 't 're 've 'm 'll 'd) is an apostrophe that begins a piece (P neither other
+// nor ' '), then its letters.
+template <typename Piece>
+const char* AsciiPieces(const char* p, const char* end, uint32_t at, Piece* out, size_t& m, const char*& try_from) {
+  scanners::AsciiBlock b(p, static_cast<size_t>(end - p));
+  if (b.high != 0) {
+    try_from = p + b.after_high;
+    if (b.limit == 0) return p;
+  }
+  const uint64_t p_blank = b.blank << 1, p_other = b.other << 1;
+  uint64_t after_contraction = 0, inside_contraction = 0;
+  for (uint64_t a = b.apostrophe & ~p_other & ~p_blank & (b.letter >> 1); a != 0; a &= a - 1) {
+    const size_t j = static_cast<size_t>(__builtin_ctzll(a));
+    if (const size_t len = ContractionLength(p + j, end); len != 0) {
+      if (j + len < 64) after_contraction |= 1ULL << (j + len);
+      inside_contraction |= ((1ULL << len) - 2) << j;
+    }
+  }
+  uint64_t starts = b.letter & ((~(b.letter << 1) & ~p_blank) | after_contraction) & ~inside_contraction;
+  starts |= b.digit & ~(b.digit << 1) & ~p_blank;
+  starts |= b.other & ~p_other & ~p_blank;
+  starts |= b.white & (~(b.white << 1) | ((b.valid & ~b.white) >> 1));
+  const uint32_t next = scanners::AppendBlockPieces(starts, b, at, out, m);
+  return p + (next - at);
 }
 #endif
 
@@ -234,22 +240,17 @@ void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint3
   };
   const char* const end = text.data() + text.size();
   const uintptr_t bias = reinterpret_cast<uintptr_t>(text.data()) - base;  // text pointer - bias = offset
+  [[maybe_unused]] const char* try_from = text.data();  // where the next block may begin
   const auto offset = [bias](const char* p) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p) - bias); };
   for (const char* p = text.data(); p < end;) {
 #if defined(__SSE2__)
-    // Sixteen ASCII bytes at a time while they hold a piece start beyond p.
-    if (end - p > 16) {
-      if (uint32_t starts = AsciiPieceStarts(p) & ~1u) {
-        room_for(16);
-        const uint32_t at = offset(p);
-        uint32_t from = at;
-        do {
-          const uint32_t to = at + static_cast<uint32_t>(__builtin_ctz(starts));
-          *piece++ = {from, to};
-          from = to;
-          starts &= starts - 1;
-        } while (starts != 0);
-        p += from - at;
+    if (p >= try_from) {
+      room_for(65);
+      size_t m = 0;
+      const char* next = AsciiPieces(p, end, offset(p), piece, m, try_from);
+      piece += m;
+      if (next != p) {
+        p = next;
         continue;
       }
     }

@@ -8,6 +8,7 @@
 
 #include "byte_level.h"
 #include "onig_regex.h"
+#include "split_reference.h"
 
 namespace triton_studio::tok {
 namespace {
@@ -62,6 +63,19 @@ TEST(ByteLevelSplit, MatchesOnigurumaOnTheTrickyInputs) {
     std::vector<Range> want;
     engine.FindMatches(text, want);
     EXPECT_EQ(Split(text), want) << "on: " << text;
+  }
+}
+
+// Random text around SplitGpt2's 64-byte blocks (half of it all ASCII): see split_scanners_test.
+TEST(ByteLevelSplit, MatchesOnigurumaOnRandomTextAroundItsBlocks) {
+  const OnigRegex engine(std::string(byte_level::kGpt2Pattern), "test");
+  uint64_t state = 0x2545F4914F6CDD1DULL;
+  std::vector<Range> want;
+  for (int round = 0; round < 10000; ++round) {
+    const std::string text = reference::RandomScannerText(state, state % 300, round % 2 == 0);
+    want.clear();
+    engine.FindMatches(text, want);
+    ASSERT_EQ(Split(text), want) << "on: " << text;
   }
 }
 

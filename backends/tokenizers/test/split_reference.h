@@ -1,9 +1,12 @@
-// What a sequence scanner is held to, shared by split_scanners_test.cc and
-// fuzz/fuzz_split_scanners.cc: Oniguruma running its patterns as HF's Sequence of Isolated Splits.
+// What the scanners are held to, shared by split_scanners_test.cc, byte_level_split_test.cc and
+// fuzz/fuzz_split_scanners.cc: Oniguruma running a sequence's patterns as HF's Sequence of
+// Isolated Splits, and random text of the bytes the scanners decide on.
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,6 +37,28 @@ inline std::vector<Range> EnginesInTurn(const std::vector<std::unique_ptr<OnigRe
     pieces.swap(next);
   }
   return pieces;
+}
+
+// Random text of the bytes the scanners' 64-byte block paths decide on (white space of each kind,
+// the contraction letters in both cases, digits and digit runs, punctuation, the apostrophe and
+// contractions), `size` bytes or a character more; unless `ascii`, with a non-ASCII letter, digit,
+// space or CJK character now and then. `state`: a xorshift generator's, advanced.
+inline std::string RandomScannerText(uint64_t& state, size_t size, bool ascii) {
+  static const char* const kPieces[] = {
+      " ", " ", "  ", "\t", "\n", "\r", "\v", "\f", "'", "'", "s", "S", "t", "e", "r", "v", "l", "L", "m",
+      "d", "D", "a", "Q", "0", "7", "9", ".", ",", "-", "/", "!", "\x01", "12345", "'s", "'LL", "'re", "\r\n",
+      "  \n", ".\n", "\xC3\xA9", "\xC2\xA0", "\xE4\xBD\xA0", "\xD9\xA1"};
+  const auto next = [&] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  };
+  std::string text;
+  while (text.size() < size) {
+    const char* piece = kPieces[next() % std::size(kPieces)];
+    if (ascii && static_cast<unsigned char>(piece[0]) >= 0x80) continue;
+    text += piece;
+  }
+  return text;
 }
 
 }  // namespace triton_studio::tok::reference

@@ -8,11 +8,7 @@
 
 #include "scanners/scan_parts.h"
 
-#include <algorithm>
-#include <cstring>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "scanners/ascii_block.h"
 
 namespace triton_studio::tok::scanners {
 namespace {
@@ -65,64 +61,24 @@ inline size_t LettersEnd(std::string_view s, size_t p) {
 // A lead (`[^\r\n\p{L}\p{N}]?` before a letter) is a white-space or other byte before a letter,
 // unless it is other after other or ' ' (a run that `[^\s\p{L}\p{N}]+` takes whole) or an
 // apostrophe that begins a contraction.
-struct AsciiBlockState {
-  size_t try_from = 0;  // no block before this offset: the last one met a non-ASCII byte there
-};
-
-inline uint64_t Bits(__m128i m) { return static_cast<uint16_t>(_mm_movemask_epi8(m)); }
-
 // The pieces that begin in text[i, i + 64) (i begins one) and are decided by ASCII bytes: appends
 // them to out[m...] and returns where the next piece begins (n when the text's last piece was
-// appended), or i when no piece could be decided (a non-ASCII byte too close).
+// appended), or i when none could be decided (a non-ASCII byte too close); `try_from` is then past
+// the block's last non-ASCII byte.
 template <int kMaxDigits>
-size_t AsciiBlock(std::string_view text, size_t i, Range* out, size_t& m, AsciiBlockState& state) {
-  const size_t n = text.size(), left = n - i;
-  const char* src = text.data() + i;
-  alignas(16) char pad[64];
-  if (left < 64) {
-    _mm_store_si128(reinterpret_cast<__m128i*>(pad), _mm_setzero_si128());
-    _mm_store_si128(reinterpret_cast<__m128i*>(pad + 16), _mm_setzero_si128());
-    _mm_store_si128(reinterpret_cast<__m128i*>(pad + 32), _mm_setzero_si128());
-    _mm_store_si128(reinterpret_cast<__m128i*>(pad + 48), _mm_setzero_si128());
-    std::memcpy(pad, src, left);
-    src = pad;
+size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
+  AsciiBlock b(text.data() + i, text.size() - i);
+  if (b.high != 0) {
+    try_from = i + b.after_high;
+    if (b.limit == 0) return i;
   }
-  // Ranges by wrapping subtraction and unsigned saturation: x - lo <= hi - lo as bytes.
-  const __m128i zero = _mm_setzero_si128();
-  const auto in = [zero](__m128i v, char lo, char hi) {
-    return _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(v, _mm_set1_epi8(lo)), _mm_set1_epi8(static_cast<char>(hi - lo))), zero);
-  };
-  uint64_t letter = 0, digit = 0, blank = 0, white = 0, crlf = 0, apostrophe = 0, high = 0;
-  for (int k = 0; k < 4; ++k) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16 * k));
-    const int at = 16 * k;
-    const __m128i is_blank = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
-    high |= Bits(v) << at;
-    letter |= Bits(in(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z')) << at;
-    digit |= Bits(in(v, '0', '9')) << at;
-    blank |= Bits(is_blank) << at;
-    white |= Bits(_mm_or_si128(is_blank, in(v, '\t', '\r'))) << at;
-    crlf |= Bits(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')))) << at;
-    apostrophe |= Bits(_mm_cmpeq_epi8(v, _mm_set1_epi8('\''))) << at;
-  }
-  const uint64_t valid = left >= 64 ? ~0ULL : (1ULL << left) - 1;
-  // Decided up to `limit`: within the text, two bytes short of the block's end (the lookahead of
-  // a contraction), and two short of a non-ASCII byte.
-  size_t limit = left >= 64 ? 62 : left;
-  if (const uint64_t h = high & valid; h != 0) {
-    const size_t first = static_cast<size_t>(__builtin_ctzll(h));
-    limit = std::min(limit, first >= 2 ? first - 2 : 0);
-    state.try_from = i + 64 - static_cast<size_t>(__builtin_clzll(h));  // past the block's last
-    if (limit == 0) return i;
-  }
-  const uint64_t gap = white & ~crlf;  // white space but CR and LF
-  const uint64_t other = valid & ~(letter | digit | white | high);
-  const uint64_t p_letter = letter << 1, p_other = other << 1, p_blank = blank << 1, p_white = white << 1;
-  const uint64_t n_letter = letter >> 1;
+  const uint64_t gap = b.white & ~b.crlf;  // white space but CR and LF
+  const uint64_t p_letter = b.letter << 1, p_other = b.other << 1, p_blank = b.blank << 1, p_white = b.white << 1;
+  const uint64_t n_letter = b.letter >> 1;
 
   // Contractions: an apostrophe that begins a piece, then a letter.
   uint64_t contraction = 0, after_contraction = 0, inside_contraction = 0;
-  for (uint64_t a = apostrophe & ~p_other & ~p_blank & n_letter; a != 0; a &= a - 1) {
+  for (uint64_t a = b.apostrophe & ~p_other & ~p_blank & n_letter; a != 0; a &= a - 1) {
     const size_t j = static_cast<size_t>(__builtin_ctzll(a));
     if (const size_t len = ContractionLength(text, i + j); len != 0) {
       contraction |= 1ULL << j;
@@ -130,19 +86,18 @@ size_t AsciiBlock(std::string_view text, size_t i, Range* out, size_t& m, AsciiB
       inside_contraction |= ((1ULL << len) - 2) << j;
     }
   }
-  const uint64_t lead = (gap | other) & n_letter & ~(other & (p_other | p_blank)) & ~contraction;
-  uint64_t starts = letter & ((~p_letter & ~(lead << 1)) | after_contraction) & ~inside_contraction;
-  starts |= other & ~p_other & ~p_blank;
-  starts |= crlf & ~p_other & ~p_white;
+  const uint64_t lead = (gap | b.other) & n_letter & ~(b.other & (p_other | p_blank)) & ~contraction;
+  uint64_t starts = b.letter & ((~p_letter & ~(lead << 1)) | after_contraction) & ~inside_contraction;
+  starts |= b.other & ~p_other & ~p_blank;
+  starts |= b.crlf & ~p_other & ~p_white;
   if constexpr (kMaxDigits == 1) {
-    starts |= digit;
+    starts |= b.digit;
   } else {
-    starts |= digit & ~(digit << 1);
+    starts |= b.digit & ~(b.digit << 1);
     // Runs of four digits or more also begin a piece every three digits.
-    for (uint64_t d = digit & (digit << 1) & (digit << 2) & (digit << 3); d != 0;) {
+    for (uint64_t d = b.digit & (b.digit << 1) & (b.digit << 2) & (b.digit << 3); d != 0;) {
       const size_t j = static_cast<size_t>(__builtin_ctzll(d));
-      const uint64_t rest = ~digit & (~0ULL << j);
-      const size_t end = rest == 0 ? 64 : static_cast<size_t>(__builtin_ctzll(rest));
+      const size_t end = AsciiBlock::RunEnd(b.digit, j);
       for (size_t k = j; k < end; k += 3) starts |= 1ULL << k;
       d = end >= 64 ? 0 : d & (~0ULL << end);
     }
@@ -150,36 +105,23 @@ size_t AsciiBlock(std::string_view text, size_t i, Range* out, size_t& m, AsciiB
   // White space other than CR/LF: after a non-space; the last of a run before a non-space; after
   // CR/LF when no CR/LF follows in the run (a run of spaces or tabs after CR/LF ending in one more
   // CR/LF belongs to `\s*[\r\n]+`).
-  const uint64_t n_non_white = (valid & ~white) >> 1;
+  const uint64_t n_non_white = (b.valid & ~b.white) >> 1;
   // CR/LF right after a run of others is that run's (`[\r\n]*`): white space after it begins a
   // new run. Adding a run's first bit to the run clears the whole run.
-  const uint64_t taken_crlf = ((crlf + (crlf & p_other)) ^ crlf) & crlf;
-  uint64_t after_crlf = gap & ((crlf & ~taken_crlf) << 1);
+  const uint64_t taken_crlf = ((b.crlf + (b.crlf & p_other)) ^ b.crlf) & b.crlf;
+  uint64_t after_crlf = gap & ((b.crlf & ~taken_crlf) << 1);
   for (uint64_t x = after_crlf; x != 0; x &= x - 1) {
     const size_t j = static_cast<size_t>(__builtin_ctzll(x));
-    const uint64_t rest = ~gap & (~0ULL << j);
-    const size_t end = rest == 0 ? 64 : static_cast<size_t>(__builtin_ctzll(rest));
-    if (end >= left) continue;                       // the run ends the text: no CR/LF follows
-    if (end >= 64 || (high >> end & 1)) {            // undecided here: stop before it
-      limit = std::min(limit, j);
+    const size_t end = AsciiBlock::RunEnd(gap, j);
+    if (end >= b.left) continue;                  // the run ends the text: no CR/LF follows
+    if (end >= 64 || (b.high >> end & 1)) {       // undecided here: stop before it
+      b.limit = std::min(b.limit, j);
       continue;
     }
-    if (crlf >> end & 1) after_crlf &= ~(1ULL << j);  // one follows
+    if (b.crlf >> end & 1) after_crlf &= ~(1ULL << j);  // one follows
   }
   starts |= gap & (~p_white | (p_white & n_non_white) | after_crlf | (taken_crlf << 1));
-
-  starts = (starts & ((limit >= 64 ? ~0ULL : (1ULL << limit) - 1))) | 1;
-  uint32_t from = static_cast<uint32_t>(i);
-  for (uint64_t s = starts & (starts - 1); s != 0; s &= s - 1) {
-    const uint32_t to = static_cast<uint32_t>(i + static_cast<size_t>(__builtin_ctzll(s)));
-    out[m++] = {from, to};
-    from = to;
-  }
-  if (limit == left) {  // every byte to the text's end decided: the last piece ends it
-    out[m++] = {from, static_cast<uint32_t>(n)};
-    return n;
-  }
-  return from;
+  return AppendBlockPieces(starts, b, static_cast<uint32_t>(i), out, m);
 }
 #endif
 
@@ -202,14 +144,12 @@ void Scan(std::string_view text, std::vector<Range>& matches) {
     m = 0;
   };
   size_t i = 0;
-#if defined(__SSE2__)
-  AsciiBlockState state;
-#endif
+  [[maybe_unused]] size_t try_from = 0;  // where the next block may begin
   while (i < n) {
     if (m + 65 > kBlock) flush();
 #if defined(__SSE2__)
-    if (i >= state.try_from) {
-      if (const size_t next = AsciiBlock<kMaxDigits>(text, i, block, m, state); next != i) {
+    if (i >= try_from) {
+      if (const size_t next = AsciiPieces<kMaxDigits>(text, i, block, m, try_from); next != i) {
         i = next;
         continue;
       }
