@@ -174,7 +174,7 @@ inline size_t ContractionLength(const char* p, const char* end) {
 }
 
 #if defined(__SSE2__)
-// The pieces that begin in the 64 bytes at p (which begins one) and are decided by ASCII bytes
+// The pieces that begin in the 64 bytes at p in `text` (p begins one) and are decided by ASCII bytes
 // (scanners/ascii_block.h): writes them to out[m...], offsets from `at` (p's), and returns where
 // the next piece begins (`end` when the text's last piece was written), or p when none could be
 // decided (a non-ASCII byte too close); `try_from` is then past the block's last non-ASCII byte.
@@ -186,8 +186,9 @@ inline size_t ContractionLength(const char* p, const char* end) {
 // A contraction ('s 't 're 've 'm 'll 'd) is an apostrophe that begins a piece (P neither other
 // nor ' '), then its letters.
 template <typename Piece>
-const char* AsciiPieces(const char* p, const char* end, uint32_t at, Piece* out, size_t& m, const char*& try_from) {
-  scanners::AsciiBlock b(p, static_cast<size_t>(end - p));
+const char* AsciiPieces(std::string_view text, const char* p, uint32_t at, Piece* out, size_t& m, const char*& try_from) {
+  const char* const end = text.data() + text.size();
+  scanners::AsciiBlock b(text, static_cast<size_t>(p - text.data()));
   if (b.high != 0) {
     try_from = p + b.after_high;
     if (b.limit == 0) return p;
@@ -247,7 +248,7 @@ void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint3
     if (p >= try_from) {
       room_for(65);
       size_t m = 0;
-      const char* next = AsciiPieces(p, end, offset(p), piece, m, try_from);
+      const char* next = AsciiPieces(text, p, offset(p), piece, m, try_from);
       piece += m;
       if (next != p) {
         p = next;

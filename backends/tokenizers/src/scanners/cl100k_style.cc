@@ -67,7 +67,7 @@ inline size_t LettersEnd(std::string_view s, size_t p) {
 // the block's last non-ASCII byte.
 template <int kMaxDigits>
 size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
-  AsciiBlock b(text.data() + i, text.size() - i);
+  AsciiBlock b(text, i);
   if (b.high != 0) {
     try_from = i + b.after_high;
     if (b.limit == 0) return i;
