@@ -211,31 +211,14 @@ const char* AsciiPieces(std::string_view text, const char* p, uint32_t at, Piece
 }
 #endif
 
-// Pieces are written through a pointer into a block on the stack and appended to the caller's
-// vector a block at a time: a piece costs a store and a comparison, not push_back's reloads of
-// the vector's fields, and the vector grows only as it would for push_back.
-struct PieceBlock {
-  static constexpr size_t kSize = 256;
-  using Piece = std::pair<uint32_t, uint32_t>;
-  PieceBlock() {}  // leaves `pieces` uninitialized: each is written before it is read
-  union {
-    Piece pieces[kSize];
-  };
-};
-
-[[gnu::noinline]] void Append(const PieceBlock& block, const PieceBlock::Piece* end,
-                              std::vector<std::pair<uint32_t, uint32_t>>& out) {
-  out.insert(out.end(), block.pieces, end);
-}
-
 }  // namespace
 
 void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint32_t, uint32_t>>& out) {
-  PieceBlock block;
-  PieceBlock::Piece* piece = block.pieces;
+  scanners::PieceBlock block;
+  scanners::PieceBlock::Piece* piece = block.pieces;
   const auto room_for = [&](size_t n) {
-    if (piece + n > block.pieces + PieceBlock::kSize) {
-      Append(block, piece, out);
+    if (piece + n > block.pieces + scanners::PieceBlock::kSize) {
+      scanners::AppendBlock(block, piece, out);
       piece = block.pieces;
     }
   };
@@ -283,7 +266,7 @@ void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint3
     *piece++ = {offset(p), offset(q)};
     p = q;
   }
-  Append(block, piece, out);
+  scanners::AppendBlock(block, piece, out);
 }
 
 }  // namespace triton_studio::tok::byte_level

@@ -6,9 +6,8 @@
 // Differential-fuzzed against Oniguruma on the exact patterns (fuzz/fuzz_split_scanners.cc).
 #include "scanners/cl100k_style.h"
 
-#include "scanners/scan_parts.h"
-
 #include "scanners/ascii_block.h"
+#include "scanners/scan_parts.h"
 
 namespace triton_studio::tok::scanners {
 namespace {
@@ -127,29 +126,28 @@ size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_
 
 // The Oniguruma search, piece by piece: ASCII text decided on byte kinds alone (the common piece
 // is a word, or a word after one space or punctuation character); anything that reaches a
-// non-ASCII character where it matters goes to PieceEnd. Pieces are written to a block on the
-// stack and appended to `matches` a block at a time.
+// non-ASCII character where it matters goes to PieceEnd. Pieces go through a PieceBlock.
 template <int kMaxDigits>
 void Scan(std::string_view text, std::vector<Range>& matches) {
   const size_t n = text.size();
-  constexpr size_t kBlock = 256;
-  union Uninitialized {  // each piece is written before it is read: no zero-filling per call
-    Uninitialized() {}
-    Range pieces[kBlock];
-  } storage;
-  Range* const block = storage.pieces;
-  size_t m = 0;
-  const auto flush = [&] {
-    matches.insert(matches.end(), block, block + m);
-    m = 0;
+  PieceBlock block;
+  Range* piece = block.pieces;
+  const auto room_for = [&](size_t count) {
+    if (piece + count > block.pieces + PieceBlock::kSize) {
+      AppendBlock(block, piece, matches);
+      piece = block.pieces;
+    }
   };
   size_t i = 0;
   [[maybe_unused]] size_t try_from = 0;  // where the next block may begin
   while (i < n) {
-    if (m + 65 > kBlock) flush();
 #if defined(__SSE2__)
     if (i >= try_from) {
-      if (const size_t next = AsciiPieces<kMaxDigits>(text, i, block, m, try_from); next != i) {
+      room_for(65);
+      size_t m = 0;
+      const size_t next = AsciiPieces<kMaxDigits>(text, i, piece, m, try_from);
+      piece += m;
+      if (next != i) {
         i = next;
         continue;
       }
@@ -184,12 +182,12 @@ void Scan(std::string_view text, std::vector<Range>& matches) {
     } else {
       end = PieceEnd<kMaxDigits>(text, i);
     }
-    block[m++] = {static_cast<uint32_t>(i), static_cast<uint32_t>(end)};
+    room_for(1);
+    *piece++ = {static_cast<uint32_t>(i), static_cast<uint32_t>(end)};
     i = end;
   }
-  flush();
+  AppendBlock(block, piece, matches);
 }
-
 
 }  // namespace
 

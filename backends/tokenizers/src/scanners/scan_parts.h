@@ -3,8 +3,11 @@
 // \s*[\r\n]+|\s+(?!\S)|\s+ that cl100k-, o200k- and DeepSeek-style patterns all end with.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "scanners/char_classes.h"
 
@@ -185,6 +188,23 @@ inline size_t WhiteSpaceEnd(std::string_view s, size_t i) {
   size_t last = run - 1;
   while ((static_cast<unsigned char>(s[last]) & 0xC0) == 0x80) --last;
   return last > i ? last : run;
+}
+
+// The scanners write pieces through a pointer into a block on the stack, appended to the caller's
+// vector a block at a time: a piece costs a store and a comparison, not push_back's reloads of
+// the vector's fields, and the vector grows only as it would for push_back.
+struct PieceBlock {
+  static constexpr size_t kSize = 256;
+  using Piece = std::pair<uint32_t, uint32_t>;
+  PieceBlock() {}  // leaves `pieces` uninitialized: each is written before it is read
+  union {
+    Piece pieces[kSize];
+  };
+};
+
+[[gnu::noinline]] inline void AppendBlock(const PieceBlock& block, const PieceBlock::Piece* end,
+                                          std::vector<std::pair<uint32_t, uint32_t>>& out) {
+  out.insert(out.end(), block.pieces, end);
 }
 
 }  // namespace triton_studio::tok::scanners
