@@ -40,18 +40,22 @@ inline std::vector<Range> EnginesInTurn(const std::vector<std::unique_ptr<OnigRe
 }
 
 // Random text of the bytes the scanners' 64-byte block paths decide on (white space of each kind,
-// the contraction letters in both cases, digits and digit runs, punctuation, the apostrophe and
-// contractions), `size` bytes or a character more; unless `ascii`, with a non-ASCII letter, digit,
-// space or CJK character now and then. `state`: a xorshift generator's, advanced.
-inline std::string RandomScannerText(uint64_t& state, size_t size, bool ascii) {
+// the contraction letters in both cases, digits and digit runs, punctuation, control characters,
+// the apostrophe and contractions), of under `max_size` bytes or a character more; unless `ascii`, with a
+// non-ASCII letter, digit, number, mark, space, CJK or kana character now and then. `state`: a xorshift generator's, advanced.
+inline std::string RandomScannerText(uint64_t& state, size_t max_size, bool ascii) {
   static const char* const kPieces[] = {
       " ", " ", "  ", "\t", "\n", "\r", "\v", "\f", "'", "'", "s", "S", "t", "e", "r", "v", "l", "L", "m",
       "d", "D", "a", "Q", "0", "7", "9", ".", ",", "-", "/", "!", "\x01", "12345", "'s", "'LL", "'re", "\r\n",
-      "  \n", ".\n", "\xC3\xA9", "\xC2\xA0", "\xE4\xBD\xA0", "\xD9\xA1"};
+      "  \n", ".\n", "(", "#a", "\x7F", "\x1F", "\xC3\xA9", "\xC2\xA0", "\xE4\xBD\xA0", "\xD9\xA1",
+      "\xE3\x82\xAB", "\xE3\x83\xBB", "\xCC\x81", "\xE2\x85\xAB"};
   const auto next = [&] {
     state ^= state << 13, state ^= state >> 7, state ^= state << 17;
     return state;
   };
+  // The size from the generator too: a size taken from `state` by the caller stayed 0 once a text
+  // was empty (an empty text does not advance the generator), and so did every text after it.
+  const size_t size = next() % max_size;
   std::string text;
   while (text.size() < size) {
     const char* piece = kPieces[next() % std::size(kPieces)];

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace triton_studio::tok::scanners {
@@ -30,7 +31,9 @@ inline bool HasAvx2() {
 // (half the instructions). A range is a wrapping subtraction and an unsigned saturation
 // (x - lo <= hi - lo as bytes). Written out, not with lambdas: a lambda would not take on the
 // AVX2 target.
+template <bool kControls>
 inline void ClassifySse2(const char* p, AsciiBlock& block);
+template <bool kControls>
 [[gnu::target("avx2")]] inline void ClassifyAvx2(const char* p, AsciiBlock& block);
 
 struct AsciiBlock {
@@ -40,6 +43,9 @@ struct AsciiBlock {
   uint64_t high = 0;   // bytes >= 0x80
   uint64_t valid = 0;  // bytes of the text (a block at the text's end is padded)
   uint64_t other = 0;  // [^\s\p{L}\p{N}] in ASCII
+  // With kControls only: C0 controls but white space, and DEL (those of `other` that are not
+  // \p{P} or \p{S}, for the patterns that tell them apart).
+  uint64_t control = 0;
   // The block's bits below `limit` can be decided from the block alone: those within the text and
   // two bytes short of the block's end and of the first non-ASCII byte (the lookahead of a
   // contraction). `limit == left`: the block holds the text's end.
@@ -49,7 +55,8 @@ struct AsciiBlock {
   // The 64 bytes at text[i] (i < text.size()); a block that the text ends is read as the text's
   // last 64 bytes, its masks shifted down to start at i, or, in a text shorter than that, from a
   // zero-padded copy (a memcpy whose size varies text to text, and so is a branch to predict).
-  AsciiBlock(std::string_view text, size_t i) : left(text.size() - i) {
+  template <bool kControls = false>
+  AsciiBlock(std::string_view text, size_t i, std::bool_constant<kControls> = {}) : left(text.size() - i) {
     const char* p = text.data() + i;
     size_t shift = 0;
     alignas(16) char pad[64];
@@ -64,17 +71,18 @@ struct AsciiBlock {
       }
     }
     if (HasAvx2()) {
-      ClassifyAvx2(p, *this);
+      ClassifyAvx2<kControls>(p, *this);
     } else {
-      ClassifySse2(p, *this);
+      ClassifySse2<kControls>(p, *this);
     }
     if (shift != 0) {
       letter >>= shift, digit >>= shift, blank >>= shift, white >>= shift, crlf >>= shift;
-      apostrophe >>= shift, high >>= shift;
+      apostrophe >>= shift, high >>= shift, control >>= shift;
     }
     valid = left >= 64 ? ~0ULL : (1ULL << left) - 1;
     high &= valid;
     other = valid & ~(letter | digit | white | high);
+    control &= valid & ~white;
     limit = left >= 64 ? 62 : left;
     if (high != 0) {
       const size_t first = static_cast<size_t>(__builtin_ctzll(high));
@@ -88,6 +96,19 @@ struct AsciiBlock {
     const uint64_t rest = ~run & (~0ULL << j);
     return rest == 0 ? 64 : static_cast<size_t>(__builtin_ctzll(rest));
   }
+
+  // Where the runs of `digit` begin a group of three (\p{N}{1,3} from each run's start): a run's
+  // first digit and every third after it.
+  static uint64_t ThreeDigitGroups(uint64_t digit) {
+    uint64_t starts = digit & ~(digit << 1);
+    for (uint64_t d = digit & (digit << 1) & (digit << 2) & (digit << 3); d != 0;) {  // four digits or more
+      const size_t j = static_cast<size_t>(__builtin_ctzll(d));
+      const size_t end = RunEnd(digit, j);
+      for (size_t k = j; k < end; k += 3) starts |= 1ULL << k;
+      d = end >= 64 ? 0 : d & (~0ULL << end);
+    }
+    return starts;
+  }
 };
 
 #define TS_ASCII_CLASSES(V, ONES, SUB, SUBS, EQ, OR, ZERO, MASK, AT)                                                  \
@@ -100,8 +121,11 @@ struct AsciiBlock {
     block.white |= MASK(OR(is_blank, EQ(SUBS(SUB(V, ONES('\t')), ONES('\r' - '\t')), ZERO))) << (AT);             \
     block.crlf |= MASK(OR(EQ(V, ONES('\n')), EQ(V, ONES('\r')))) << (AT);                                          \
     block.apostrophe |= MASK(EQ(V, ONES('\''))) << (AT);                                                           \
+    if constexpr (kControls)                                                                                        \
+      block.control |= MASK(OR(EQ(SUBS(V, ONES(0x1F)), ZERO), EQ(V, ONES(0x7F)))) << (AT);                         \
   } while (false)
 
+template <bool kControls>
 inline void ClassifySse2(const char* p, AsciiBlock& block) {
 #define TS_MASK16(m) static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(m)))
   const __m128i zero = _mm_setzero_si128();
@@ -112,6 +136,7 @@ inline void ClassifySse2(const char* p, AsciiBlock& block) {
 #undef TS_MASK16
 }
 
+template <bool kControls>
 [[gnu::target("avx2")]] inline void ClassifyAvx2(const char* p, AsciiBlock& block) {
 #define TS_MASK32(m) static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(m)))
   const __m256i zero = _mm256_setzero_si256();

@@ -89,18 +89,7 @@ size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_
   uint64_t starts = b.letter & ((~p_letter & ~(lead << 1)) | after_contraction) & ~inside_contraction;
   starts |= b.other & ~p_other & ~p_blank;
   starts |= b.crlf & ~p_other & ~p_white;
-  if constexpr (kMaxDigits == 1) {
-    starts |= b.digit;
-  } else {
-    starts |= b.digit & ~(b.digit << 1);
-    // Runs of four digits or more also begin a piece every three digits.
-    for (uint64_t d = b.digit & (b.digit << 1) & (b.digit << 2) & (b.digit << 3); d != 0;) {
-      const size_t j = static_cast<size_t>(__builtin_ctzll(d));
-      const size_t end = AsciiBlock::RunEnd(b.digit, j);
-      for (size_t k = j; k < end; k += 3) starts |= 1ULL << k;
-      d = end >= 64 ? 0 : d & (~0ULL << end);
-    }
-  }
+  starts |= kMaxDigits == 1 ? b.digit : AsciiBlock::ThreeDigitGroups(b.digit);
   // White space other than CR/LF: after a non-space; the last of a run before a non-space; after
   // CR/LF when no CR/LF follows in the run (a run of spaces or tabs after CR/LF ending in one more
   // CR/LF belongs to `\s*[\r\n]+`).

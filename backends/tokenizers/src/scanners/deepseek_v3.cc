@@ -9,6 +9,7 @@
 
 #include <cstring>
 
+#include "scanners/ascii_block.h"
 #include "scanners/scan_parts.h"
 
 namespace triton_studio::tok::scanners {
@@ -134,10 +135,11 @@ size_t PunctEnd(std::string_view s, size_t p) {
   return p;
 }
 
-// The words pattern's matches, each passed to emit(begin, end). ASCII text decided on byte kinds
-// alone; anything that reaches a non-ASCII character where it matters goes to WordsPieceEnd.
+// The words pattern's matches, each passed to emit(begin, end), until one ends at or after `stop`:
+// returns where that one ends, or the text's end. ASCII text decided on byte kinds alone; anything
+// that reaches a non-ASCII character where it matters goes to WordsPieceEnd.
 template <typename Emit>
-void ScanWords(std::string_view text, Emit&& emit) {
+size_t ScanWords(std::string_view text, size_t stop, Emit&& emit) {
   const size_t n = text.size();
   size_t i = 0;
   while (i < n) {
@@ -173,63 +175,153 @@ void ScanWords(std::string_view text, Emit&& emit) {
     }
     emit(i, end);
     i = end;
+    if (i >= stop) return i;
   }
+  return n;
 }
 
 }  // namespace
 
 void ScanDeepSeekWords(std::string_view text, std::vector<Range>& matches) {
-  ScanWords(text, [&](size_t b, size_t e) { matches.emplace_back(static_cast<uint32_t>(b), static_cast<uint32_t>(e)); });
+  ScanWords(text, text.size(), [&](size_t b, size_t e) { matches.emplace_back(static_cast<uint32_t>(b), static_cast<uint32_t>(e)); });
 }
 
 namespace {
 
 // The words pattern on text[from, to) as a haystack of its own (a piece the first two Splits
-// leave): its matches and the text between them, appended as pieces. One out-of-line copy with
-// everything inlined into it: with the scanner inlined at each call instead, g++ called the
-// vector's append out of line, 14 instructions a piece (DeepSeek-V3 encode 3% slower).
-[[gnu::noinline, gnu::flatten]] void WordsPieces(std::string_view text, size_t from, size_t to, std::vector<Range>& pieces) {
+// leave), from a piece start: its matches and the text between them, appended as pieces, until a
+// match ends at or after `stop` (where a block may take over) or the haystack ends; returns where
+// it stopped. One out-of-line copy with everything inlined into it: with the scanner inlined at
+// each call instead, g++ called the vector's append out of line, 14 instructions a piece
+// (DeepSeek-V3 encode 3% slower).
+[[gnu::noinline, gnu::flatten]] size_t WordsPieces(std::string_view text, size_t from, size_t to, size_t stop,
+                                                   std::vector<Range>& pieces) {
   size_t prev = from;
-  ScanWords(text.substr(from, to - from), [&](size_t b, size_t e) {
+  const size_t end = from + ScanWords(text.substr(from, to - from), stop > from ? stop - from : 0, [&](size_t b, size_t e) {
     if (from + b != prev) pieces.emplace_back(static_cast<uint32_t>(prev), static_cast<uint32_t>(from + b));
     pieces.emplace_back(static_cast<uint32_t>(from + b), static_cast<uint32_t>(from + e));
     prev = from + e;
   });
-  if (prev != to) pieces.emplace_back(static_cast<uint32_t>(prev), static_cast<uint32_t>(to));
+  if (end == to && prev != to) pieces.emplace_back(static_cast<uint32_t>(prev), static_cast<uint32_t>(to));
+  return end;
 }
+
+// The first number or CJK/kana character from p on, where the words pattern's haystack ends.
+size_t NextNumberOrCjk(std::string_view text, size_t p) {
+  const size_t n = text.size();
+  size_t len;
+  while ((p = NextDigitOrHigh(text, p)) < n) {
+    if (static_cast<unsigned char>(text[p]) < 0x80) return p;  // an ASCII digit
+    const char32_t c = DecodeAt(text, p, len);
+    if (InCjkKana(c) || (ClassOf(c) & kNumber)) return p;
+    p += len;
+  }
+  return n;
+}
+
+#if defined(__SSE2__)
+// Sixty-four ASCII bytes at a time, as in cl100k_style.cc: where pieces start, from the bytes'
+// classes as bit masks. In ASCII text the digits are the only haystack edges (\p{N}{1,3} takes
+// them first), and a byte at j begins a piece when (P: the byte before, N: the byte after; the
+// block begins at a piece start):
+// - a digit: P is not a digit, or j is three digits on from the last digit that began one;
+// - a letter: P is not a letter and not a lead (below);
+// - punctuation or a symbol (\p{P}\p{S}: ASCII's 32): P is neither one nor ' ' (` ?[\p{P}\p{S}]+`
+//   takes runs of them, after the ' ' that always begins a piece before them);
+// - a control character: N is a letter, or P is not a control character that nothing matched (the
+//   search moves over those, and the run of them is a piece);
+// - CR or LF: P is neither punctuation (`[\r\n]*` after a run of it) nor white space;
+// - other white space: P is not white space, or is CR/LF that punctuation took; or, inside a run,
+//   the run has no CR/LF from j on and either P is CR/LF (`\s*[\r\n]+` ended) or j is the run's
+//   last byte and neither a digit (the haystack's end, where `\s+(?!\S)` keeps the run whole) nor
+//   white space follows.
+// A lead is white space but CR/LF, or a control character, before a letter (`[^\r\n\p{L}\p{P}\p{S}]?`),
+// or punctuation that begins a piece before a letter (`[!"#…~][A-Za-z]+`).
+// Appends the pieces that begin in text[i, i + 64) and are decided by ASCII bytes to out[m...];
+// returns where the next piece begins, or i when none could be decided (`try_from` is then past
+// the block's last non-ASCII byte).
+size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
+  AsciiBlock b(text, i, std::true_type{});
+  if (b.high != 0) {
+    try_from = i + b.after_high;
+    if (b.limit == 0) return i;
+  }
+  const uint64_t punct = b.other & ~b.control, gap = b.white & ~b.crlf;
+  const uint64_t p_punct = punct << 1, p_white = b.white << 1, n_letter = b.letter >> 1;
+  const uint64_t punct_start = punct & ~p_punct & ~(b.blank << 1);
+  const uint64_t unmatched = b.control & ~n_letter;
+  const uint64_t lead = (gap | b.control | punct_start) & n_letter;
+  uint64_t starts = b.letter & ~(b.letter << 1) & ~(lead << 1);
+  starts |= punct_start | (b.control & (n_letter | ~(unmatched << 1)));
+  starts |= b.crlf & ~p_punct & ~p_white;
+  starts |= AsciiBlock::ThreeDigitGroups(b.digit);
+  const uint64_t n_non_white = (b.valid & ~b.white & ~b.digit) >> 1;
+  const uint64_t taken_crlf = ((b.crlf + (b.crlf & p_punct)) ^ b.crlf) & b.crlf;
+  uint64_t after_crlf = gap & ((b.crlf & ~taken_crlf) << 1);
+  for (uint64_t x = after_crlf; x != 0; x &= x - 1) {
+    const size_t j = static_cast<size_t>(__builtin_ctzll(x));
+    const size_t end = AsciiBlock::RunEnd(gap, j);
+    if (end >= b.left) continue;             // the run ends the text: no CR/LF follows
+    if (end >= 64 || (b.high >> end & 1)) {  // undecided here: stop before it
+      b.limit = std::min(b.limit, j);
+      continue;
+    }
+    if (b.crlf >> end & 1) after_crlf &= ~(1ULL << j);  // one follows
+  }
+  starts |= gap & (~p_white | (p_white & n_non_white) | after_crlf | (taken_crlf << 1));
+  return AppendBlockPieces(starts, b, static_cast<uint32_t>(i), out, m);
+}
+#endif
 
 }  // namespace
 
 // Numbers (\p{N}{1,3}) and CJK runs are found first, as the first two Splits find them; each
 // stretch between them and each CJK run is then a haystack of its own for the words pattern. A
-// number's group is a piece as it is: the words pattern matches nothing inside it.
+// number's group is a piece as it is: the words pattern matches nothing inside it. ASCII text goes
+// a block at a time (AsciiPieces), the rest piece by piece.
 void ScanDeepSeekSequence(std::string_view text, std::vector<Range>& pieces) {
   const size_t n = text.size();
-  size_t start = 0, p = 0, len;
-  while ((p = NextDigitOrHigh(text, p)) < n) {
-    bool cjk = false;
-    if (static_cast<unsigned char>(text[p]) < 0x80) {
-      len = 1;  // an ASCII digit
-    } else {
-      const char32_t c = DecodeAt(text, p, len);
-      cjk = InCjkKana(c);
-      if (!cjk && !(ClassOf(c) & kNumber)) {
-        p += len;
+  PieceBlock block;
+  Range* piece = block.pieces;
+  const auto flush = [&] {
+    AppendBlock(block, piece, pieces);
+    piece = block.pieces;
+  };
+  size_t i = 0;                             // a piece begins here
+  size_t haystack_end = 0;                  // when past i: the next number or CJK character
+  [[maybe_unused]] size_t try_from = 0;     // where the next block may begin
+  while (i < n) {
+#if defined(__SSE2__)
+    if (i >= try_from) {
+      if (piece + 65 > block.pieces + PieceBlock::kSize) flush();
+      size_t m = 0;
+      const size_t next = AsciiPieces(text, i, piece, m, try_from);
+      piece += m;
+      if (next != i) {
+        i = next;
         continue;
       }
     }
-    if (start < p) WordsPieces(text, start, p, pieces);
-    if (cjk) {
-      const size_t end = CjkKanaEnd(text, p + len);
-      WordsPieces(text, p, end, pieces);  // kana punctuation, symbols and marks split a run
-      start = p = end;
+#endif
+    flush();  // the pieces below are appended directly
+    if (haystack_end <= i) haystack_end = NextNumberOrCjk(text, i);
+    if (i < haystack_end) {
+      i = WordsPieces(text, i, haystack_end, try_from, pieces);
+      continue;
+    }
+    size_t len;
+    if (static_cast<unsigned char>(text[i]) >= 0x80 && InCjkKana(DecodeAt(text, i, len))) {
+      const size_t end = CjkKanaEnd(text, i + len);
+      WordsPieces(text, i, end, end, pieces);  // kana punctuation, symbols and marks split a run
+      i = end;
     } else {
-      const size_t end = DigitsEnd(text, p + len, 3);
-      pieces.emplace_back(static_cast<uint32_t>(p), static_cast<uint32_t>(end));
-      start = p = end;
+      ClassAt(text, i, len);
+      const size_t end = DigitsEnd(text, i + len, 3);
+      pieces.emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(end));
+      i = end;
     }
   }
-  if (start < n) WordsPieces(text, start, n, pieces);
+  flush();
 }
 
 }  // namespace triton_studio::tok::scanners
