@@ -31,9 +31,17 @@ inline bool HasAvx2() {
 // (half the instructions). A range is a wrapping subtraction and an unsigned saturation
 // (x - lo <= hi - lo as bytes). Written out, not with lambdas: a lambda would not take on the
 // AVX2 target.
-template <bool kControls>
+// The classes beyond those every scanner uses, asked for by the scanners whose patterns tell them
+// apart: AsciiBlock(text, i, kWithControls) and so on.
+enum AsciiExtras : unsigned { kControlClass = 1, kUpperClass = 2, kSlashClass = 4 };
+template <unsigned kExtras>
+using AsciiExtrasTag = std::integral_constant<unsigned, kExtras>;
+inline constexpr AsciiExtrasTag<kControlClass> kWithControls{};
+inline constexpr AsciiExtrasTag<kUpperClass | kSlashClass> kWithUpperAndSlash{};
+
+template <unsigned kExtras>
 inline void ClassifySse2(const char* p, AsciiBlock& block);
-template <bool kControls>
+template <unsigned kExtras>
 [[gnu::target("avx2")]] inline void ClassifyAvx2(const char* p, AsciiBlock& block);
 
 struct AsciiBlock {
@@ -43,9 +51,11 @@ struct AsciiBlock {
   uint64_t high = 0;   // bytes >= 0x80
   uint64_t valid = 0;  // bytes of the text (a block at the text's end is padded)
   uint64_t other = 0;  // [^\s\p{L}\p{N}] in ASCII
-  // With kControls only: C0 controls but white space, and DEL (those of `other` that are not
-  // \p{P} or \p{S}, for the patterns that tell them apart).
+  // Asked for (kControlClass): C0 controls but white space, and DEL (those of `other` that are
+  // not \p{P} or \p{S}).
   uint64_t control = 0;
+  uint64_t upper = 0;  // asked for (kUpperClass): A-Z
+  uint64_t slash = 0;  // asked for (kSlashClass): '/'
   // The block's bits below `limit` can be decided from the block alone: those within the text and
   // two bytes short of the block's end and of the first non-ASCII byte (the lookahead of a
   // contraction). `limit == left`: the block holds the text's end.
@@ -55,8 +65,8 @@ struct AsciiBlock {
   // The 64 bytes at text[i] (i < text.size()); a block that the text ends is read as the text's
   // last 64 bytes, its masks shifted down to start at i, or, in a text shorter than that, from a
   // zero-padded copy (a memcpy whose size varies text to text, and so is a branch to predict).
-  template <bool kControls = false>
-  AsciiBlock(std::string_view text, size_t i, std::bool_constant<kControls> = {}) : left(text.size() - i) {
+  template <unsigned kExtras = 0>
+  AsciiBlock(std::string_view text, size_t i, AsciiExtrasTag<kExtras> = {}) : left(text.size() - i) {
     const char* p = text.data() + i;
     size_t shift = 0;
     alignas(16) char pad[64];
@@ -71,13 +81,13 @@ struct AsciiBlock {
       }
     }
     if (HasAvx2()) {
-      ClassifyAvx2<kControls>(p, *this);
+      ClassifyAvx2<kExtras>(p, *this);
     } else {
-      ClassifySse2<kControls>(p, *this);
+      ClassifySse2<kExtras>(p, *this);
     }
     if (shift != 0) {
       letter >>= shift, digit >>= shift, blank >>= shift, white >>= shift, crlf >>= shift;
-      apostrophe >>= shift, high >>= shift, control >>= shift;
+      apostrophe >>= shift, high >>= shift, control >>= shift, upper >>= shift, slash >>= shift;
     }
     valid = left >= 64 ? ~0ULL : (1ULL << left) - 1;
     high &= valid;
@@ -121,11 +131,14 @@ struct AsciiBlock {
     block.white |= MASK(OR(is_blank, EQ(SUBS(SUB(V, ONES('\t')), ONES('\r' - '\t')), ZERO))) << (AT);             \
     block.crlf |= MASK(OR(EQ(V, ONES('\n')), EQ(V, ONES('\r')))) << (AT);                                          \
     block.apostrophe |= MASK(EQ(V, ONES('\''))) << (AT);                                                           \
-    if constexpr (kControls)                                                                                        \
+    if constexpr ((kExtras & kControlClass) != 0)                                                                   \
       block.control |= MASK(OR(EQ(SUBS(V, ONES(0x1F)), ZERO), EQ(V, ONES(0x7F)))) << (AT);                         \
+    if constexpr ((kExtras & kUpperClass) != 0)                                                                     \
+      block.upper |= MASK(EQ(SUBS(SUB(V, ONES('A')), ONES('Z' - 'A')), ZERO)) << (AT);                              \
+    if constexpr ((kExtras & kSlashClass) != 0) block.slash |= MASK(EQ(V, ONES('/'))) << (AT);                     \
   } while (false)
 
-template <bool kControls>
+template <unsigned kExtras>
 inline void ClassifySse2(const char* p, AsciiBlock& block) {
 #define TS_MASK16(m) static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(m)))
   const __m128i zero = _mm_setzero_si128();
@@ -136,7 +149,7 @@ inline void ClassifySse2(const char* p, AsciiBlock& block) {
 #undef TS_MASK16
 }
 
-template <bool kControls>
+template <unsigned kExtras>
 [[gnu::target("avx2")]] inline void ClassifyAvx2(const char* p, AsciiBlock& block) {
 #define TS_MASK32(m) static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(m)))
   const __m256i zero = _mm256_setzero_si256();

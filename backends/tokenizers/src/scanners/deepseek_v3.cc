@@ -241,7 +241,7 @@ size_t NextNumberOrCjk(std::string_view text, size_t p) {
 // returns where the next piece begins, or i when none could be decided (`try_from` is then past
 // the block's last non-ASCII byte).
 size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
-  AsciiBlock b(text, i, std::true_type{});
+  AsciiBlock b(text, i, kWithControls);
   if (b.high != 0) {
     try_from = i + b.after_high;
     if (b.limit == 0) return i;

@@ -6,6 +6,7 @@
 // Differential-fuzzed against Oniguruma on the exact pattern (fuzz/fuzz_split_scanners.cc).
 #include "scanners/o200k_style.h"
 
+#include "scanners/ascii_block.h"
 #include "scanners/scan_parts.h"
 
 namespace triton_studio::tok::scanners {
@@ -87,15 +88,104 @@ __attribute__((always_inline)) inline size_t AsciiWordEnd(std::string_view s, si
   return p + ContractionLength(s, p);
 }
 
+#if defined(__SSE2__)
+// Sixty-four ASCII bytes at a time, as in cl100k_style.cc: where pieces start, from the bytes'
+// classes as bit masks. In ASCII a word is [A-Z]*[a-z]* (letters are Lu or Ll) and the others' run
+// ` ?[^\s\p{L}\p{N}]+[\r\n/]*` ends in a tail of CR, LF and '/' once a CR or LF follows it. A
+// byte at j begins a piece when (P: the byte before, N: the byte after; the block begins at a
+// piece start, so nothing is before bit 0):
+// - a letter: P is not a letter and not a lead (below), or j is upper-case after lower-case (a
+//   new word), or a contraction ended at j; never inside a contraction;
+// - a digit: P is not a digit, or j is three digits on from the last digit that began one;
+// - other ([^\s\p{L}\p{N}]): P is neither other in a run (not its tail) nor ' '; never in a tail
+//   ('/') or a contraction;
+// - CR or LF: P is neither other (the run's tail) nor white space;
+// - other white space: as in cl100k_style.cc, with the tail's CR/LF where punctuation took one.
+// A lead (`[^\r\n\p{L}\p{N}]?` before a word) is white space but CR/LF before a letter, or other
+// that begins a piece before a letter. A contraction is an apostrophe right after a word's
+// letter (not after another contraction) that ContractionLength accepts.
+// Appends the pieces that begin in text[i, i + 64) and are decided by ASCII bytes to out[m...];
+// returns where the next piece begins, or i when none could be decided (`try_from` is then past
+// the block's last non-ASCII byte).
+size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
+  AsciiBlock b(text, i, kWithUpperAndSlash);
+  if (b.high != 0) {
+    try_from = i + b.after_high;
+    if (b.limit == 0) return i;
+  }
+  const uint64_t gap = b.white & ~b.crlf, lower = b.letter & ~b.upper;
+  const uint64_t p_letter = b.letter << 1, p_white = b.white << 1, n_letter = b.letter >> 1;
+
+  uint64_t contraction = 0, after_contraction = 0, inside_contraction = 0;
+  for (uint64_t a = b.apostrophe & p_letter & n_letter; a != 0; a &= a - 1) {
+    const size_t j = static_cast<size_t>(__builtin_ctzll(a));
+    if (inside_contraction >> (j - 1) & 1) continue;  // the letter before ends a contraction
+    if (const size_t len = ContractionLength(text, i + j); len != 0) {
+      contraction |= 1ULL << j;
+      if (j + len < 64) after_contraction |= 1ULL << (j + len);
+      inside_contraction |= ((1ULL << len) - 2) << j;
+    }
+  }
+  // The others' runs' tails: from a CR or LF right after other, the run of CR, LF and '/'.
+  // A tail's '/' is other too, so a run of CR, LF and '/' can hold several CR/LF after other:
+  // the tail is the run from its first (a run's part before it is the carry of adding its start).
+  const uint64_t slash_or_crlf = b.crlf | b.slash;
+  const uint64_t before = slash_or_crlf & ~(b.crlf & (b.other << 1));
+  const uint64_t run_starts = before & ~(slash_or_crlf << 1);
+  const uint64_t tail = slash_or_crlf & ~(((before + run_starts) ^ before) & before);
+  const uint64_t in_run = b.other & ~tail;  // other that a run continues after
+  const uint64_t other_start = b.other & ~(in_run << 1) & ~(b.blank << 1) & ~tail & ~contraction;
+  const uint64_t lead = (gap | other_start) & n_letter;
+  uint64_t starts = b.letter & ((~p_letter & ~(lead << 1)) | (b.upper & (lower << 1)) | after_contraction);
+  starts &= ~inside_contraction;
+  starts |= other_start | AsciiBlock::ThreeDigitGroups(b.digit);
+  starts |= b.crlf & ~(b.other << 1) & ~p_white;
+  const uint64_t n_non_white = (b.valid & ~b.white) >> 1;
+  const uint64_t taken_crlf = tail & b.crlf;
+  uint64_t after_crlf = gap & ((b.crlf & ~taken_crlf) << 1);
+  for (uint64_t x = after_crlf; x != 0; x &= x - 1) {
+    const size_t j = static_cast<size_t>(__builtin_ctzll(x));
+    const size_t end = AsciiBlock::RunEnd(gap, j);
+    if (end >= b.left) continue;             // the run ends the text: no CR/LF follows
+    if (end >= 64 || (b.high >> end & 1)) {  // undecided here: stop before it
+      b.limit = std::min(b.limit, j);
+      continue;
+    }
+    if (b.crlf >> end & 1) after_crlf &= ~(1ULL << j);  // one follows
+  }
+  starts |= gap & (~p_white | (p_white & n_non_white) | after_crlf | (taken_crlf << 1));
+  return AppendBlockPieces(starts, b, static_cast<uint32_t>(i), out, m);
+}
+#endif
+
 }  // namespace
 
 // The Oniguruma search, piece by piece: ASCII text decided on byte kinds alone (the common piece
 // is a word, or a word after one space or punctuation character); anything that reaches a
-// non-ASCII character where it matters goes to PieceEnd.
+// non-ASCII character where it matters goes to PieceEnd. ASCII text goes a block at a time
+// (AsciiPieces) where it can; pieces go through a PieceBlock.
 void ScanO200k(std::string_view text, std::vector<Range>& matches) {
   const size_t n = text.size();
+  PieceBlock block;
+  Range* piece = block.pieces;
   size_t i = 0;
+  [[maybe_unused]] size_t try_from = 0;  // where the next block may begin
   while (i < n) {
+    if (piece + 65 > block.pieces + PieceBlock::kSize) {
+      AppendBlock(block, piece, matches);
+      piece = block.pieces;
+    }
+#if defined(__SSE2__)
+    if (i >= try_from) {
+      size_t m = 0;
+      const size_t next = AsciiPieces(text, i, piece, m, try_from);
+      piece += m;
+      if (next != i) {
+        i = next;
+        continue;
+      }
+    }
+#endif
     const uint8_t kind = kByteKind[text[i]];
     size_t end;
     if (kind == kLetterByte) {
@@ -122,9 +212,10 @@ void ScanO200k(std::string_view text, std::vector<Range>& matches) {
       end = kNotAscii;
     }
     if (end == kNotAscii) end = PieceEnd(text, i);
-    matches.emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(end));
+    *piece++ = {static_cast<uint32_t>(i), static_cast<uint32_t>(end)};
     i = end;
   }
+  AppendBlock(block, piece, matches);
 }
 
 }  // namespace triton_studio::tok::scanners
