@@ -107,6 +107,28 @@ struct AsciiBlock {
     return rest == 0 ? 64 : static_cast<size_t>(__builtin_ctzll(rest));
   }
 
+  // Where white space other than CR/LF begins a piece under the tiktoken-style patterns' tail
+  // `\s*[\r\n]+|\s+(?!\S)|\s+`: after a byte that is not white space; after CR/LF that a run of
+  // punctuation took (`taken_crlf`, its `[\r\n]*`: white space after it begins a new run); after
+  // other CR/LF when no CR/LF follows in the run (a run of spaces or tabs after CR/LF ending in one
+  // more CR/LF belongs to `\s*[\r\n]+`); or a run's last byte before one of `non_white` (where
+  // `\s+(?!\S)` gives it back). Lowers `limit` before a run whose end the block cannot see.
+  uint64_t GapStarts(uint64_t taken_crlf, uint64_t non_white) {
+    const uint64_t gap = white & ~crlf, p_white = white << 1;
+    uint64_t after_crlf = gap & ((crlf & ~taken_crlf) << 1);
+    for (uint64_t x = after_crlf; x != 0; x &= x - 1) {
+      const size_t j = static_cast<size_t>(__builtin_ctzll(x));
+      const size_t end = RunEnd(gap, j);
+      if (end >= left) continue;              // the run ends the text: no CR/LF follows
+      if (end >= 64 || (high >> end & 1)) {  // undecided here: stop before it
+        limit = std::min(limit, j);
+        continue;
+      }
+      if (crlf >> end & 1) after_crlf &= ~(1ULL << j);  // one follows
+    }
+    return gap & (~p_white | (p_white & (non_white >> 1)) | after_crlf | (taken_crlf << 1));
+  }
+
   // Where the runs of `digit` begin a group of three (\p{N}{1,3} from each run's start): a run's
   // first digit and every third after it.
   static uint64_t ThreeDigitGroups(uint64_t digit) {

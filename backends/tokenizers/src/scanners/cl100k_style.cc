@@ -90,25 +90,9 @@ size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_
   starts |= b.other & ~p_other & ~p_blank;
   starts |= b.crlf & ~p_other & ~p_white;
   starts |= kMaxDigits == 1 ? b.digit : AsciiBlock::ThreeDigitGroups(b.digit);
-  // White space other than CR/LF: after a non-space; the last of a run before a non-space; after
-  // CR/LF when no CR/LF follows in the run (a run of spaces or tabs after CR/LF ending in one more
-  // CR/LF belongs to `\s*[\r\n]+`).
-  const uint64_t n_non_white = (b.valid & ~b.white) >> 1;
-  // CR/LF right after a run of others is that run's (`[\r\n]*`): white space after it begins a
-  // new run. Adding a run's first bit to the run clears the whole run.
-  const uint64_t taken_crlf = ((b.crlf + (b.crlf & p_other)) ^ b.crlf) & b.crlf;
-  uint64_t after_crlf = gap & ((b.crlf & ~taken_crlf) << 1);
-  for (uint64_t x = after_crlf; x != 0; x &= x - 1) {
-    const size_t j = static_cast<size_t>(__builtin_ctzll(x));
-    const size_t end = AsciiBlock::RunEnd(gap, j);
-    if (end >= b.left) continue;                  // the run ends the text: no CR/LF follows
-    if (end >= 64 || (b.high >> end & 1)) {       // undecided here: stop before it
-      b.limit = std::min(b.limit, j);
-      continue;
-    }
-    if (b.crlf >> end & 1) after_crlf &= ~(1ULL << j);  // one follows
-  }
-  starts |= gap & (~p_white | (p_white & n_non_white) | after_crlf | (taken_crlf << 1));
+  // CR/LF right after a run of others is that run's (`[\r\n]*`). Adding a run's first bit to
+  // the run clears the whole run.
+  starts |= b.GapStarts(((b.crlf + (b.crlf & p_other)) ^ b.crlf) & b.crlf, b.valid & ~b.white);
   return AppendBlockPieces(starts, b, static_cast<uint32_t>(i), out, m);
 }
 #endif

@@ -140,20 +140,7 @@ size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_
   starts &= ~inside_contraction;
   starts |= other_start | AsciiBlock::ThreeDigitGroups(b.digit);
   starts |= b.crlf & ~(b.other << 1) & ~p_white;
-  const uint64_t n_non_white = (b.valid & ~b.white) >> 1;
-  const uint64_t taken_crlf = tail & b.crlf;
-  uint64_t after_crlf = gap & ((b.crlf & ~taken_crlf) << 1);
-  for (uint64_t x = after_crlf; x != 0; x &= x - 1) {
-    const size_t j = static_cast<size_t>(__builtin_ctzll(x));
-    const size_t end = AsciiBlock::RunEnd(gap, j);
-    if (end >= b.left) continue;             // the run ends the text: no CR/LF follows
-    if (end >= 64 || (b.high >> end & 1)) {  // undecided here: stop before it
-      b.limit = std::min(b.limit, j);
-      continue;
-    }
-    if (b.crlf >> end & 1) after_crlf &= ~(1ULL << j);  // one follows
-  }
-  starts |= gap & (~p_white | (p_white & n_non_white) | after_crlf | (taken_crlf << 1));
+  starts |= b.GapStarts(tail & b.crlf, b.valid & ~b.white);
   return AppendBlockPieces(starts, b, static_cast<uint32_t>(i), out, m);
 }
 #endif
