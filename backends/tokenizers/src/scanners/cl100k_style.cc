@@ -99,32 +99,16 @@ size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_
 
 // The Oniguruma search, piece by piece: ASCII text decided on byte kinds alone (the common piece
 // is a word, or a word after one space or punctuation character); anything that reaches a
-// non-ASCII character where it matters goes to PieceEnd. Pieces go through a PieceBlock.
+// non-ASCII character where it matters goes to PieceEnd. Pieces go through a PieceWriter.
 template <int kMaxDigits>
 void Scan(std::string_view text, std::vector<Range>& matches) {
   const size_t n = text.size();
-  PieceBlock block;
-  Range* piece = block.pieces;
-  const auto room_for = [&](size_t count) {
-    if (piece + count > block.pieces + PieceBlock::kSize) {
-      AppendBlock(block, piece, matches);
-      piece = block.pieces;
-    }
-  };
+  PieceWriter pieces(matches);
   size_t i = 0;
   [[maybe_unused]] size_t try_from = 0;  // where the next block may begin
   while (i < n) {
 #if defined(__SSE2__)
-    if (i >= try_from) {
-      room_for(65);
-      size_t m = 0;
-      const size_t next = AsciiPieces<kMaxDigits>(text, i, piece, m, try_from);
-      piece += m;
-      if (next != i) {
-        i = next;
-        continue;
-      }
-    }
+    if (pieces.Block(AsciiPieces<kMaxDigits>, text, i, try_from)) continue;
 #endif
     const uint8_t kind = kByteKind[text[i]];
     size_t end;
@@ -155,11 +139,10 @@ void Scan(std::string_view text, std::vector<Range>& matches) {
     } else {
       end = PieceEnd<kMaxDigits>(text, i);
     }
-    room_for(1);
-    *piece++ = {static_cast<uint32_t>(i), static_cast<uint32_t>(end)};
+    pieces.Push(i, end);
     i = end;
   }
-  AppendBlock(block, piece, matches);
+  pieces.Flush();
 }
 
 }  // namespace

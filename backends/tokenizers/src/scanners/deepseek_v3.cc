@@ -268,29 +268,15 @@ size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_
 // a block at a time (AsciiPieces), the rest piece by piece.
 void ScanDeepSeekSequence(std::string_view text, std::vector<Range>& pieces) {
   const size_t n = text.size();
-  PieceBlock block;
-  Range* piece = block.pieces;
-  const auto flush = [&] {
-    AppendBlock(block, piece, pieces);
-    piece = block.pieces;
-  };
-  size_t i = 0;                             // a piece begins here
-  size_t haystack_end = 0;                  // when past i: the next number or CJK character
-  [[maybe_unused]] size_t try_from = 0;     // where the next block may begin
+  PieceWriter writer(pieces);
+  size_t i = 0;                          // a piece begins here
+  size_t haystack_end = 0;               // when past i: the next number or CJK character
+  [[maybe_unused]] size_t try_from = 0;  // where the next block may begin
   while (i < n) {
 #if defined(__SSE2__)
-    if (i >= try_from) {
-      if (piece + 65 > block.pieces + PieceBlock::kSize) flush();
-      size_t m = 0;
-      const size_t next = AsciiPieces(text, i, piece, m, try_from);
-      piece += m;
-      if (next != i) {
-        i = next;
-        continue;
-      }
-    }
+    if (writer.Block(AsciiPieces, text, i, try_from)) continue;
 #endif
-    flush();  // the pieces below are appended directly
+    writer.Flush();  // the pieces below are appended directly
     if (haystack_end <= i) haystack_end = NextNumberOrCjk(text, i);
     if (i < haystack_end) {
       i = WordsPieces(text, i, haystack_end, try_from, pieces);
@@ -308,7 +294,7 @@ void ScanDeepSeekSequence(std::string_view text, std::vector<Range>& pieces) {
       i = end;
     }
   }
-  flush();
+  writer.Flush();
 }
 
 }  // namespace triton_studio::tok::scanners

@@ -150,28 +150,15 @@ size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_
 // The Oniguruma search, piece by piece: ASCII text decided on byte kinds alone (the common piece
 // is a word, or a word after one space or punctuation character); anything that reaches a
 // non-ASCII character where it matters goes to PieceEnd. ASCII text goes a block at a time
-// (AsciiPieces) where it can; pieces go through a PieceBlock.
+// (AsciiPieces) where it can; pieces go through a PieceWriter.
 void ScanO200k(std::string_view text, std::vector<Range>& matches) {
   const size_t n = text.size();
-  PieceBlock block;
-  Range* piece = block.pieces;
+  PieceWriter pieces(matches);
   size_t i = 0;
   [[maybe_unused]] size_t try_from = 0;  // where the next block may begin
   while (i < n) {
-    if (piece + 65 > block.pieces + PieceBlock::kSize) {
-      AppendBlock(block, piece, matches);
-      piece = block.pieces;
-    }
 #if defined(__SSE2__)
-    if (i >= try_from) {
-      size_t m = 0;
-      const size_t next = AsciiPieces(text, i, piece, m, try_from);
-      piece += m;
-      if (next != i) {
-        i = next;
-        continue;
-      }
-    }
+    if (pieces.Block(AsciiPieces, text, i, try_from)) continue;
 #endif
     const uint8_t kind = kByteKind[text[i]];
     size_t end;
@@ -199,10 +186,10 @@ void ScanO200k(std::string_view text, std::vector<Range>& matches) {
       end = kNotAscii;
     }
     if (end == kNotAscii) end = PieceEnd(text, i);
-    *piece++ = {static_cast<uint32_t>(i), static_cast<uint32_t>(end)};
+    pieces.Push(i, end);
     i = end;
   }
-  AppendBlock(block, piece, matches);
+  pieces.Flush();
 }
 
 }  // namespace triton_studio::tok::scanners

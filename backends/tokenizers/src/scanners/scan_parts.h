@@ -207,4 +207,46 @@ struct PieceBlock {
   out.insert(out.end(), block.pieces, end);
 }
 
+// A scanner's pieces on their way to `out` through a PieceBlock, and the step the block scanners
+// share: try a 64-byte block where one may begin.
+class PieceWriter {
+ public:
+  using Piece = PieceBlock::Piece;
+  explicit PieceWriter(std::vector<Piece>& out) : out_(out) {}
+  PieceWriter(const PieceWriter&) = delete;
+  PieceWriter& operator=(const PieceWriter&) = delete;
+
+  void Push(size_t begin, size_t end) {
+    Room(1);
+    *piece_++ = {static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
+  }
+  // Appends what the block holds to `out` (before anything is appended to it directly, and last).
+  void Flush() {
+    AppendBlock(block_, piece_, out_);
+    piece_ = block_.pieces;
+  }
+  // When i >= try_from: `ascii_pieces(text, i, pieces, m, try_from)` (a scanner's AsciiPieces)
+  // writes the pieces a block decides; true, with i where the next piece begins, when it decided
+  // any.
+  template <typename AsciiPieces>
+  bool Block(AsciiPieces ascii_pieces, std::string_view text, size_t& i, size_t& try_from) {
+    if (i < try_from) return false;
+    Room(65);  // a block's pieces, and the text's last
+    size_t m = 0;
+    const size_t next = ascii_pieces(text, i, piece_, m, try_from);
+    piece_ += m;
+    if (next == i) return false;
+    i = next;
+    return true;
+  }
+
+ private:
+  void Room(size_t count) {
+    if (piece_ + count > block_.pieces + PieceBlock::kSize) Flush();
+  }
+  PieceBlock block_;
+  Piece* piece_ = block_.pieces;
+  std::vector<Piece>& out_;
+};
+
 }  // namespace triton_studio::tok::scanners
