@@ -16,18 +16,28 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__SSE4_2__)
+#include <nmmintrin.h>
+#elif defined(__ARM_FEATURE_CRC32)
+#include <arm_acle.h>
+#endif
+
 namespace triton_studio::tok {
 
 namespace word_cache_detail {
-// kLowMask[n], kHighMask[n]: the bytes of a word of n <= 16 bytes in its two 8-byte halves.
+// kKeyMask[n]: the bytes of a word of n <= 16 bytes in its two 8-byte halves, side by side so that
+// one 16-byte load masks a key.
 constexpr uint64_t LowMask(size_t n) { return n >= 8 ? ~0ULL : (1ULL << (8 * n)) - 1; }
 constexpr uint64_t HighMask(size_t n) { return n <= 8 ? 0 : LowMask(n - 8); }
-constexpr std::array<uint64_t, 17> Masks(bool high) {
-  std::array<uint64_t, 17> m{};
-  for (size_t n = 0; n <= 16; ++n) m[n] = high ? HighMask(n) : LowMask(n);
+struct alignas(16) KeyMask {
+  uint64_t lo, hi;
+};
+constexpr std::array<KeyMask, 17> KeyMasks() {
+  std::array<KeyMask, 17> m{};
+  for (size_t n = 0; n <= 16; ++n) m[n] = {LowMask(n), HighMask(n)};
   return m;
 }
-inline constexpr std::array<uint64_t, 17> kLowMask = Masks(false), kHighMask = Masks(true);
+inline constexpr std::array<KeyMask, 17> kKeyMask = KeyMasks();
 }  // namespace word_cache_detail
 
 class WordCache {
@@ -42,6 +52,11 @@ class WordCache {
   static constexpr size_t kAhead = 8;  // TokenizeAll prefetches this many words ahead
   static constexpr size_t kSlack = 8;   // TokenizeAll's room beyond two ids a word
   static constexpr size_t kFewIds = 8;  // up to this many ids are copied by a loop, more by memcpy
+  // A word lies at most this many slots past the slot its hash picks; one that would lie further
+  // is not cached. Words whose hashes collide (text written to collide, say) then cost a bounded
+  // search each, instead of a search through all of them: the cache is shared by every request.
+  // At the table's fullest (3/4) a word lies 2.5 slots on on average, and almost never 64.
+  static constexpr size_t kMaxProbes = 64;
 
   // The table starts at its first size (32 KiB), so a lookup never tests for an empty one.
   explicit WordCache(size_t capacity) : capacity_(capacity), mask_(kFirstSlots - 1), slots_(kFirstSlots) {}
@@ -80,8 +95,8 @@ class WordCache {
       k.hi = Load64(buf + 8);
     }
     const size_t m = n < kKeyBytes ? n : kKeyBytes;
-    k.lo &= word_cache_detail::kLowMask[m];
-    k.hi &= word_cache_detail::kHighMask[m];
+    k.lo &= word_cache_detail::kKeyMask[m].lo;
+    k.hi &= word_cache_detail::kKeyMask[m].hi;
     k.hash = HashOf(k.lo, k.hi, n, p + kKeyBytes);
     k.size = static_cast<uint32_t>(n);  // a word longer than kMaxWord matches no slot: none has its size
     return k;
@@ -151,12 +166,18 @@ class WordCache {
       const Slot* s;
       if (key.size <= kKeyBytes) [[likely]] {
         // Probe's search without its tail compare, written out: calling Probe here (its memcmp
-        // branch inlined into the loop) cost GPT-2's warm pass 9% more instructions.
+        // branch inlined into the loop) cost GPT-2's warm pass 9% more instructions. An empty
+        // word's key is an empty slot's, which serves it no ids.
         size_t j = key.hash & mask;
-        while (slots[j].word_size != 0 &&
-               !(slots[j].lo == key.lo && slots[j].hi == key.hi && slots[j].word_size == key.size))
+        for (size_t probes = 1;; ++probes) {
+          s = &slots[j];
+          if (s->lo == key.lo && s->hi == key.hi && s->word_size == key.size) break;
+          if (s->word_size == 0 || probes == kMaxProbes) {
+            s = nullptr;
+            break;
+          }
           j = (j + 1) & mask;
-        s = slots[j].word_size != 0 ? &slots[j] : nullptr;
+        }
       } else {
         s = Probe(slots, mask, key, t + r[i].first);  // the key is the word's start: compare the rest
       }
@@ -191,6 +212,8 @@ class WordCache {
     if (buffer.capacity() > (1 << 16)) buffer = {};
   }
 
+  size_t size() const { return size_; }  // words cached
+
   // Adds `word` (assumed absent) unless the cache is full or the entry too large.
   void Insert(std::string_view word, const Key& key, const uint32_t* ids, size_t n) {
     if (size_ >= capacity_ || word.empty() || word.size() > kMaxWord || n == 0 || n > kMaxIds) return;
@@ -198,6 +221,8 @@ class WordCache {
     const size_t ids_out = n > Slot::kInlineIds ? n * sizeof(uint32_t) : 0;
     if (words_.size() + word_out + ids_.size() * sizeof(uint32_t) + ids_out > kMaxArenaBytes) return;
     if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
+    Slot* const free = FreeSlot(HashOf(key.lo, key.hi, word.size(), word.data() + kKeyBytes));
+    if (free == nullptr) return;
     Slot slot{};
     slot.lo = key.lo;
     slot.hi = key.hi;
@@ -213,7 +238,7 @@ class WordCache {
       slot.ids[0] = static_cast<uint32_t>(ids_.size());
       ids_.insert(ids_.end(), ids, ids + n);
     }
-    Place(slot);
+    *free = slot;
     ++size_;
   }
 
@@ -230,9 +255,18 @@ class WordCache {
         static_cast<unsigned __int128>(a ^ 0xA0761D6478BD642FULL) * (b ^ 0xE7037ED1A0B428DBULL);
     return static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
   }
-  // The hash of a word from its key and, past 16 bytes, the rest of it (`tail`).
+  // The hash of a word from its key and, past 16 bytes, the rest of it (`tail`). Two CRC32C
+  // steps where the CPU has them (x86-64-v2, which the library is built for, and ARMv8.1): a
+  // third of the instructions of the multiply mix, which was a quarter of keying a word. That CRC
+  // collisions are easy to write is why a word's search is bounded (kMaxProbes).
   static uint32_t HashOf(uint64_t lo, uint64_t hi, size_t n, const char* tail) {
+#if defined(__SSE4_2__)
+    const uint64_t h = _mm_crc32_u64(_mm_crc32_u64(n, lo), hi);
+#elif defined(__ARM_FEATURE_CRC32)
+    const uint64_t h = __crc32cd(__crc32cd(static_cast<uint32_t>(n), lo), hi);
+#else
     const uint64_t h = Mix(lo ^ (n * 0xC2B2AE3D27D4EB4FULL), hi);
+#endif
     return static_cast<uint32_t>(n > kKeyBytes ? TailHash(h, n - kKeyBytes, tail) : h);
   }
   // Out of line: its loop and buffer would take registers from the keying loops around HashOf.
@@ -264,20 +298,18 @@ class WordCache {
     const char* const t = text.data();
     const auto* const r = ranges.data();
     const size_t n = ranges.size();
-    size_t i = 0;
     // Words that start 16 bytes or more before the text's end (all but the last few, as pieces
-    // come in order) take two plain loads, without KeyOf's test of the distance.
-    if (text.size() >= kKeyBytes) {
-      const size_t far = text.size() - kKeyBytes;
-      for (; i < n && r[i].first <= far; ++i) {
-        const uint32_t begin = r[i].first, size = r[i].second - begin;
-        const size_t m = size < kKeyBytes ? size : kKeyBytes;
-        const uint64_t lo = Load64(t + begin) & word_cache_detail::kLowMask[m];
-        const uint64_t hi = Load64(t + begin + 8) & word_cache_detail::kHighMask[m];
-        k[i] = Key{lo, hi, HashOf(lo, hi, size, t + begin + kKeyBytes), size};
-      }
+    // come in order) take two plain loads, without KeyOf's test of the distance: found from the
+    // end, so that the loop over them tests nothing but its count.
+    size_t near = n;
+    while (near > 0 && r[near - 1].first + kKeyBytes > text.size()) --near;
+    for (size_t i = 0; i < near; ++i) {
+      const uint32_t begin = r[i].first, size = r[i].second - begin;
+      const auto& mask = word_cache_detail::kKeyMask[size < kKeyBytes ? size : kKeyBytes];
+      const uint64_t lo = Load64(t + begin) & mask.lo, hi = Load64(t + begin + 8) & mask.hi;
+      k[i] = Key{lo, hi, HashOf(lo, hi, size, t + begin + kKeyBytes), size};
     }
-    for (; i < n; ++i) k[i] = KeyOf(std::string_view(t + r[i].first, r[i].second - r[i].first), text);
+    for (size_t i = near; i < n; ++i) k[i] = KeyOf(std::string_view(t + r[i].first, r[i].second - r[i].first), text);
   }
 
   // TokenizeAll's other words: found in slot `s` with more ids than fit the room, or not cached
@@ -310,31 +342,38 @@ class WordCache {
   // The slot holding the word whose key is `key` and whose bytes start at `word`, or nullptr. The
   // word is not empty (an empty word's key is an empty slot's).
   const Slot* Probe(const Slot* slots, size_t mask, const Key& key, const char* word) const {
-    for (size_t i = key.hash & mask;; i = (i + 1) & mask) {
+    size_t i = key.hash & mask;
+    for (size_t probes = 1;; ++probes, i = (i + 1) & mask) {
       const Slot& s = slots[i];
       if (s.lo == key.lo && s.hi == key.hi && s.word_size == key.size &&
           (key.size <= kKeyBytes ||
            std::memcmp(words_.data() + s.word_offset, word + kKeyBytes, key.size - kKeyBytes) == 0))
         return &s;
-      if (s.word_size == 0) return nullptr;
+      if (s.word_size == 0 || probes == kMaxProbes) return nullptr;
     }
   }
 
-  void Place(const Slot& slot) {
-    const uint32_t hash = HashOf(slot.lo, slot.hi, slot.word_size, words_.data() + slot.word_offset);
-    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
-      if (slots_[i].word_size == 0) {
-        slots_[i] = slot;
-        return;
-      }
-    }
+  // The first empty slot of the kMaxProbes from the one `hash` picks, or nullptr.
+  Slot* FreeSlot(uint32_t hash) {
+    size_t i = hash & mask_;
+    for (size_t probes = 0; probes < kMaxProbes; ++probes, i = (i + 1) & mask_)
+      if (slots_[i].word_size == 0) return &slots_[i];
+    return nullptr;
   }
+  // Twice the slots, the words placed anew (one that finds no free slot near its new one is
+  // dropped: its out-of-line bytes stay in the arenas, counted against their bound).
   void Grow() {
     std::vector<Slot> old(slots_.size() * 2, Slot{});
     old.swap(slots_);
     mask_ = slots_.size() - 1;
-    for (const Slot& s : old)
-      if (s.word_size != 0) Place(s);
+    size_ = 0;
+    for (const Slot& s : old) {
+      if (s.word_size == 0) continue;
+      if (Slot* free = FreeSlot(HashOf(s.lo, s.hi, s.word_size, words_.data() + s.word_offset))) {
+        *free = s;
+        ++size_;
+      }
+    }
   }
 
   size_t capacity_, size_ = 0, mask_ = 0;

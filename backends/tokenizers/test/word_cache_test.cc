@@ -170,6 +170,37 @@ TEST(WordCache, WordsPastItsCapacityAreComputedEachTime) {
   }
 }
 
+TEST(WordCache, KeepsABoundedRunOfWordsWhoseHashesCollide) {
+  // Words that all pick the same first slot, found by trying words as anyone sending text could:
+  // the cache keeps the first kMaxProbes and computes the others each time, so that a word's
+  // search never walks through all of them. Every word still gets its own ids.
+  WordCache cache(100000);
+  std::string text;
+  std::vector<size_t> sizes;
+  for (uint32_t seed = 0; sizes.size() < 4 * WordCache::kMaxProbes; ++seed) {
+    const std::string word = "w" + std::to_string(seed);
+    if ((WordCache::KeyOf(word).hash & (WordCache::kFirstSlots - 1)) != 0) continue;
+    text += word;
+    sizes.push_back(word.size());
+  }
+  const Ranges ranges = Cut(sizes);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<uint32_t> out;
+    Counted compute;
+    cache.TokenizeAll(text, ranges, out, compute);
+    EXPECT_EQ(out, Expected(text, ranges)) << "pass " << pass;
+    if (pass == 1) {
+      EXPECT_EQ(compute.calls, sizes.size() - WordCache::kMaxProbes) << "the words past the bound are computed again";
+    }
+  }
+  EXPECT_EQ(cache.size(), WordCache::kMaxProbes);
+  for (const auto& [b, e] : ranges) {
+    const std::string_view word = std::string_view(text).substr(b, e - b);
+    std::vector<uint32_t> ids;
+    if (cache.Find(word, WordCache::KeyOf(word), ids)) EXPECT_EQ(ids, IdsOf(word)) << word;
+  }
+}
+
 TEST(WordCache, FindServesWhatTokenizeAllInserted) {
   WordCache cache(100000);
   const auto [text, ranges] = Words(300, 5);
