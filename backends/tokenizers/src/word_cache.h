@@ -221,7 +221,7 @@ class WordCache {
     const size_t ids_out = n > Slot::kInlineIds ? n * sizeof(uint32_t) : 0;
     if (words_.size() + word_out + ids_.size() * sizeof(uint32_t) + ids_out > kMaxArenaBytes) return;
     if ((size_ + 1) * 4 > slots_.size() * 3) Grow();
-    Slot* const free = FreeSlot(HashOf(key.lo, key.hi, word.size(), word.data() + kKeyBytes));
+    Slot* const free = FreeSlot(key.hash);
     if (free == nullptr) return;
     Slot slot{};
     slot.lo = key.lo;
