@@ -1,6 +1,6 @@
 # simdjson, for its UTF-8 validation (`simdjson::validate_utf8`): every encode validates its input
 # first, and simdjson's SIMD validator (the Keiser-Lemire lookup algorithm, picked at run time for
-# the CPU: AVX2, SSE4.2, NEON or plain) is 2.4x faster on the corpus than the byte loop it
+# the CPU: AVX-512, AVX2, SSE4.2, NEON or plain) is 2.4x faster on the corpus than the byte loop it
 # replaced, which was 9% of an encode (docs/TOKENIZERS.md, stop 41).
 # Built from Debian's simdjson source package (backends/cmake/DebianSource.cmake), its one-file
 # amalgamation, into a static, position-independent library with hidden symbols: the generated

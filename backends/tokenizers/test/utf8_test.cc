@@ -1,7 +1,7 @@
 // utf8::IsValid, which every encode runs first, against the byte-by-byte rules of
 // ValidSequenceLength (RFC 3629: no overlong forms, surrogates or code points above U+10FFFF).
-// IsValid reads words and whole sequences at a time, with separate paths near the end of the
-// text: each sequence is checked both far from the end and as the text's last bytes.
+// IsValid is simdjson's validator, which reads 64-byte blocks and the text's last partial block
+// from a padded copy: each sequence is checked both far from the end and as the text's last bytes.
 #include <gtest/gtest.h>
 
 #include <string>
