@@ -155,7 +155,8 @@ class WordCache {
     if (buffer.size() < room) buffer.resize(room);
     uint32_t* base = buffer.data();
     size_t w = 0;  // buffer[0, w) is written
-    for (size_t i = 0; i < std::min(n, kAhead); ++i) __builtin_prefetch(&slots_[k[i].hash & mask_]);
+    // Always kAhead: a loop of n's trip count would end in a mispredicted branch per call.
+    for (size_t i = 0; i < kAhead; ++i) __builtin_prefetch(&slots_[k[i].hash & mask_]);
     const Slot* slots = slots_.data();
     size_t mask = mask_;
     for (size_t i = 0; i < n; ++i) {
@@ -298,18 +299,31 @@ class WordCache {
     const char* const t = text.data();
     const auto* const r = ranges.data();
     const size_t n = ranges.size();
-    // Words that start 16 bytes or more before the text's end (all but the last few, as pieces
-    // come in order) take two plain loads, without KeyOf's test of the distance: found from the
-    // end, so that the loop over them tests nothing but its count.
-    size_t near = n;
-    while (near > 0 && r[near - 1].first + kKeyBytes > text.size()) --near;
-    for (size_t i = 0; i < near; ++i) {
-      const uint32_t begin = r[i].first, size = r[i].second - begin;
-      const auto& mask = word_cache_detail::kKeyMask[size < kKeyBytes ? size : kKeyBytes];
-      const uint64_t lo = Load64(t + begin) & mask.lo, hi = Load64(t + begin + 8) & mask.hi;
-      k[i] = Key{lo, hi, HashOf(lo, hi, size, t + begin + kKeyBytes), size};
+    // A word that starts 16 bytes or more before the text's end (all but the last few, as pieces
+    // come in order) is read where it is, by two loads; the rest from a zero-padded copy of the
+    // text's last 16 bytes (or of all of a shorter text), by the same loads. KeyOf's shifted loads
+    // for those were half of keying a short text. A word that starts in the copy ends there: it
+    // has no tail past 16 bytes.
+    size_t i = 0;
+    if (text.size() >= kKeyBytes) {
+      const size_t last = text.size() - kKeyBytes;  // the last start read in place
+      for (; i < n && r[i].first <= last; ++i) KeyAt(t + r[i].first, r[i].second - r[i].first, k[i]);
+      if (i == n) return;
     }
-    for (size_t i = near; i < n; ++i) k[i] = KeyOf(std::string_view(t + r[i].first, r[i].second - r[i].first), text);
+    alignas(16) char tail[2 * kKeyBytes] = {};
+    const size_t from = text.size() >= kKeyBytes ? text.size() - kKeyBytes : 0;
+    if (from != 0) {
+      std::memcpy(tail, t + from, kKeyBytes);  // a copy of fixed size: two moves, no call
+    } else {
+      std::memcpy(tail, t, text.size());
+    }
+    for (; i < n; ++i) KeyAt(tail + (r[i].first - from), r[i].second - r[i].first, k[i]);
+  }
+  // The key of the word of `size` bytes at p, which has 16 bytes readable.
+  static void KeyAt(const char* p, uint32_t size, Key& k) {
+    const auto& mask = word_cache_detail::kKeyMask[size < kKeyBytes ? size : kKeyBytes];
+    const uint64_t lo = Load64(p) & mask.lo, hi = Load64(p + 8) & mask.hi;
+    k = Key{lo, hi, HashOf(lo, hi, size, p + kKeyBytes), size};
   }
 
   // TokenizeAll's other words: found in slot `s` with more ids than fit the room, or not cached

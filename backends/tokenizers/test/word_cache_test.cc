@@ -143,6 +143,19 @@ TEST(WordCache, ReadsWordsAtTheEndOfShortAndLongTexts) {
   }
 }
 
+TEST(WordCache, KeysAWordAlikeInPlaceAndNearTheTextsEnd) {
+  // The first "alpha" is read where it lies, the last from the copy of the text's last 16 bytes:
+  // one key, so it is computed once and served the second time.
+  WordCache cache(100);
+  const std::string text = "alpha-beta-gamma-delta-alpha";
+  const Ranges ranges = {{0, 5}, {5, 11}, {11, 17}, {17, 23}, {23, 28}};
+  std::vector<uint32_t> out;
+  Counted compute;
+  cache.TokenizeAll(text, ranges, out, compute);
+  EXPECT_EQ(out, Expected(text, ranges));
+  EXPECT_EQ(compute.calls, 4u);
+}
+
 TEST(WordCache, StaysRightAsTheTableGrowsWithinOneSpan) {
   // More distinct words in one span than the first table holds: inserts grow it mid-span.
   WordCache cache(100000);
@@ -197,7 +210,9 @@ TEST(WordCache, KeepsABoundedRunOfWordsWhoseHashesCollide) {
   for (const auto& [b, e] : ranges) {
     const std::string_view word = std::string_view(text).substr(b, e - b);
     std::vector<uint32_t> ids;
-    if (cache.Find(word, WordCache::KeyOf(word), ids)) EXPECT_EQ(ids, IdsOf(word)) << word;
+    if (cache.Find(word, WordCache::KeyOf(word), ids)) {
+      EXPECT_EQ(ids, IdsOf(word)) << word;
+    }
   }
 }
 
