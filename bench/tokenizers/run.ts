@@ -4,7 +4,9 @@
 // of a shared machine falls on all of them; each one's table row is its fastest pass of all
 // rounds, and the ratios to the fastest peer come with their spread over the rounds (on a noisy
 // box one round's ratio can be 10-15% off). Pin it for steadier numbers: taskset -c 1 npm run ...
-// Usage: npm run bench:tokenizers [-- --seconds 3 --rounds 3 --tokenizers gpt2,llama-2]
+// Usage: npm run bench:tokenizers [-- --seconds 3 --rounds 3 --tokenizers gpt2,llama-2 --source prose]
+// --source: only the corpus entries of that source (code, prose, gettext, emoji, edge; "gettext:ja"
+// for one language), to see where a ratio comes from.
 // Results: a Markdown table on stdout and JSON in .cache/bench/tokenizers.json.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -109,9 +111,17 @@ async function main(): Promise<void> {
   const names = arg('tokenizers', TOKENIZER_NAMES.join(',')).split(',') as TokenizerName[];
   const bench = await ensureNativeTool('ts-tokenize-bench');
   const files = await assembleTokenizers();
-  const texts = loadCorpus()
-    .filter((e): e is { source: string; text: string } => 'text' in e)
-    .map((e) => e.text);
+  const source = arg('source', '');
+  const entries = loadCorpus().filter(
+    (e): e is { source: string; text: string } =>
+      'text' in e && (source === '' || e.source === source || e.source.startsWith(`${source}:`)),
+  );
+  if (entries.length === 0) throw new Error(`--source ${source}: no corpus entry has that source`);
+  const texts = entries.map((e) => e.text);
+  // Every implementation reads the corpus from a file: a subset is written next to it.
+  const corpus =
+    source === '' ? corpusFile : corpusFile.replace(/\.jsonl$/, `.${source.replace(/\W/g, '-')}.jsonl`);
+  if (source !== '') writeFileSync(corpus, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
   const havePython = existsSync(venvPython);
   if (!havePython) {
     console.error(
@@ -157,12 +167,12 @@ async function main(): Promise<void> {
       }
     };
     const peer = (kind: string) => (): Measured =>
-      runJson(venvPython, [path.join(__dirname, 'py_bench.py'), kind, file, corpusFile, seconds]) as never;
+      runJson(venvPython, [path.join(__dirname, 'py_bench.py'), kind, file, corpus, seconds]) as never;
     for (let round = 0; round < rounds; ++round) {
       byRound.push(new Map());
       await add(
         NATIVE,
-        () => runJson(bench, ['--tokenizer', file, '--corpus', corpusFile, '--seconds', seconds]) as never,
+        () => runJson(bench, ['--tokenizer', file, '--corpus', corpus, '--seconds', seconds]) as never,
       );
       await add('HF tokenizers, npm binding', () => npmBinding(file, texts));
       if (havePython) {
@@ -186,13 +196,14 @@ async function main(): Promise<void> {
     cpu: os.cpus()[0]?.model,
     cores: os.cpus().length,
     corpus_strings: texts.length,
+    source: source || 'all',
     rounds,
   };
   writeFileSync(out, JSON.stringify({ meta, results, spreads, failures }, null, 2));
 
   const f = (v: number | undefined, d = 1): string => (v === undefined ? '–' : v.toFixed(d));
   console.log(
-    `Corpus: ${texts.length} strings (${corpusFile}); ${meta.cpu}, single thread; each row the fastest pass of ${rounds} round(s).\n`,
+    `Corpus: ${texts.length} strings (${corpus}); ${meta.cpu}, single thread; each row the fastest pass of ${rounds} round(s).\n`,
   );
   console.log(
     '| tokenizer | implementation | encode MB/s | encode Mtok/s | decode MB/s | decode Mtok/s | load ms | memory MB |',

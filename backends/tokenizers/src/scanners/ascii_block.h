@@ -94,11 +94,38 @@ struct AsciiBlock {
     other = valid & ~(letter | digit | white | high);
     control &= valid & ~white;
     limit = left >= 64 ? 62 : left;
-    if (high != 0) {
-      const size_t first = static_cast<size_t>(__builtin_ctzll(high));
-      limit = std::min(limit, first >= 2 ? first - 2 : 0);
-      after_high = 64 - static_cast<size_t>(__builtin_clzll(high));
+    SetHighLimit();
+  }
+
+  // Lowers `limit` to two bytes short of the first non-ASCII byte left, and sets `after_high`.
+  void SetHighLimit() {
+    if (high == 0) return;
+    const size_t first = static_cast<size_t>(__builtin_ctzll(high));
+    limit = std::min(limit, first >= 2 ? first - 2 : 0);
+    after_high = 64 - static_cast<size_t>(__builtin_clzll(high));
+  }
+
+  // Takes the block's non-ASCII letters as letters, from its first non-ASCII character up to the
+  // first one `is_letter(text, at, length)` says is not a letter (text[i]: the block's first
+  // byte), and decides as far as that character: for a scanner whose rules treat every letter
+  // alike, a letter of several bytes is a run of letter bytes that only its first can begin a
+  // piece in. Without this, one accented letter sent the rest of its block to the piece-by-piece
+  // search.
+  template <typename IsLetter>
+  void TakeLetters(std::string_view text, size_t i, IsLetter is_letter) {
+    uint64_t rest = high;  // its lowest bit begins a character: the block begins one
+    while (rest != 0) {
+      const size_t j = static_cast<size_t>(__builtin_ctzll(rest));
+      size_t length;
+      if (!is_letter(text, i + j, length)) break;
+      const uint64_t bits = j + length >= 64 ? ~0ULL << j : ((1ULL << length) - 1) << j;
+      letter |= bits;
+      rest &= ~bits;
     }
+    high = rest;
+    limit = left >= 64 ? 62 : left;
+    after_high = 0;
+    SetHighLimit();
   }
 
   // The first offset after j not in `run` (64 when the run reaches the block's end).

@@ -60,16 +60,23 @@ inline size_t LettersEnd(std::string_view s, size_t p) {
 // A lead (`[^\r\n\p{L}\p{N}]?` before a letter) is a white-space or other byte before a letter,
 // unless it is other after other or ' ' (a run that `[^\s\p{L}\p{N}]+` takes whole) or an
 // apostrophe that begins a contraction.
-// The pieces that begin in text[i, i + 64) (i begins one) and are decided by ASCII bytes: appends
-// them to out[m...] and returns where the next piece begins (n when the text's last piece was
-// appended), or i when none could be decided (a non-ASCII byte too close); `try_from` is then past
-// the block's last non-ASCII byte.
+// A non-ASCII letter is a run of letter bytes (AsciiBlock::TakeLetters): the rules hold for it
+// byte by byte, as no rule tells letters apart and leads are ASCII here.
+// The pieces that begin in text[i, i + 64) (i begins one) and are decided by ASCII bytes and
+// non-ASCII letters: appends them to out[m...] and returns where the next piece begins (n when the
+// text's last piece was appended), or i when none could be decided (another non-ASCII character
+// too close); `try_from` is then past the block's last such character.
 template <int kMaxDigits>
 size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
   AsciiBlock b(text, i);
   if (b.high != 0) {
-    try_from = i + b.after_high;
-    if (b.limit == 0) return i;
+    b.TakeLetters(text, i, [](std::string_view s, size_t at, size_t& length) {
+      return (ClassAt(s, at, length) & kLetter) != 0;
+    });
+    if (b.high != 0) {
+      try_from = i + b.after_high;
+      if (b.limit == 0) return i;
+    }
   }
   const uint64_t gap = b.white & ~b.crlf;  // white space but CR and LF
   const uint64_t p_letter = b.letter << 1, p_other = b.other << 1, p_blank = b.blank << 1, p_white = b.white << 1;
