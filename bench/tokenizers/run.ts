@@ -4,9 +4,10 @@
 // of a shared machine falls on all of them; each one's table row is its fastest pass of all
 // rounds, and the ratios to the fastest peer come with their spread over the rounds (on a noisy
 // box one round's ratio can be 10-15% off). Pin it for steadier numbers: taskset -c 1 npm run ...
-// Usage: npm run bench:tokenizers [-- --seconds 3 --rounds 3 --tokenizers gpt2,llama-2 --source prose]
+// Usage: npm run bench:tokenizers [-- --seconds 3 --rounds 3 --tokenizers gpt2,llama-2 --source prose --join 20]
 // --source: only the corpus entries of that source (code, prose, gettext, emoji, edge; "gettext:ja"
-// for one language), to see where a ratio comes from.
+// for one language), to see where a ratio comes from. --join N: every N texts joined by a newline
+// into one, which leaves the per-byte work and divides the per-call costs by N.
 // Results: a Markdown table on stdout and JSON in .cache/bench/tokenizers.json.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -112,16 +113,29 @@ async function main(): Promise<void> {
   const bench = await ensureNativeTool('ts-tokenize-bench');
   const files = await assembleTokenizers();
   const source = arg('source', '');
+  const join = Number(arg('join', '1'));
+  if (!Number.isInteger(join) || join < 1) throw new Error(`--join must be a whole number ≥ 1`);
   const entries = loadCorpus().filter(
     (e): e is { source: string; text: string } =>
       'text' in e && (source === '' || e.source === source || e.source.startsWith(`${source}:`)),
   );
   if (entries.length === 0) throw new Error(`--source ${source}: no corpus entry has that source`);
-  const texts = entries.map((e) => e.text);
-  // Every implementation reads the corpus from a file: a subset is written next to it.
-  const corpus =
-    source === '' ? corpusFile : corpusFile.replace(/\.jsonl$/, `.${source.replace(/\W/g, '-')}.jsonl`);
-  if (source !== '') writeFileSync(corpus, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  const texts: string[] = [];
+  for (let i = 0; i < entries.length; i += join)
+    texts.push(
+      entries
+        .slice(i, i + join)
+        .map((e) => e.text)
+        .join('\n'),
+    );
+  // Every implementation reads the corpus from a file: a subset or a joined one is written next to it.
+  const variant = [source.replace(/\W/g, '-'), join > 1 ? `join${join}` : ''].filter(Boolean).join('.');
+  const corpus = variant === '' ? corpusFile : corpusFile.replace(/\.jsonl$/, `.${variant}.jsonl`);
+  if (variant !== '')
+    writeFileSync(
+      corpus,
+      texts.map((text) => JSON.stringify({ source: source || 'all', text })).join('\n') + '\n',
+    );
   const havePython = existsSync(venvPython);
   if (!havePython) {
     console.error(
@@ -197,6 +211,7 @@ async function main(): Promise<void> {
     cores: os.cpus().length,
     corpus_strings: texts.length,
     source: source || 'all',
+    join,
     rounds,
   };
   writeFileSync(out, JSON.stringify({ meta, results, spreads, failures }, null, 2));
