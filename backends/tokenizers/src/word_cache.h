@@ -71,37 +71,19 @@ class WordCache {
     uint32_t hash, size;
   };
 
-  // `buffer`: the text the word lies in, which is read past the word (to 16 bytes from its start,
-  // or the 16 bytes ending the buffer), never past the buffer.
-  static Key KeyOf(std::string_view word, std::string_view buffer) {
+  static Key KeyOf(std::string_view word) {
+    alignas(16) char padded[kKeyBytes] = {};
     const char* p = word.data();
-    const char* const end = buffer.data() + buffer.size();
-    const size_t n = word.size();
-    Key k;
-    if (end - p >= static_cast<ptrdiff_t>(kKeyBytes)) {
-      k.lo = Load64(p);
-      k.hi = Load64(p + 8);
-    } else if (buffer.size() >= kKeyBytes) {
-      // Near the end: the buffer's last 16 bytes, shifted down to start at the word.
-      const char* q = end - kKeyBytes;
-      const unsigned __int128 v =
-          (static_cast<unsigned __int128>(Load64(q + 8)) << 64 | Load64(q)) >> (8 * (p - q));
-      k.lo = static_cast<uint64_t>(v);
-      k.hi = static_cast<uint64_t>(v >> 64);
-    } else {
-      char buf[kKeyBytes] = {};
-      std::memcpy(buf, p, n);
-      k.lo = Load64(buf);
-      k.hi = Load64(buf + 8);
+    if (word.size() < kKeyBytes) {
+      std::memcpy(padded, p, word.size());
+      p = padded;
     }
-    const size_t m = n < kKeyBytes ? n : kKeyBytes;
-    k.lo &= word_cache_detail::kKeyMask[m].lo;
-    k.hi &= word_cache_detail::kKeyMask[m].hi;
-    k.hash = HashOf(k.lo, k.hi, n, p + kKeyBytes);
-    k.size = static_cast<uint32_t>(n);  // a word longer than kMaxWord matches no slot: none has its size
+    Key k;
+    // A word longer than kMaxWord matches no slot: none has its size (and every input is under
+    // 2 GiB, so it fits).
+    KeyAt(p, static_cast<uint32_t>(word.size()), k);
     return k;
   }
-  static Key KeyOf(std::string_view word) { return KeyOf(word, word); }
 
   // Appends the cached ids of `word` to `out`; false when absent.
   bool Find(std::string_view word, const Key& key, std::vector<uint32_t>& out) const {
@@ -304,15 +286,12 @@ class WordCache {
     // text's last 16 bytes (or of all of a shorter text), by the same loads. KeyOf's shifted loads
     // for those were half of keying a short text. A word that starts in the copy ends there: it
     // has no tail past 16 bytes.
-    size_t i = 0;
-    if (text.size() >= kKeyBytes) {
-      const size_t last = text.size() - kKeyBytes;  // the last start read in place
-      for (; i < n && r[i].first <= last; ++i) KeyAt(t + r[i].first, r[i].second - r[i].first, k[i]);
-      if (i == n) return;
-    }
+    size_t i = 0, from = 0;  // from: where the copy starts, the last start read in place
     alignas(16) char tail[2 * kKeyBytes] = {};
-    const size_t from = text.size() >= kKeyBytes ? text.size() - kKeyBytes : 0;
-    if (from != 0) {
+    if (text.size() >= kKeyBytes) {
+      from = text.size() - kKeyBytes;
+      for (; i < n && r[i].first <= from; ++i) KeyAt(t + r[i].first, r[i].second - r[i].first, k[i]);
+      if (i == n) return;
       std::memcpy(tail, t + from, kKeyBytes);  // a copy of fixed size: two moves, no call
     } else {
       std::memcpy(tail, t, text.size());
