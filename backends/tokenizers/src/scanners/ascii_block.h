@@ -93,12 +93,14 @@ struct AsciiBlock {
     high &= valid;
     other = valid & ~(letter | digit | white | high);
     control &= valid & ~white;
-    limit = left >= 64 ? 62 : left;
-    SetHighLimit();
+    SetLimit();
   }
 
-  // Lowers `limit` to two bytes short of the first non-ASCII byte left, and sets `after_high`.
-  void SetHighLimit() {
+  // `limit` and `after_high` from `left` and the non-ASCII bytes left in `high`: two bytes short of
+  // the block's end and of the first of them.
+  void SetLimit() {
+    limit = left >= 64 ? 62 : left;
+    after_high = 0;
     if (high == 0) return;
     const size_t first = static_cast<size_t>(__builtin_ctzll(high));
     limit = std::min(limit, first >= 2 ? first - 2 : 0);
@@ -123,9 +125,7 @@ struct AsciiBlock {
       rest &= ~bits;
     }
     high = rest;
-    limit = left >= 64 ? 62 : left;
-    after_high = 0;
-    SetHighLimit();
+    SetLimit();
   }
 
   // The first offset after j not in `run` (64 when the run reaches the block's end).
