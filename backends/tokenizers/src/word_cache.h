@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "past_end_reads.h"
+
 #if defined(__SSE4_2__)
 #include <nmmintrin.h>
 #elif defined(__ARM_FEATURE_CRC32)
@@ -288,6 +290,11 @@ class WordCache {
     // has no tail past 16 bytes.
     size_t i = 0, from = 0;  // from: where the copy starts, the last start read in place
     alignas(16) char tail[2 * kKeyBytes] = {};
+    if (!text.empty() && InOnePage(t + text.size() - 1, kKeyBytes + 1)) {
+      // The 16 bytes past the text's last are readable (past_end_reads.h): every word in place.
+      for (; i < n; ++i) KeyAt(t + r[i].first, r[i].second - r[i].first, k[i]);
+      return;
+    }
     if (text.size() >= kKeyBytes) {
       from = text.size() - kKeyBytes;
       for (; i < n && r[i].first <= from; ++i) KeyAt(t + r[i].first, r[i].second - r[i].first, k[i]);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "guarded_page.h"
 #include "word_cache.h"
 
 namespace triton_studio::tok {
@@ -154,6 +155,25 @@ TEST(WordCache, KeysAWordAlikeInPlaceAndNearTheTextsEnd) {
   cache.TokenizeAll(text, ranges, out, compute);
   EXPECT_EQ(out, Expected(text, ranges));
   EXPECT_EQ(compute.calls, 4u);
+}
+
+TEST(WordCache, KeysAWordAlikeWhateverFollowsTheText) {
+  // A short text is keyed in place where the bytes after it lie in its page, else from a copy
+  // (past_end_reads.h): every "alpha" has one key, whatever follows, so it is computed once.
+  testing::GuardedPage page;
+  WordCache cache(100);
+  const std::string text = "alpha alpha";
+  const Ranges ranges = {{0, 5}, {6, 11}};
+  Counted compute;
+  for (const char after : testing::kBytesAfter) {
+    std::vector<uint32_t> out;
+    cache.TokenizeAll(page.AtStart(text, after), ranges, out, compute);
+    EXPECT_EQ(out, Expected(text, ranges)) << int(after);
+  }
+  std::vector<uint32_t> out;
+  cache.TokenizeAll(page.AtEnd(text), ranges, out, compute);
+  EXPECT_EQ(out, Expected(text, ranges));
+  EXPECT_EQ(compute.calls, 1u);
 }
 
 TEST(WordCache, StaysRightAsTheTableGrowsWithinOneSpan) {

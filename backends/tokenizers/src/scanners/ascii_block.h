@@ -17,6 +17,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "past_end_reads.h"
+
 namespace triton_studio::tok::scanners {
 
 struct AsciiBlock;
@@ -63,8 +65,8 @@ struct AsciiBlock {
   size_t after_high = 0;  // the offset after the block's last non-ASCII byte; 0: none
 
   // The 64 bytes at text[i] (i < text.size()); a block that the text ends is read as the text's
-  // last 64 bytes, its masks shifted down to start at i, or, in a text shorter than that, from a
-  // zero-padded copy (a memcpy whose size varies text to text, and so is a branch to predict).
+  // last 64 bytes, its masks shifted down to start at i, or, in a text shorter than that, where it
+  // is when the 64 bytes lie in one page (past_end_reads.h), else from a zero-padded copy.
   template <unsigned kExtras = 0>
   AsciiBlock(std::string_view text, size_t i, AsciiExtrasTag<kExtras> = {}) : left(text.size() - i) {
     const char* p = text.data() + i;
@@ -74,7 +76,7 @@ struct AsciiBlock {
       if (text.size() >= 64) {
         shift = 64 - left;
         p -= shift;
-      } else {
+      } else if (!InOnePage(p, 64)) {
         std::memset(pad, 0, sizeof pad);
         std::memcpy(pad, p, left);
         p = pad;
@@ -90,6 +92,9 @@ struct AsciiBlock {
       apostrophe >>= shift, high >>= shift, control >>= shift, upper >>= shift, slash >>= shift;
     }
     valid = left >= 64 ? ~0ULL : (1ULL << left) - 1;
+    // The bytes past the text (read in place) are no class's.
+    letter &= valid, digit &= valid, blank &= valid, white &= valid, crlf &= valid, apostrophe &= valid;
+    upper &= valid, slash &= valid;
     high &= valid;
     other = valid & ~(letter | digit | white | high);
     control &= valid & ~white;
