@@ -4,14 +4,18 @@
   python py_bench.py tiktoken TOKENIZER_JSON CORPUS_JSONL SECONDS   (GPT-2 byte-level BPE only)
   python py_bench.py kitoken TOKENIZER_JSON CORPUS_JSONL SECONDS
   python py_bench.py fastokens TOKENIZER_JSON CORPUS_JSONL SECONDS
+  python py_bench.py fastokens-loop TOKENIZER_JSON CORPUS_JSONL SECONDS
 
 Prints one JSON object like ts-tokenize-bench. tiktoken cannot download its GPT-2 files here, so
 its Encoding is built from the same tokenizer.json (ranks = ids, GPT-2's split pattern) and its
 ids are checked against HF's on the corpus ("mismatches"), as kitoken's are (it reads the same
 tokenizer.json with its own implementation), and fastokens' (the Rust tokenizer of NVIDIA Dynamo's
 frontend). fastokens is timed through encode_batch_flat / decode_batch, its fastest calls (no
-Python object per token); "cpu_per_wall" reports process CPU time over wall time of its fastest
-pass, so a peer that used more than the one thread shows above 1.
+Python object per token), and, as fastokens-loop, through one encode / decode call per text (the
+protocol of issue 22's figures). Its segment cache (whole texts between added tokens) stays off:
+every pass encodes the same texts, so it would time lookups of texts seen in the pass before.
+"cpu_per_wall" reports process CPU time over wall time of fastokens' fastest pass, so a peer that
+used more than the one thread shows above 1.
 """
 import json
 import os
@@ -134,8 +138,24 @@ def main():
         from tokenizers import Tokenizer
         ref = Tokenizer.from_file(tokenizer_path).encode_batch(texts, add_special_tokens=False)
         out['mismatches'] = sum(1 for a, b in zip(ids, ref) if a != b.ids)
+    elif kind == 'fastokens-loop':
+        # The protocol issue 22 stated its figures in: one `encode` call per text from Python, as a
+        # serving frontend calls it per request. Only the calls are timed (no Python int per token).
+        import fastokens
+        t0 = time.perf_counter()
+        r0 = rss_mb()
+        ft = fastokens.Tokenizer.from_file(tokenizer_path)
+        out['rss_added_mb'] = rss_mb() - r0
+        out['load_ms'] = (time.perf_counter() - t0) * 1e3
+        encodings, enc_s = timed(lambda: [ft.encode(t, add_special_tokens=False) for t in texts], seconds, 'encode')
+        ids = [e.ids for e in encodings]
+        decoded, dec_s = timed(lambda: [ft.decode(i, skip_special_tokens=False) for i in ids], seconds, 'decode')
+        out['cpu_per_wall'] = {k: round(v, 2) for k, v in CPU_PER_WALL.items()}
+        from tokenizers import Tokenizer
+        ref = Tokenizer.from_file(tokenizer_path).encode_batch(texts, add_special_tokens=False)
+        out['mismatches'] = sum(1 for a, b in zip(ids, ref) if list(a) != b.ids)
     else:
-        raise SystemExit(f'unknown peer {kind!r} (hf, tiktoken, kitoken or fastokens)')
+        raise SystemExit(f'unknown peer {kind!r} (hf, tiktoken, kitoken, fastokens or fastokens-loop)')
 
     ntokens = sum(len(i) for i in ids)
     out.update({

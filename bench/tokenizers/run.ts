@@ -4,7 +4,9 @@
 // of a shared machine falls on all of them; each one's table row is its fastest pass of all
 // rounds, and the ratios to the fastest peer come with their spread over the rounds (on a noisy
 // box one round's ratio can be 10-15% off). Pin it for steadier numbers: taskset -c 1 npm run ...
-// Usage: npm run bench:tokenizers [-- --seconds 3 --rounds 3 --tokenizers gpt2,llama-2 --source prose --join 20]
+// Usage: npm run bench:tokenizers [-- --seconds 3 --rounds 3 --tokenizers gpt2,llama-2 --source prose --join 20
+//   --peers fastokens,fastokens-loop]
+// --peers: only those peers (hf-npm, hf, kitoken, fastokens, fastokens-loop, tiktoken; all by default).
 // --source: only the corpus entries of that source (code, prose, gettext, emoji, edge; "gettext:ja"
 // for one language), to see where a ratio comes from. --join N: every N texts joined by a newline
 // into one, which leaves the per-byte work and divides the per-call costs by N.
@@ -34,6 +36,15 @@ interface Result {
 type Measured = Omit<Result, 'tokenizer' | 'implementation'>;
 
 const NATIVE = 'triton-studio (C++)';
+// The peers run in Python (py_bench.py's kinds) and their table rows. tiktoken reads GPT-2 only.
+const PYTHON_PEERS: [string, string][] = [
+  ['hf', 'HF tokenizers, PyPI'],
+  ['kitoken', 'kitoken, PyPI'],
+  ['fastokens', 'fastokens, PyPI'],
+  ['fastokens-loop', 'fastokens, PyPI, one encode call per text'],
+  ['tiktoken', 'tiktoken, PyPI'],
+];
+const PEER_KEYS = ['hf-npm', ...PYTHON_PEERS.map(([key]) => key)];
 
 /** Each implementation's fastest encode and fastest decode over the rounds (load time: the first). */
 function fastest(rounds: Measured[]): Measured {
@@ -112,6 +123,9 @@ async function main(): Promise<void> {
   const names = arg('tokenizers', TOKENIZER_NAMES.join(',')).split(',') as TokenizerName[];
   const bench = await ensureNativeTool('ts-tokenize-bench');
   const files = await assembleTokenizers();
+  const peers = new Set(arg('peers', PEER_KEYS.join(',')).split(','));
+  for (const key of peers)
+    if (!PEER_KEYS.includes(key)) throw new Error(`--peers: unknown peer '${key}' (${PEER_KEYS.join(', ')})`);
   const source = arg('source', '');
   const join = Number(arg('join', '1'));
   if (!Number.isInteger(join) || join < 1) throw new Error(`--join must be a whole number ≥ 1`);
@@ -188,12 +202,11 @@ async function main(): Promise<void> {
         NATIVE,
         () => runJson(bench, ['--tokenizer', file, '--corpus', corpus, '--seconds', seconds]) as never,
       );
-      await add('HF tokenizers, npm binding', () => npmBinding(file, texts));
+      if (peers.has('hf-npm')) await add('HF tokenizers, npm binding', () => npmBinding(file, texts));
       if (havePython) {
-        await add('HF tokenizers, PyPI', peer('hf'));
-        await add('kitoken, PyPI', peer('kitoken'));
-        await add('fastokens, PyPI', peer('fastokens'));
-        if (name === 'gpt2') await add('tiktoken, PyPI', peer('tiktoken'));
+        for (const [key, implementation] of PYTHON_PEERS) {
+          if (peers.has(key) && (key !== 'tiktoken' || name === 'gpt2')) await add(implementation, peer(key));
+        }
       }
     }
     const implementations = [...new Set(byRound.flatMap((round) => [...round.keys()]))];
