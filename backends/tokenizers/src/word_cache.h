@@ -283,18 +283,19 @@ class WordCache {
     const char* const t = text.data();
     const auto* const r = ranges.data();
     const size_t n = ranges.size();
-    // A word that starts 16 bytes or more before the text's end (all but the last few, as pieces
-    // come in order) is read where it is, by two loads; the rest from a zero-padded copy of the
-    // text's last 16 bytes (or of all of a shorter text), by the same loads. KeyOf's shifted loads
-    // for those were half of keying a short text. A word that starts in the copy ends there: it
-    // has no tail past 16 bytes.
-    size_t i = 0, from = 0;  // from: where the copy starts, the last start read in place
-    alignas(16) char tail[2 * kKeyBytes] = {};
+    // Every word is read where it is, by two loads, when the 16 bytes past the text's last byte
+    // lie in its page (past_end_reads.h).
+    size_t i = 0;
     if (!text.empty() && InOnePage(t + text.size() - 1, kKeyBytes + 1)) {
-      // The 16 bytes past the text's last are readable (past_end_reads.h): every word in place.
       for (; i < n; ++i) KeyAt(t + r[i].first, r[i].second - r[i].first, k[i]);
       return;
     }
+    // Else a word that starts 16 bytes or more before the text's end (all but the last few, as
+    // pieces come in order) is read where it is; the rest from a zero-padded copy of the text's
+    // last 16 bytes (or of all of a shorter text), by the same loads. A word that starts in the
+    // copy ends there: it has no tail past 16 bytes.
+    size_t from = 0;  // where the copy starts, the last start read in place
+    alignas(16) char tail[2 * kKeyBytes] = {};
     if (text.size() >= kKeyBytes) {
       from = text.size() - kKeyBytes;
       for (; i < n && r[i].first <= from; ++i) KeyAt(t + r[i].first, r[i].second - r[i].first, k[i]);

@@ -1,8 +1,8 @@
 // WordCache, the word -> ids memo every BPE, WordPiece and Unigram encode goes through: whatever
 // it serves must equal computing each word again, for every length of word (the 16 bytes kept in
 // a slot, the rest in an arena), every number of ids (two inline, a few copied in the hot loop,
-// more out of line), words near the end of their text (read with a shifted load), and across the
-// table's growth and its capacity.
+// more out of line), words near the end of their text (read in place or from a padded copy),
+// across the table's growth and its capacity.
 #include <gtest/gtest.h>
 
 #include <string>
