@@ -58,6 +58,23 @@ def rss_mb():
     return 0.0
 
 
+def loaded(load, out):
+    """`load()`'s tokenizer, with the time it took and the memory it added written to `out`."""
+    t0 = time.perf_counter()
+    r0 = rss_mb()
+    tok = load()
+    out['rss_added_mb'] = rss_mb() - r0
+    out['load_ms'] = (time.perf_counter() - t0) * 1e3
+    return tok
+
+
+def hf_mismatches(tokenizer_path, texts, ids):
+    """How many texts' ids differ from those HF tokenizers gives on the same file."""
+    from tokenizers import Tokenizer
+    ref = Tokenizer.from_file(tokenizer_path).encode_batch(texts, add_special_tokens=False)
+    return sum(1 for a, b in zip(ids, ref) if list(a) != b.ids)
+
+
 def byte_decoder():
     printable = list(range(ord('!'), ord('~') + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
     chars, n = {}, 0
@@ -83,11 +100,7 @@ def main():
 
     if kind == 'hf':
         from tokenizers import Tokenizer
-        t0 = time.perf_counter()
-        r0 = rss_mb()
-        tok = Tokenizer.from_file(tokenizer_path)
-        out['rss_added_mb'] = rss_mb() - r0
-        out['load_ms'] = (time.perf_counter() - t0) * 1e3
+        tok = loaded(lambda: Tokenizer.from_file(tokenizer_path), out)
         encs, enc_s = timed(lambda: tok.encode_batch(texts, add_special_tokens=False), seconds)
         ids = [e.ids for e in encs]
         decoded, dec_s = timed(lambda: tok.decode_batch(ids, skip_special_tokens=False), seconds)
@@ -102,29 +115,17 @@ def main():
         out['load_ms'] = (time.perf_counter() - t0) * 1e3
         ids, enc_s = timed(lambda: enc.encode_ordinary_batch(texts, num_threads=1), seconds)
         decoded, dec_s = timed(lambda: enc.decode_batch(ids, num_threads=1), seconds)
-        from tokenizers import Tokenizer
-        ref = Tokenizer.from_file(tokenizer_path).encode_batch(texts, add_special_tokens=False)
-        out['mismatches'] = sum(1 for a, b in zip(ids, ref) if a != b.ids)
+        out['mismatches'] = hf_mismatches(tokenizer_path, texts, ids)
     elif kind == 'kitoken':
         import kitoken
-        t0 = time.perf_counter()
-        r0 = rss_mb()
-        kt = kitoken.Kitoken.from_tokenizers_file(tokenizer_path)
-        out['rss_added_mb'] = rss_mb() - r0
-        out['load_ms'] = (time.perf_counter() - t0) * 1e3
+        kt = loaded(lambda: kitoken.Kitoken.from_tokenizers_file(tokenizer_path), out)
         ids, enc_s = timed(lambda: kt.encode_all(texts, False), seconds)
         decoded, dec_s = timed(lambda: [b.decode('utf-8', errors='replace') for b in kt.decode_all(ids)], seconds)
-        from tokenizers import Tokenizer
-        ref = Tokenizer.from_file(tokenizer_path).encode_batch(texts, add_special_tokens=False)
-        out['mismatches'] = sum(1 for a, b in zip(ids, ref) if list(a) != b.ids)
+        out['mismatches'] = hf_mismatches(tokenizer_path, texts, ids)
     elif kind == 'fastokens':
         import array
         import fastokens
-        t0 = time.perf_counter()
-        r0 = rss_mb()
-        ft = fastokens.Tokenizer.from_file(tokenizer_path)
-        out['rss_added_mb'] = rss_mb() - r0
-        out['load_ms'] = (time.perf_counter() - t0) * 1e3
+        ft = loaded(lambda: fastokens.Tokenizer.from_file(tokenizer_path), out)
 
         def encode_all():
             flat, offsets = ft.encode_batch_flat(texts, add_special_tokens=False)
@@ -135,25 +136,17 @@ def main():
         ids = [ids_flat[offs[i]:offs[i + 1]].tolist() for i in range(len(texts))]
         decoded, dec_s = timed(lambda: ft.decode_batch(ids, skip_special_tokens=False), seconds, 'decode')
         out['cpu_per_wall'] = {k: round(v, 2) for k, v in CPU_PER_WALL.items()}
-        from tokenizers import Tokenizer
-        ref = Tokenizer.from_file(tokenizer_path).encode_batch(texts, add_special_tokens=False)
-        out['mismatches'] = sum(1 for a, b in zip(ids, ref) if a != b.ids)
+        out['mismatches'] = hf_mismatches(tokenizer_path, texts, ids)
     elif kind == 'fastokens-loop':
         # The protocol issue 22 stated its figures in: one `encode` call per text from Python, as a
         # serving frontend calls it per request. Only the calls are timed (no Python int per token).
         import fastokens
-        t0 = time.perf_counter()
-        r0 = rss_mb()
-        ft = fastokens.Tokenizer.from_file(tokenizer_path)
-        out['rss_added_mb'] = rss_mb() - r0
-        out['load_ms'] = (time.perf_counter() - t0) * 1e3
+        ft = loaded(lambda: fastokens.Tokenizer.from_file(tokenizer_path), out)
         encodings, enc_s = timed(lambda: [ft.encode(t, add_special_tokens=False) for t in texts], seconds, 'encode')
         ids = [e.ids for e in encodings]
         decoded, dec_s = timed(lambda: [ft.decode(i, skip_special_tokens=False) for i in ids], seconds, 'decode')
         out['cpu_per_wall'] = {k: round(v, 2) for k, v in CPU_PER_WALL.items()}
-        from tokenizers import Tokenizer
-        ref = Tokenizer.from_file(tokenizer_path).encode_batch(texts, add_special_tokens=False)
-        out['mismatches'] = sum(1 for a, b in zip(ids, ref) if list(a) != b.ids)
+        out['mismatches'] = hf_mismatches(tokenizer_path, texts, ids)
     else:
         raise SystemExit(f'unknown peer {kind!r} (hf, tiktoken, kitoken, fastokens or fastokens-loop)')
 
