@@ -5,7 +5,12 @@
 #                                                # static ts-tokenize-bench, the Python peers' wheels,
 #                                                # the tokenizer.json files and the corpus
 #   bash bench/tokenizers/bundle.sh run DIR OUT [SECONDS]   # there: one JSON line per
-#                                                # (tokenizer, implementation) in OUT/results.jsonl
+#                                                # (tokenizer, implementation, round) in OUT/results.jsonl
+# Environment for "run": BUNDLE_TOKENIZERS (below), BUNDLE_PEERS (default: fastokens fastokens-loop
+# hf kitoken, and tiktoken for GPT-2), BUNDLE_ROUNDS (default 1: each round runs every
+# implementation once more, in turn, so a slow spell falls on all), BUNDLE_JOIN=N (every N corpus
+# texts joined by a newline into one, as run.ts --join: the per-byte work stays, the per-call
+# costs are divided by N), BUNDLE_SEQUENTIAL=1 (below).
 # "run" pins every process to one core (taskset): each tokenizer gets a core of its own and runs
 # its implementations there one after another, each keeping its fastest pass (py_bench.py and
 # ts-tokenize-bench both do), so the numbers are single-thread and side by side. Peers as in run.ts, minus HF's npm binding (no Node there).
@@ -41,6 +46,18 @@ run() {
   local dir=$1 out=$2 seconds=${3:-3}
   mkdir -p "$out" && local work && work=$(mktemp -d)
   tar -C "$work" -xzf "$dir/tokenizers.tgz"
+  local corpus=$dir/corpus.jsonl join=${BUNDLE_JOIN:-1}
+  if ((join > 1)); then
+    corpus=$work/corpus.join$join.jsonl
+    python3 - "$dir/corpus.jsonl" "$join" "$corpus" <<'PY'
+import json, sys
+texts = [e['text'] for e in map(json.loads, open(sys.argv[1], encoding='utf-8')) if 'text' in e]
+n = int(sys.argv[2])
+with open(sys.argv[3], 'w', encoding='utf-8') as f:
+    for i in range(0, len(texts), n):
+        f.write(json.dumps({'source': 'all', 'text': '\n'.join(texts[i:i + n])}) + '\n')
+PY
+  fi
   # The wheels unpacked into one folder on PYTHONPATH (no pip or venv needed there).
   local tag && tag=$(python3 -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')
   mkdir -p "$work/site"
@@ -50,7 +67,7 @@ run() {
   done
   export PYTHONPATH=$work/site RAYON_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false
   {
-    echo "{\"machine\": \"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)\", \"cores\": $(nproc), \"python\": \"$tag\", \"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\"}"
+    echo "{\"machine\": \"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)\", \"cores\": $(nproc), \"python\": \"$tag\", \"load\": \"$(cut -d' ' -f1-3 /proc/loadavg)\", \"join\": $join}"
   } >"$out/machine.json"
   # One tokenizer per core (cores 2.., leaving 0 and 1 to the system), its implementations one
   # after another on that core; on a machine of under 8 cores, or with BUNDLE_SEQUENTIAL=1, one
@@ -58,10 +75,10 @@ run() {
   local cores && cores=$(nproc) && local core=$((cores > 2 ? 2 : 0))
   for t in "${TOKENIZERS[@]}"; do
     if ((cores >= 8)) && [[ -z ${BUNDLE_SEQUENTIAL:-} ]]; then
-      run_tokenizer "$dir" "$work/tokenizers/$t/tokenizer.json" "$t" "$core" "$seconds" "$out" &
+      run_tokenizer "$dir" "$work/tokenizers/$t/tokenizer.json" "$t" "$core" "$seconds" "$out" "$corpus" &
       core=$((core + 1 < cores ? core + 1 : 2))
     else
-      run_tokenizer "$dir" "$work/tokenizers/$t/tokenizer.json" "$t" "$core" "$seconds" "$out"
+      run_tokenizer "$dir" "$work/tokenizers/$t/tokenizer.json" "$t" "$core" "$seconds" "$out" "$corpus"
     fi
   done
   wait
@@ -69,16 +86,22 @@ run() {
 }
 
 run_tokenizer() {
-  local dir=$1 file=$2 t=$3 core=$4 seconds=$5 out=$6 line
-  line=$(taskset -c "$core" "$dir/ts-tokenize-bench" --tokenizer "$file" --corpus "$dir/corpus.jsonl" \
-    --seconds "$seconds" 2>"$out/$t-native.err" | tail -1) || true
-  [[ $line == \{* ]] || line=null
-  echo "{\"tokenizer\": \"$t\", \"implementation\": \"triton-studio\", \"core\": $core, \"result\": $line}" >"$out/$t.part"
-  for peer in fastokens hf kitoken $([[ $t == gpt2 ]] && echo tiktoken); do
-    line=$(taskset -c "$core" python3 "$dir/py_bench.py" "$peer" "$file" "$dir/corpus.jsonl" "$seconds" \
-      2>"$out/$t-$peer.err" | tail -1) || true
-    [[ $line == \{* ]] || line=null
-    echo "{\"tokenizer\": \"$t\", \"implementation\": \"$peer\", \"core\": $core, \"result\": $line}" >>"$out/$t.part"
+  local dir=$1 file=$2 t=$3 core=$4 seconds=$5 out=$6 corpus=$7 line round impl
+  local peers=${BUNDLE_PEERS:-fastokens fastokens-loop hf kitoken $([[ $t == gpt2 ]] && echo tiktoken)}
+  [[ $t == gpt2 ]] || peers=${peers//tiktoken/}  # tiktoken's pattern is GPT-2's
+  : >"$out/$t.part"
+  for round in $(seq "${BUNDLE_ROUNDS:-1}"); do
+    for impl in triton-studio $peers; do
+      if [[ $impl == triton-studio ]]; then
+        line=$(taskset -c "$core" "$dir/ts-tokenize-bench" --tokenizer "$file" --corpus "$corpus" \
+          --seconds "$seconds" 2>"$out/$t-native.err" | tail -1) || true
+      else
+        line=$(taskset -c "$core" python3 "$dir/py_bench.py" "$impl" "$file" "$corpus" "$seconds" \
+          2>"$out/$t-$impl.err" | tail -1) || true
+      fi
+      [[ $line == \{* ]] || line=null
+      echo "{\"tokenizer\": \"$t\", \"implementation\": \"$impl\", \"round\": $round, \"core\": $core, \"result\": $line}" >>"$out/$t.part"
+    done
   done
 }
 
