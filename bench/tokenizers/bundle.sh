@@ -88,7 +88,7 @@ PY
 
 run_tokenizer() {
   local dir=$1 file=$2 t=$3 core=$4 seconds=$5 out=$6 corpus=$7 line round impl
-  local peers=${BUNDLE_PEERS:-fastokens fastokens-loop hf kitoken $([[ $t == gpt2 ]] && echo tiktoken)}
+  local peers=${BUNDLE_PEERS:-fastokens fastokens-loop hf kitoken tiktoken}
   [[ $t == gpt2 ]] || peers=${peers//tiktoken/}  # tiktoken's pattern is GPT-2's
   : >"$out/$t.part"
   for round in $(seq "${BUNDLE_ROUNDS:-1}"); do

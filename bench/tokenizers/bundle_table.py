@@ -50,7 +50,7 @@ def main():
                 if impls.get(p) and impls[p][0].get('mismatches'):
                     cell += f" ({impls[p][0]['mismatches']} mismatches)"
                 cells.append(cell)
-            print(f"| {tok} | {native or 0:.1f} | {' | '.join(cells)} | {ratio} "
+            print(f"| {tok} | {f'{native:.1f}' if native else '–'} | {' | '.join(cells)} | {ratio} "
                   f"| {spread(tok, fastest, what) if fastest else ''} | {fastest or '–'} |")
 
     print('\nload (ms) and memory added by loading (MB), first round\n')
