@@ -50,20 +50,8 @@ export function runBatch(
   inputs: BatchInput[],
   launcher: string[] = [],
 ): BatchOutput[] {
-  const input = inputs.map((i) => JSON.stringify(i)).join('\n') + '\n';
   const [command, ...prefix] = [...launcher, binary];
-  const r = spawnSync(command!, [...prefix, '--tokenizer', tokenizerFile, '--batch'], {
-    input,
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  if (r.error) throw new Error(`ts-tokenize --batch: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`ts-tokenize --batch exited ${r.status}: ${r.stderr}`);
-  const lines = r.stdout.split('\n').filter((l) => l.length > 0);
-  if (lines.length !== inputs.length) {
-    throw new Error(`ts-tokenize --batch answered ${lines.length} lines for ${inputs.length} inputs`);
-  }
-  return lines.map((l) => JSON.parse(l) as BatchOutput);
+  return runJsonLines<BatchOutput>(command!, [...prefix, '--tokenizer', tokenizerFile], '--batch', inputs);
 }
 
 /**
@@ -76,22 +64,27 @@ export function encodeIds(
   texts: string[],
   addSpecialTokens: boolean,
 ): number[][] {
-  const args = [
-    '--tokenizer',
-    tokenizerFile,
-    '--jsonl',
-    ...(addSpecialTokens ? [] : ['--no-special-tokens']),
-  ];
-  const r = spawnSync(binary, args, {
-    input: texts.map((t) => JSON.stringify(t)).join('\n') + '\n',
+  const args = ['--tokenizer', tokenizerFile, ...(addSpecialTokens ? [] : ['--no-special-tokens'])];
+  return runJsonLines<number[]>(binary, args, '--jsonl', texts);
+}
+
+/** One ts-tokenize process fed a JSON line per input; exactly one JSON line back per input. */
+function runJsonLines<T>(
+  command: string,
+  args: string[],
+  mode: '--batch' | '--jsonl',
+  inputs: unknown[],
+): T[] {
+  const r = spawnSync(command, [...args, mode], {
+    input: inputs.map((i) => JSON.stringify(i)).join('\n') + '\n',
     encoding: 'utf8',
     maxBuffer: 1 << 30,
   });
-  if (r.error) throw new Error(`ts-tokenize --jsonl: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`ts-tokenize --jsonl exited ${r.status}: ${r.stderr}`);
+  if (r.error) throw new Error(`ts-tokenize ${mode}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`ts-tokenize ${mode} exited ${r.status}: ${r.stderr}`);
   const lines = r.stdout.split('\n').filter((l) => l.length > 0);
-  if (lines.length !== texts.length) {
-    throw new Error(`ts-tokenize --jsonl answered ${lines.length} lines for ${texts.length} texts`);
+  if (lines.length !== inputs.length) {
+    throw new Error(`ts-tokenize ${mode} answered ${lines.length} lines for ${inputs.length} inputs`);
   }
-  return lines.map((l) => JSON.parse(l) as number[]);
+  return lines.map((l) => JSON.parse(l) as T);
 }
