@@ -8,6 +8,8 @@ export function run(s: string, n: number): string[] {
     s.padStart(count * 3, '*'),
     s.padEnd(count * 4),
     s.padStart(count * 2, ''),
+    s.padEnd(count * 5, 'ab€'),
+    s.padStart(count * 5 + 1, '🙂.'),
     s.repeat(count),
   ];
 }

@@ -107,11 +107,23 @@ inline Str pad(const Str& s, double maxLength, const Str& fill, bool atStart) {
   double m = toIntegerOrInfinity(maxLength);
   if (m <= static_cast<double>(s.size()) || fill.empty()) return s;
   if (m > 536870888.0) throwRangeError(u"Invalid string length");
+  // One allocation of the final length: a hook that pads in a loop must not pay a growing
+  // filler string, one append at a time, per character.
   size_t fillLen = static_cast<size_t>(m) - s.size();
-  Str filler;
-  while (filler.size() < fillLen) filler += fill;
-  filler.resize(fillLen);
-  return atStart ? filler + s : s + filler;
+  Str out;
+  out.reserve(static_cast<size_t>(m));
+  if (!atStart) out += s;
+  if (fill.size() == 1) {
+    out.append(fillLen, fill[0]);
+  } else {
+    for (size_t left = fillLen; left > 0;) {
+      size_t k = std::min(left, fill.size());
+      out.append(fill, 0, k);
+      left -= k;
+    }
+  }
+  if (atStart) out += s;
+  return out;
 }
 inline Str padStart(const Str& s, double n, const Str& fill = u" ") { return pad(s, n, fill, true); }
 inline Str padEnd(const Str& s, double n, const Str& fill = u" ") { return pad(s, n, fill, false); }
