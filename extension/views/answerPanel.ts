@@ -1,6 +1,6 @@
 /**
  * The answer panel beside the editor: the prompt, the answer as it streams in, time to first
- * token and tokens per second updated with every chunk, and a Stop button that aborts the
+ * token and tokens per second updated as chunks arrive, and a Stop button that aborts the
  * request. One panel, reused by every prompt; a new prompt replaces the answer shown.
  */
 import * as vscode from 'vscode';
@@ -34,6 +34,9 @@ export interface AnswerSession {
   fail(message: string, cancelled: boolean): void;
 }
 
+/** The longest a streamed chunk waits before it is shown: 20 updates a second read as live. */
+const FLUSH_MS = 50;
+
 export class AnswerPanel implements vscode.Disposable {
   static readonly viewType = 'tritonStudio.answer';
   private panel: vscode.WebviewPanel | undefined;
@@ -55,21 +58,37 @@ export class AnswerPanel implements vscode.Disposable {
       firstAt !== undefined && tokens > 1 && now > firstAt
         ? ((tokens - 1) * 1000) / (now - firstAt)
         : undefined;
+    // A model streams hundreds of chunks a second; one message each would keep the extension
+    // host and the webview busy with messages (and the Stop click waiting behind them), so
+    // chunks are sent in batches, at most one every FLUSH_MS, and the end flushes what is left.
+    let pending = '';
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (!pending) return;
+      const now = Date.now();
+      this.post({
+        type: 'chunk',
+        text: pending,
+        tokens,
+        elapsedMs: now - started,
+        ttftMs: firstAt! - started,
+        tokensPerSecond: rate(now),
+      });
+      pending = '';
+    };
     return {
       chunk: (text) => {
-        const now = Date.now();
-        firstAt ??= now;
+        firstAt ??= Date.now();
         tokens++;
-        this.post({
-          type: 'chunk',
-          text,
-          tokens,
-          elapsedMs: now - started,
-          ttftMs: firstAt - started,
-          tokensPerSecond: rate(now),
-        });
+        pending += text;
+        // The first chunk is shown at once: time to first token is what the user waits for.
+        if (tokens === 1) flush();
+        else timer ??= setTimeout(flush, FLUSH_MS);
       },
       done: (result) => {
+        flush();
         this.stop = undefined;
         this.post({
           type: 'done',
@@ -80,6 +99,7 @@ export class AnswerPanel implements vscode.Disposable {
         });
       },
       fail: (message, cancelled) => {
+        flush();
         this.stop = undefined;
         this.post({ type: 'error', message, cancelled });
       },
@@ -164,7 +184,7 @@ window.addEventListener('message', (event) => {
     $('state').textContent = 'answering…';
     $('stop').disabled = false;
   } else if (m.type === 'chunk') {
-    $('answer').textContent += m.text;
+    $('answer').append(m.text);
     $('ttft').textContent = ms(m.ttftMs);
     $('tokens').textContent = String(m.tokens);
     if (m.tokensPerSecond !== undefined) $('tps').textContent = m.tokensPerSecond.toFixed(1);
