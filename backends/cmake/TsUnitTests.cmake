@@ -31,6 +31,9 @@ function(ts_add_unit_test name)
   endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE GTest::gtest_main ${ARG_LIBRARIES})
+  # One translation unit per few test files: each file parses GoogleTest and the library's headers
+  # again, which costs more than its tests (the CI box has 2 cores).
+  set_target_properties(${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
   target_compile_definitions(${name} PRIVATE TS_TEST_TOKENIZERS_DIR="${TS_TEST_TOKENIZERS_DIR}"
                                              TS_TEST_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")

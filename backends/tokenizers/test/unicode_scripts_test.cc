@@ -9,13 +9,12 @@
 
 using Json = nlohmann::json;
 using triton_studio::tok::MakePreTokenizer;
-using triton_studio::tok::Pieces;
 
 namespace {
 
 std::vector<std::string> Split(const std::string& text) {
   const auto pre = MakePreTokenizer(Json{{"type", "UnicodeScripts"}}, "pre_tokenizer");
-  Pieces pieces;
+  triton_studio::tok::Pieces pieces;
   pieces.text = text;
   pieces.ranges = {{0, static_cast<uint32_t>(text.size())}};
   pre->PreTokenize(pieces);
