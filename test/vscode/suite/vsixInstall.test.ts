@@ -63,6 +63,9 @@ function filesUnder(dir: string): string[] {
 
 /** The pipeline file's lens of that title on the first sample prompt (what a click runs). */
 async function lens(pipeline: vscode.Uri, title: RegExp): Promise<vscode.Command> {
+  // The lens command needs the file's text model: VS Code drops a closed file's model after a
+  // while (one CI run's 205 s build did), and then answers "Illegal argument".
+  await vscode.workspace.openTextDocument(pipeline);
   const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
     'vscode.executeCodeLensProvider',
     pipeline,
