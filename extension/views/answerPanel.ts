@@ -62,11 +62,13 @@ export class AnswerPanel implements vscode.Disposable {
     // host and the webview busy with messages (and the Stop click waiting behind them), so
     // chunks are sent in batches, at most one every FLUSH_MS, and the end flushes what is left.
     let pending = '';
+    let shownTokens = 0;
     let timer: NodeJS.Timeout | undefined;
     const flush = () => {
       clearTimeout(timer);
       timer = undefined;
-      if (!pending) return;
+      if (tokens === shownTokens) return; // an empty chunk still counts, and is still shown
+      shownTokens = tokens;
       const now = Date.now();
       this.post({
         type: 'chunk',
