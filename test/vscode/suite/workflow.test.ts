@@ -46,11 +46,12 @@ async function waitUntil(what: string, probe: () => boolean): Promise<void> {
 
 /** Triton Studio's CodeLenses of a file: title, command, the request's model and text, line. */
 async function pipelineLenses(file: string) {
+  const uri = vscode.Uri.file(file);
   // The lens command needs the file's text model, which VS Code drops a while after it closes.
-  await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  await vscode.workspace.openTextDocument(uri);
   const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
     'vscode.executeCodeLensProvider',
-    vscode.Uri.file(file),
+    uri,
   );
   return lenses
     .filter((l) => l.command?.command.startsWith('tritonStudio.'))
