@@ -1,47 +1,101 @@
-// Adds up the results every test stage wrote under out/test-results/ and prints one closing line
-// ("N passed, N failed, N skipped"): vitest's JSON reports and ctest's JUnit XML. A stage that wrote no results counts as a failure, so a
-// suite that silently ran nothing cannot look green. The failed tests are named again just above that line, since CI keeps only
-// the tail of the log.
-import { readFileSync, existsSync } from 'node:fs';
+// Adds up what every test stage left under out/test-results/ and prints the closing summary of
+// `npm test`: one line per stage (its counts and its exit code), the tests that were flaky, the
+// errors raised outside any test, the failed tests, and one closing line ("N passed, N failed,
+// N skipped"). CI keeps only the tail of the log, so whatever made the run fail is named here.
+// The run fails when a stage wrote no results (a suite that silently ran nothing cannot look
+// green), when a test failed, or when a stage exited non-zero with every test passed (vitest does
+// so on an error outside a test).
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.argv[2] ?? 'out/test-results';
-const stages = [
-  'ctest.xml',
-  'unit.json',
-  'integration.json',
-  'integration-tokenizers.json',
-  'vscode.json',
-  'vscode-no-pipeline.json',
-  'vscode-vsix.json',
+/** Each stage: its name in exits.tsv (scripts/test.sh), its result files, runReporter's record. */
+const STAGES = [
+  { stage: 'ctest', label: 'C++ unit tests', files: ['ctest.xml'] },
+  { stage: 'unit', label: 'unit tests', files: ['unit.json'], run: 'unit.run.json' },
+  {
+    stage: 'integration',
+    label: 'integration: server lane',
+    files: ['integration.json'],
+    run: 'integration.run.json',
+  },
+  {
+    stage: 'integration-tokenizers',
+    label: 'integration: tokenizer lane',
+    files: ['integration-tokenizers.json'],
+    run: 'integration-tokenizers.run.json',
+  },
+  {
+    stage: 'vscode',
+    label: 'extension tests',
+    files: ['vscode.json', 'vscode-no-pipeline.json', 'vscode-vsix.json'],
+  },
 ];
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-let missing = 0;
+
+const exits = readExits(join(dir, 'exits.tsv'));
+const total = { passed: 0, failed: 0, skipped: 0 };
+const rows = [];
 const failures = [];
-for (const name of stages) {
-  const file = join(dir, name);
-  if (!existsSync(file)) {
-    console.error(`test summary: ${file} is missing — that stage did not run to completion`);
-    missing++;
-    continue;
+const flaky = [];
+const outside = [];
+const badExits = [];
+for (const { stage, label, files, run } of STAGES) {
+  const row = { label, passed: 0, failed: 0, skipped: 0, exit: exits.get(stage) ?? 'did not run' };
+  for (const name of files) {
+    const file = join(dir, name);
+    if (!existsSync(file)) {
+      failures.push(`${name}: missing — that stage did not run to completion`);
+      row.failed++;
+      continue;
+    }
+    const r = name.endsWith('.xml')
+      ? junitCounts(readFileSync(file, 'utf8'))
+      : JSON.parse(readFileSync(file, 'utf8'));
+    row.passed += r.numPassedTests ?? 0;
+    row.failed += r.numFailedTests ?? 0;
+    row.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    for (const f of failedTests(r))
+      failures.push(`${name}: ${f.name}${f.message ? `\n    ${firstLine(f.message)}` : ''}`);
   }
-  const r = name.endsWith('.xml')
-    ? junitCounts(readFileSync(file, 'utf8'))
-    : JSON.parse(readFileSync(file, 'utf8'));
-  passed += r.numPassedTests ?? 0;
-  failed += r.numFailedTests ?? 0;
-  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  for (const f of failedTests(r))
-    failures.push(`${name}: ${f.name}${f.message ? `\n    ${firstLine(f.message)}` : ''}`);
+  if (run && existsSync(join(dir, run))) {
+    const record = JSON.parse(readFileSync(join(dir, run), 'utf8'));
+    flaky.push(...record.flaky);
+    for (const e of record.errors)
+      outside.push(
+        `[${label}] ${e.message}${e.test ? `\n    surfaced during: ${e.test}` : ''}${e.file ? `\n    in: ${e.file}` : ''}` +
+          (e.stack ? `\n${e.stack.replace(/^\s*/gm, '      ')}` : ''),
+      );
+  }
+  if (row.exit !== '0') badExits.push(`${label} exited ${row.exit}`);
+  for (const key of ['passed', 'failed', 'skipped']) total[key] += row[key];
+  rows.push(row);
 }
-const flakyFile = join(dir, 'integration-flaky.json');
-const flaky = existsSync(flakyFile) ? JSON.parse(readFileSync(flakyFile, 'utf8')) : [];
+
+console.log(
+  `\n${'stage'.padEnd(28)}${'passed'.padStart(7)}${'failed'.padStart(7)}${'skipped'.padStart(8)}  exit`,
+);
+for (const r of rows)
+  console.log(
+    `${r.label.padEnd(28)}${String(r.passed).padStart(7)}${String(r.failed).padStart(7)}${String(r.skipped).padStart(8)}  ${r.exit}`,
+  );
 if (flaky.length > 0) console.log(`\nflaky (failed, then passed on the retry):\n  ${flaky.join('\n  ')}`);
+if (outside.length > 0)
+  console.log(`\nerrors outside any test (vitest fails the run on them):\n  ${outside.join('\n  ')}`);
 if (failures.length > 0) console.log(`\nfailed:\n  ${failures.join('\n  ')}`);
-console.log(`\n${passed} passed, ${failed + missing} failed, ${skipped} skipped`);
-process.exit(failed + missing > 0 || passed === 0 ? 1 : 0);
+const line = `${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`;
+console.log(`\n${badExits.length > 0 ? `${line}; ${badExits.join(', ')}` : line}`);
+process.exit(total.failed > 0 || badExits.length > 0 || total.passed === 0 ? 1 : 0);
+
+/** scripts/test.sh's `exited STAGE CODE` lines. */
+function readExits(file) {
+  const exits = new Map();
+  if (!existsSync(file)) return exits;
+  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    const [stage, code] = line.split('\t');
+    exits.set(stage, code);
+  }
+  return exits;
+}
 
 // vitest's JSON names each failed test, and each file that failed outside a test (an import error,
 // a failing hook); ctest's and mocha's results carry a failedTests list of their own.

@@ -26,12 +26,21 @@ npm run -s lint
 step "bundle"
 npm run -s compile
 
-status=0
+# Each test stage's exit code goes to exits.tsv: the summary names a stage that failed with no
+# failed test (vitest does so on an error outside a test), instead of ending green-looking and red.
+exited() { printf '%s\t%s\n' "$1" "$2" >>"$RESULTS/exits.tsv"; }
+# vitest's JSON report, and runReporter's record of flaky tests and errors outside tests, per stage.
+vitest_reports() {
+  echo --reporter=json "--outputFile.json=$RESULTS/$1.json" --reporter=./test/runReporter.mts
+}
+
 step "C++ unit tests (GoogleTest under ctest)"
-bash scripts/test-native.sh "$RESULTS" || status=1
+code=0; bash scripts/test-native.sh "$RESULTS" || code=$?; exited ctest $code
 
 step "unit tests"
-npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$RESULTS/unit.json" || status=1
+code=0
+TS_RUN_OUT="$RESULTS/unit.run.json" npx vitest run --project unit --reporter=default $(vitest_reports unit) || code=$?
+exited unit $code
 
 step "integration tests (real tritonserver, real backends)"
 # Two lanes at once. The tokenizer exactness suite (test/integration/tokenizers-*: the native
@@ -39,26 +48,26 @@ step "integration tests (real tritonserver, real backends)"
 # server tests leave a core of two idle on average (they wait on tritonserver), so it runs beside
 # them at a lower priority: their timing bounds keep the CPU when both want it. Its log follows.
 TOKENIZERS_LANE=test/integration/tokenizers-
-nice -n 10 npx vitest run --project integration "$TOKENIZERS_LANE" \
-  --reporter=default --reporter=json --outputFile.json="$RESULTS/integration-tokenizers.json" \
+TS_RUN_OUT="$RESULTS/integration-tokenizers.run.json" nice -n 10 npx vitest run --project integration \
+  "$TOKENIZERS_LANE" --reporter=default $(vitest_reports integration-tokenizers) \
   >"$RESULTS/integration-tokenizers.log" 2>&1 &
 tokenizers_lane=$!
 trap 'kill "$tokenizers_lane" 2>/dev/null || true' EXIT  # never left running past this script
 # A failed server test runs once more (a shared 2-core box can stall a real server past a timing
 # bound); the summary names every test that needed it. The exactness lane has no retry: it is
 # deterministic.
-TS_FLAKY_OUT="$RESULTS/integration-flaky.json" npx vitest run --project integration \
-  --exclude "$TOKENIZERS_LANE*.test.ts" --retry=1 \
-  --reporter=default --reporter=json --reporter=./test/flakyReporter.mts --outputFile.json="$RESULTS/integration.json" || status=1
-wait "$tokenizers_lane" || status=1
+code=0
+TS_RUN_OUT="$RESULTS/integration.run.json" npx vitest run --project integration \
+  --exclude "$TOKENIZERS_LANE*.test.ts" --retry=1 --reporter=default $(vitest_reports integration) || code=$?
+exited integration $code
+code=0; wait "$tokenizers_lane" || code=$?; exited integration-tokenizers $code
 trap - EXIT
 
 step "integration tests: the tokenizer exactness lane (ran beside the server tests)"
 cat "$RESULTS/integration-tokenizers.log"
 
 step "extension tests (real VS Code)"
-npm run -s test:vscode || status=1
+code=0; npm run -s test:vscode || code=$?; exited vscode $code
 
 step "summary"
-node scripts/test-summary.mjs "$RESULTS" || status=1
-exit $status
+node scripts/test-summary.mjs "$RESULTS"
