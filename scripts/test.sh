@@ -16,9 +16,11 @@ bash scripts/setup.sh --tests
 
 # Every CMake build of the run (the backends, each test's step libraries, the cross builds) compiles
 # through ccache, which setup just installed: the sample's steps compile once, not in every test
-# that builds them into its own folder. Paths under the checkout are hashed relative to it.
+# that builds them into its own folder. Paths under the checkout are hashed relative to it. The
+# sloppiness is what ccache needs to cache files compiled with a precompiled header (backends/).
 command -v ccache >/dev/null || { echo "test.sh: ccache is missing after setup" >&2; exit 1; }
-export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD
+export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD \
+  CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 
 step "lint, format, typecheck"
 npm run -s lint

@@ -160,8 +160,15 @@ json EncodeRows(const Tokenizer& tok, const json& rows, bool add_special_tokens)
   return json{{"encodings", encodings}};
 }
 
-int RunBatch(const Tokenizer& tok, const Options& o) {
+// cin is tied to cout: every read would flush cout first, one write(2) per answer. The loops flush
+// themselves, when no further input is waiting.
+void UntieStreams() {
   std::ios::sync_with_stdio(false);
+  std::cin.tie(nullptr);
+}
+
+int RunBatch(const Tokenizer& tok, const Options& o) {
+  UntieStreams();
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;
@@ -207,7 +214,7 @@ int RunBatch(const Tokenizer& tok, const Options& o) {
 }
 
 int RunJsonl(const Tokenizer& tok, const Options& o) {
-  std::ios::sync_with_stdio(false);
+  UntieStreams();
   std::string line, answer;
   std::vector<uint32_t> ids;  // one buffer for every line
   for (size_t number = 1; std::getline(std::cin, line); ++number) {

@@ -29,7 +29,9 @@ async function mismatchingCodePoints(name: TokenizerName, template: string): Pro
       addSpecialTokens: false,
     });
     expected.forEach((e, i) => {
-      if (JSON.stringify(e.getIds()) !== JSON.stringify(actual[start + i]))
+      const want = e.getIds();
+      const got = actual[start + i]!;
+      if (want.length !== got.length || want.some((id, k) => id !== got[k]))
         bad.push(`U+${cps[start + i]!.toString(16)}`);
     });
   }

@@ -266,7 +266,13 @@ function seedServerWheels(): string {
 function compilerCache(workDir: string): Record<string, string> {
   const found = spawnSync('sh', ['-c', 'command -v ccache'], { encoding: 'utf8' });
   return found.status === 0
-    ? { CMAKE_CXX_COMPILER_LAUNCHER: 'ccache', CMAKE_C_COMPILER_LAUNCHER: 'ccache', CCACHE_BASEDIR: workDir }
+    ? {
+        CMAKE_CXX_COMPILER_LAUNCHER: 'ccache',
+        CMAKE_C_COMPILER_LAUNCHER: 'ccache',
+        CCACHE_BASEDIR: workDir,
+        // As scripts/test.sh: what files compiled with a precompiled header need to be cached.
+        CCACHE_SLOPPINESS: 'pch_defines,time_macros,include_file_mtime,include_file_ctime',
+      }
     : {};
 }
 
