@@ -62,6 +62,7 @@ function cli(
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolveRun({ code, stdout, stderr }));
+    child.stdin.on('error', () => undefined); // a refused run closes its stdin: its code and stderr tell
     child.stdin.end(stdin);
   });
 }

@@ -26,6 +26,10 @@ export interface CliOptions {
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: options.env ?? process.env });
+    child.on('error', reject);
+    // A command that exits before reading its input closes the pipe: its exit code and output say
+    // why, and the EPIPE must not surface as an error outside the test.
+    child.stdin.on('error', () => undefined);
     if (options.stdin !== undefined) child.stdin.end(options.stdin);
     let stdout = '';
     let stderr = '';
