@@ -20,10 +20,10 @@ const STAGES = [
     run: 'integration.run.json',
   },
   {
-    stage: 'integration-tokenizers',
-    label: 'integration: tokenizer lane',
-    files: ['integration-tokenizers.json'],
-    run: 'integration-tokenizers.run.json',
+    stage: 'integration-cpu',
+    label: 'integration: CPU lane',
+    files: ['integration-cpu.json'],
+    run: 'integration-cpu.run.json',
   },
   {
     stage: 'vscode',

@@ -45,28 +45,48 @@ TS_RUN_OUT="$RESULTS/unit.run.json" npx vitest run --project unit --reporter=def
 exited unit $code
 
 step "integration tests (real tritonserver, real backends)"
-# Two lanes at once. The tokenizer exactness suite (test/integration/tokenizers-*: the native
-# library against HF on the whole corpus and on every code point, no server) is CPU work, and the
-# server tests leave a core of two idle on average (they wait on tritonserver), so it runs beside
-# them at a lower priority: their timing bounds keep the CPU when both want it. Its log follows.
-TOKENIZERS_LANE=test/integration/tokenizers-
-TS_RUN_OUT="$RESULTS/integration-tokenizers.run.json" nice -n 10 npx vitest run --project integration \
-  "$TOKENIZERS_LANE" --reporter=default $(vitest_reports integration-tokenizers) \
-  >"$RESULTS/integration-tokenizers.log" 2>&1 &
-tokenizers_lane=$!
-trap 'kill "$tokenizers_lane" 2>/dev/null || true' EXIT  # never left running past this script
+# Two lanes at once. The CPU lane holds the files that start no server and build nothing but the
+# native tools: the tokenizer exactness suite (test/integration/tokenizers-*: the native library
+# against HF on the whole corpus and on every code point) and the CLI and chat-template files that
+# run a native tool. The server tests leave a core of two idle on average (they wait on
+# tritonserver), so the CPU lane runs beside them at a lower priority: their timing bounds keep
+# the CPU when both want it. The two lanes take about as long (stop 47: 22 and 32 minutes with only
+# the tokenizer files here). Its log follows the server lane's.
+CPU_LANE=(
+  test/integration/tokenizers-
+  test/integration/tokenizer-gguf.test.ts
+  test/integration/tokenizer-native-check.test.ts
+  test/integration/cli-tokenize-jsonl.test.ts
+  test/integration/cli-generate.test.ts
+  test/integration/cli-usage.test.ts
+  test/integration/cli-validate.test.ts
+  test/integration/render-chat.test.ts
+  test/integration/chat-preview.test.ts
+  test/integration/chat-renderer.test.ts
+  test/integration/chat-template-diagnostics.test.ts
+  test/integration/library-check.test.ts
+  test/integration/tscompile-differential.test.ts
+)
+# vitest selects files by path prefix; the server lane excludes the same ones by glob.
+cpu_lane_excludes=()
+for f in "${CPU_LANE[@]}"; do cpu_lane_excludes+=(--exclude "$f$([[ $f == *.test.ts ]] || echo '*.test.ts')"); done
+TS_RUN_OUT="$RESULTS/integration-cpu.run.json" nice -n 10 npx vitest run --project integration \
+  "${CPU_LANE[@]}" --reporter=default $(vitest_reports integration-cpu) \
+  >"$RESULTS/integration-cpu.log" 2>&1 &
+cpu_lane=$!
+trap 'kill "$cpu_lane" 2>/dev/null || true' EXIT  # never left running past this script
 # A failed server test runs once more (a shared 2-core box can stall a real server past a timing
-# bound); the summary names every test that needed it. The exactness lane has no retry: it is
-# deterministic.
+# bound); the summary names every test that needed it. The CPU lane has no retry: its tests have
+# no timing bounds.
 code=0
 TS_RUN_OUT="$RESULTS/integration.run.json" npx vitest run --project integration \
-  --exclude "$TOKENIZERS_LANE*.test.ts" --retry=1 --reporter=default $(vitest_reports integration) || code=$?
+  "${cpu_lane_excludes[@]}" --retry=1 --reporter=default $(vitest_reports integration) || code=$?
 exited integration $code
-code=0; wait "$tokenizers_lane" || code=$?; exited integration-tokenizers $code
+code=0; wait "$cpu_lane" || code=$?; exited integration-cpu $code
 trap - EXIT
 
-step "integration tests: the tokenizer exactness lane (ran beside the server tests)"
-cat "$RESULTS/integration-tokenizers.log"
+step "integration tests: the CPU lane (ran beside the server tests)"
+cat "$RESULTS/integration-cpu.log"
 
 step "extension tests (real VS Code)"
 code=0; npm run -s test:vscode || code=$?; exited vscode $code
