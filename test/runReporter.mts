@@ -11,7 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 
-export interface RunRecord {
+interface RunRecord {
   flaky: string[];
   errors: { message: string; test?: string; file?: string; stack: string }[];
 }

@@ -88,7 +88,8 @@ async function referenceIds(
   return (await reference.encodeBatch(texts, { addSpecialTokens })).map((e) => e.getIds());
 }
 
-function sameIds(a: number[], b: number[]): boolean {
+/** The same ids in the same order. */
+export function sameIds(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
