@@ -3,7 +3,8 @@
 // errors raised outside any test, the failed tests, and one closing line ("N passed, N failed,
 // N skipped"). CI keeps only the tail of the log, so whatever made the run fail is named here.
 // The run fails when a stage wrote no results (a suite that silently ran nothing cannot look
-// green), when a test failed, or when a stage exited non-zero with every test passed (vitest does
+// green), when a test file ran no test (vitest lists the files it never reached, after its worker
+// died, as passed with no tests), when a test failed, or when a stage exited non-zero with every test passed (vitest does
 // so on an error outside a test).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +57,10 @@ for (const { stage, label, files, run } of STAGES) {
     row.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
     for (const f of failedTests(r))
       failures.push(`${name}: ${f.name}${f.message ? `\n    ${firstLine(f.message)}` : ''}`);
+    for (const f of filesWithoutTests(r)) {
+      failures.push(`${name}: ${f} ran no test (the run stopped before it)`);
+      row.failed++;
+    }
   }
   if (run && existsSync(join(dir, run))) {
     const record = JSON.parse(readFileSync(join(dir, run), 'utf8'));
@@ -109,6 +114,14 @@ function failedTests(r) {
       out.push({ name: file.name, message: file.message ?? '' });
   }
   return out;
+}
+
+// A vitest file always declares tests (skipped ones are listed as pending): one listed with none
+// was never collected.
+function filesWithoutTests(r) {
+  return (r.testResults ?? [])
+    .filter((file) => (file.assertionResults ?? []).length === 0 && file.status !== 'failed')
+    .map((file) => file.name);
 }
 
 function firstLine(message) {

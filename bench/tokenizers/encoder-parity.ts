@@ -135,7 +135,7 @@ export async function checkEncoderParity(
   const lines = batches.map(
     (rows) => ({ rows, add_special_tokens: addSpecialTokens }) as unknown as BatchInput,
   );
-  const native = runBatch(binary, file, lines);
+  const native = await runBatch(binary, file, lines);
   const mismatches: EncoderMismatch[] = [];
   let refused = 0;
   const references = await Promise.all(

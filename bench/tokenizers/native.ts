@@ -1,6 +1,6 @@
 // Builds and drives the native `ts-tokenize` CLI (backends/tools) for tests, benchmarks and
 // scripts: one process per batch of strings, JSON lines in and out.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
@@ -49,7 +49,7 @@ export function runBatch(
   tokenizerFile: string,
   inputs: BatchInput[],
   launcher: string[] = [],
-): BatchOutput[] {
+): Promise<BatchOutput[]> {
   const [command, ...prefix] = [...launcher, binary];
   return runJsonLines<BatchOutput>(command!, [...prefix, '--tokenizer', tokenizerFile], '--batch', inputs);
 }
@@ -63,28 +63,68 @@ export function encodeIds(
   tokenizerFile: string,
   texts: string[],
   addSpecialTokens: boolean,
-): number[][] {
+): Promise<number[][]> {
   const args = ['--tokenizer', tokenizerFile, ...(addSpecialTokens ? [] : ['--no-special-tokens'])];
   return runJsonLines<number[]>(binary, args, '--jsonl', texts);
 }
 
-/** One ts-tokenize process fed a JSON line per input; exactly one JSON line back per input. */
-function runJsonLines<T>(
+/** Inputs written to the tool per write; its answers are parsed as they arrive. */
+const SLICE = 4096;
+
+/**
+ * One ts-tokenize process fed a JSON line per input; exactly one JSON line back per input.
+ * Asynchronous and in slices, never one blocking call: a vitest worker that holds its event loop
+ * for 60 s (a million inputs, on a loaded CI box) misses the answer to its own report and the run
+ * exits 1 with every test passed (vitest's worker RPC timeout, fixed at 60 s).
+ */
+async function runJsonLines<T>(
   command: string,
   args: string[],
   mode: '--batch' | '--jsonl',
   inputs: unknown[],
-): T[] {
-  const r = spawnSync(command, [...args, mode], {
-    input: inputs.map((i) => JSON.stringify(i)).join('\n') + '\n',
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
+): Promise<T[]> {
+  const child = spawn(command, [...args, mode], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const answers: T[] = [];
+  // The start of a line not yet ended: an answer can span many chunks (the ids of 10 MB).
+  let partial: string[] = [];
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', start)) {
+      const line = partial.join('') + chunk.slice(start, end);
+      partial = [];
+      if (line.length > 0) answers.push(JSON.parse(line) as T);
+      start = end + 1;
+    }
+    if (start < chunk.length) partial.push(chunk.slice(start));
   });
-  if (r.error) throw new Error(`ts-tokenize ${mode}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`ts-tokenize ${mode} exited ${r.status}: ${r.stderr}`);
-  const lines = r.stdout.split('\n').filter((l) => l.length > 0);
-  if (lines.length !== inputs.length) {
-    throw new Error(`ts-tokenize ${mode} answered ${lines.length} lines for ${inputs.length} inputs`);
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const closed = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  // A tool that exits early closes the pipe: its exit status says why, not the EPIPE.
+  child.stdin.on('error', () => undefined);
+  for (let i = 0; i < inputs.length && child.stdin.writable; i += SLICE) {
+    const lines = inputs.slice(i, i + SLICE).map((input) => JSON.stringify(input));
+    if (!child.stdin.write(lines.join('\n') + '\n')) {
+      await new Promise((resolve) => {
+        child.stdin.once('drain', resolve);
+        child.stdin.once('close', resolve);
+      });
+    }
   }
-  return lines.map((l) => JSON.parse(l) as T);
+  child.stdin.end();
+  let status: number | null;
+  try {
+    status = await closed;
+  } catch (error) {
+    throw new Error(`ts-tokenize ${mode}: ${(error as Error).message}`);
+  }
+  if (status !== 0) throw new Error(`ts-tokenize ${mode} exited ${status}: ${stderr}`);
+  if (partial.length > 0) answers.push(JSON.parse(partial.join('')) as T);
+  if (answers.length !== inputs.length) {
+    throw new Error(`ts-tokenize ${mode} answered ${answers.length} lines for ${inputs.length} inputs`);
+  }
+  return answers;
 }

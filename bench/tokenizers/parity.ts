@@ -41,7 +41,7 @@ export async function checkParity(
     add_special_tokens: opts.addSpecialTokens,
     skip_special_tokens: opts.skipSpecialTokens,
   }));
-  const native = runBatch(binary, tokenizerFile, batch, opts.launcher);
+  const native = await runBatch(binary, tokenizerFile, batch, opts.launcher);
   const texts = inputs.map(inputText);
   const expectedIds = await referenceIds(reference, tokenizerFile, texts, opts.addSpecialTokens);
   const decoded = await reference.decodeBatch(expectedIds, opts.skipSpecialTokens);

@@ -22,7 +22,7 @@ async function mismatchingCodePoints(name: TokenizerName, template: string): Pro
   for (let c = 0; c < 0x110000; c++) if (c < 0xd800 || c > 0xdfff) cps.push(c);
   const texts = cps.map((c) => template.replace('{}', String.fromCodePoint(c)));
   // The native side in one process (one load); HF in chunks, which bound its memory.
-  const actual = encodeIds(binary, files[name], texts, false);
+  const actual = await encodeIds(binary, files[name], texts, false);
   const bad: string[] = [];
   const chunk = 65536;
   for (let start = 0; start < texts.length; start += chunk) {

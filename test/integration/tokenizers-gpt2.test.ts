@@ -48,16 +48,16 @@ describe('GPT-2 byte-level BPE', () => {
     expect(mismatches, describeMismatches(mismatches)).toEqual([]);
   });
 
-  it('streams a multi-byte character split across tokens only once it is complete', () => {
+  it('streams a multi-byte character split across tokens only once it is complete', async () => {
     // "😀" is four bytes; GPT-2 splits it over several byte tokens.
-    const [encoded] = runBatch(binary, GPT2, [{ text: '😀' }]);
+    const [encoded] = await runBatch(binary, GPT2, [{ text: '😀' }]);
     expect(encoded!.ids!.length).toBeGreaterThan(1);
-    const [decoded] = runBatch(binary, GPT2, [{ ids: encoded!.ids! }]);
+    const [decoded] = await runBatch(binary, GPT2, [{ ids: encoded!.ids! }]);
     expect(decoded!.stream).toBe('😀');
   });
 
-  it('rejects unknown ids with a message naming the id', () => {
-    const [out] = runBatch(binary, GPT2, [{ ids: [15496, 999999] }]);
+  it('rejects unknown ids with a message naming the id', async () => {
+    const [out] = await runBatch(binary, GPT2, [{ ids: [15496, 999999] }]);
     expect(out!.error).toMatch(/id 999999 is not in the vocabulary/);
   });
 });

@@ -293,7 +293,7 @@ describe('10 MB inputs', () => {
   const big = unit.repeat(Math.ceil(10_000_000 / Buffer.byteLength(unit)));
   for (const name of ['gpt2', 'llama-2', 'bert-base-uncased'] as const) {
     it(`${name}: encodes ${(Buffer.byteLength(big) / 1e6).toFixed(1)} MB exactly like HF`, async () => {
-      const [native] = runBatch(binary, files[name], [{ text: big }]);
+      const [native] = await runBatch(binary, files[name], [{ text: big }]);
       const expected = (await Tokenizer.fromFile(files[name]).encode(big)).getIds();
       expect(native!.error).toBeUndefined();
       expect(native!.ids!.length).toBe(expected.length);
