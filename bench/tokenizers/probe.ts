@@ -37,7 +37,9 @@ export function probeTokenizer(parts: { normalizer?: unknown; preTokenizer?: unk
       fuse_unk: false,
       byte_fallback: false,
       ignore_merges: false,
-      vocab: Object.fromEntries(byteLevelAlphabet().map((c, i) => [c, i])),
+      // Sorted: HF returns the alphabet in a different order in each process, and a probe must be
+      // the same file every run (hf-references.ts keys HF's answers by the file's bytes).
+      vocab: Object.fromEntries([...byteLevelAlphabet()].sort().map((c, i) => [c, i])),
       merges: [],
     },
   };
