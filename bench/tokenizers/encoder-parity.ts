@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import { Tokenizer } from 'tokenizers';
 
-import { keepRecord, liveSample, recordedDigest, referenceKey, stringsDigest } from './hf-references.js';
+import { planCheck, stringsDigest } from './hf-references.js';
 import { type BatchInput, runBatch } from './native.js';
 
 /** tokenizer.json's `truncation` / `padding` objects, in HF's serialized form. */
@@ -150,18 +150,14 @@ export async function checkEncoderParity(
   // A batch hashes as its encodings, or as refused (the two libraries word their errors apart).
   const hashed = (answer: Encoded[] | undefined) =>
     answer === undefined ? 'refused' : JSON.stringify(answer);
-  const key = referenceKey('encoder', file, batches, { addSpecialTokens });
-  const recorded = recordedDigest(key);
-  const matchesRecord =
-    recorded !== undefined && stringsDigest(native.map((n) => hashed(n.encodings))) === recorded;
-  const checked = matchesRecord ? liveSample(batches.length) : batches.map((_, b) => b);
+  const { matchesRecord, checked, keep } = planCheck('encoder', file, batches, { addSpecialTokens }, () =>
+    stringsDigest(native.map((n) => hashed(n.encodings))),
+  );
   const tokenizer = Tokenizer.fromFile(file);
   const references = await Promise.all(
     checked.map((b) => reference(tokenizer, settings, batches[b]!, addSpecialTokens)),
   );
-  if (!matchesRecord) {
-    keepRecord(key, stringsDigest(references.map((r) => hashed(typeof r === 'string' ? undefined : r))));
-  }
+  keep(() => stringsDigest(references.map((r) => hashed(typeof r === 'string' ? undefined : r))));
   const mismatches: EncoderMismatch[] = [];
   // Where the record matched, the native refusals are HF's, batch for batch.
   let refused = matchesRecord ? native.filter((n) => n.error !== undefined).length : 0;

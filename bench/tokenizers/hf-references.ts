@@ -22,11 +22,11 @@ const HF_VERSION = (
 ).version;
 
 /** Every 8th input is checked against HF live even when a record matches. */
-export const LIVE_SAMPLE_EVERY = 8;
+const LIVE_SAMPLE_EVERY = 8;
 
-export type ReferenceMode = 'use' | 'live' | 'record';
+type ReferenceMode = 'use' | 'live' | 'record';
 
-export function referenceMode(): ReferenceMode {
+function referenceMode(): ReferenceMode {
   const mode = process.env.TS_HF_REFERENCES ?? 'use';
   if (mode !== 'use' && mode !== 'live' && mode !== 'record') {
     throw new Error(`TS_HF_REFERENCES=${mode}: expected use (the default), live or record`);
@@ -35,12 +35,7 @@ export function referenceMode(): ReferenceMode {
 }
 
 /** The key of one check: what HF's answer depends on. */
-export function referenceKey(
-  check: string,
-  tokenizerFile: string,
-  inputs: unknown[],
-  options: object,
-): string {
+function referenceKey(check: string, tokenizerFile: string, inputs: unknown[], options: object): string {
   const hash = createHash('sha256');
   hash.update(`${check}\0tokenizers@${HF_VERSION}\0${JSON.stringify(options)}\0`);
   hash.update(readFileSync(tokenizerFile));
@@ -67,7 +62,7 @@ function readRecords(): Record<string, string> {
 }
 
 /** The recorded digest of HF's answer for `key`, in the default mode. */
-export function recordedDigest(key: string): string | undefined {
+function recordedDigest(key: string): string | undefined {
   if (referenceMode() !== 'use') return undefined;
   const digest = readRecords()[key];
   // Said, so that a slow run says why: `npm run references:hf` records it.
@@ -77,16 +72,44 @@ export function recordedDigest(key: string): string | undefined {
 }
 
 /** In record mode, keeps HF's digest for `key` (the file stays sorted, one key a line). */
-export function keepRecord(key: string, digest: string): void {
+function keepRecord(key: string, digest: string): void {
   if (referenceMode() !== 'record') return;
   const records = { ...readRecords(), [key]: digest };
   const sorted = Object.fromEntries(Object.entries(records).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(RECORDS, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
-/** The indices HF checks live when a record matched. */
-export function liveSample(count: number): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < count; i += LIVE_SAMPLE_EVERY) out.push(i);
-  return out;
+/** How one check asks HF: on which inputs, and what to record afterwards. */
+export interface ReferencePlan {
+  /** The native answers hash to HF's recorded answer. */
+  matchesRecord: boolean;
+  /** The input indices HF answers live: every 8th where the record matched, else all. */
+  checked: number[];
+  /** After HF answered every input: keeps the digest of that answer (in record mode). */
+  keep(hfDigest: () => string): void;
+}
+
+/**
+ * The plan of one check. `nativeDigest` hashes the native answers as HF's are hashed, or returns
+ * undefined when they cannot equal HF's (a native error).
+ */
+export function planCheck(
+  check: string,
+  tokenizerFile: string,
+  inputs: unknown[],
+  options: object,
+  nativeDigest: () => string | undefined,
+): ReferencePlan {
+  const key = referenceKey(check, tokenizerFile, inputs, options);
+  const recorded = recordedDigest(key);
+  const matchesRecord = recorded !== undefined && nativeDigest() === recorded;
+  const checked: number[] = [];
+  for (let i = 0; i < inputs.length; i += matchesRecord ? LIVE_SAMPLE_EVERY : 1) checked.push(i);
+  return {
+    matchesRecord,
+    checked,
+    keep: (hfDigest) => {
+      if (!matchesRecord) keepRecord(key, hfDigest());
+    },
+  };
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 
 import { Tokenizer } from 'tokenizers';
 
-import { answerDigest, keepRecord, liveSample, recordedDigest, referenceKey } from './hf-references.js';
+import { answerDigest, planCheck } from './hf-references.js';
 import { type BatchInput, runBatch } from './native.js';
 
 /** One corpus entry: text, or raw bytes (for invalid UTF-8) given as hex. */
@@ -44,14 +44,11 @@ export async function checkParity(
   const native = await runBatch(binary, tokenizerFile, batch, opts.launcher);
   const texts = inputs.map(inputText);
   const options = { addSpecialTokens: opts.addSpecialTokens, skipSpecialTokens: opts.skipSpecialTokens };
-  const key = referenceKey('parity', tokenizerFile, inputs, options);
-  const recorded = recordedDigest(key);
-  // The native answers hash to HF's recorded answer: HF runs live on a sample only.
-  const matchesRecord =
-    recorded !== undefined &&
-    native.every((n) => n.error === undefined) &&
-    answerDigest(native.map((n) => ({ ids: n.ids ?? [], text: n.text ?? '' }))) === recorded;
-  const checked = matchesRecord ? liveSample(inputs.length) : inputs.map((_, i) => i);
+  const { checked, keep } = planCheck('parity', tokenizerFile, inputs, options, () =>
+    native.every((n) => n.error === undefined)
+      ? answerDigest(native.map((n) => ({ ids: n.ids ?? [], text: n.text ?? '' })))
+      : undefined,
+  );
   const reference = Tokenizer.fromFile(tokenizerFile);
   const expectedIds = await referenceIds(
     reference,
@@ -60,14 +57,11 @@ export async function checkParity(
     opts.addSpecialTokens,
   );
   const decoded = await reference.decodeBatch(expectedIds, opts.skipSpecialTokens);
-  if (checked.length === inputs.length) {
-    keepRecord(key, answerDigest(expectedIds.map((ids, i) => ({ ids, text: decoded[i]! }))));
-  }
+  keep(() => answerDigest(expectedIds.map((ids, i) => ({ ids, text: decoded[i]! }))));
   const mismatches: Mismatch[] = [];
   for (const [k, index] of checked.entries()) {
-    const text = texts[index]!;
     const got = native[index]!;
-    const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    const shown = shownInput(texts[index]!);
     const ids = expectedIds[k]!;
     if (got.error !== undefined) {
       mismatches.push({ index, input: shown, what: 'error', expected: ids, actual: got.error });
@@ -83,9 +77,8 @@ export async function checkParity(
   // Streaming decode against the full decode needs no HF: every input, every run.
   for (const [index, got] of native.entries()) {
     if (got.error === undefined && got.stream !== got.text) {
-      const text = texts[index]!;
-      const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-      mismatches.push({ index, input: shown, what: 'stream', expected: got.text, actual: got.stream });
+      const input = shownInput(texts[index]!);
+      mismatches.push({ index, input, what: 'stream', expected: got.text, actual: got.stream });
     }
   }
   return mismatches;
@@ -109,6 +102,11 @@ async function referenceIds(
     return ids;
   }
   return (await reference.encodeBatch(texts, { addSpecialTokens })).map((e) => e.getIds());
+}
+
+/** An input as a mismatch shows it: its first 200 characters. */
+function shownInput(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** The same ids in the same order. */
