@@ -213,20 +213,54 @@ int RunBatch(const Tokenizer& tok, const Options& o) {
   return 0;
 }
 
+// Encoded lines are answered in batches: the lines already read (up to kJsonlBatch) go through
+// EncodeFlat together, which looks their words up in one pass; a batch is answered as soon as no
+// more input is waiting, so a caller that writes a line and waits gets its answer.
+constexpr size_t kJsonlBatch = 1024;
+
+void AppendIds(const uint32_t* ids, size_t n, std::string& answer) {
+  answer.push_back('[');
+  for (size_t i = 0; i < n; ++i) {
+    if (i) answer.push_back(',');
+    answer += std::to_string(ids[i]);
+  }
+  answer += "]\n";
+}
+
 int RunJsonl(const Tokenizer& tok, const Options& o) {
   UntieStreams();
   std::string line, answer;
   std::vector<uint32_t> ids;  // one buffer for every line
-  for (size_t number = 1; std::getline(std::cin, line); ++number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    try {
+  std::vector<std::string> texts, batch;
+  std::vector<std::string_view> views;
+  std::vector<size_t> ends;
+  size_t number = 0;  // the line read last
+  size_t first = 0;   // the line of texts[0]
+  size_t at = 0;      // the line an error is reported at
+  // Answers the texts read so far, in order; an error names the first of their lines.
+  const auto answer_texts = [&] {
+    if (texts.empty()) return;
+    at = first;
+    batch.swap(texts);  // taken, so that a failed batch is not tried again
+    texts.clear();
+    views.assign(batch.begin(), batch.end());
+    ids.clear();
+    ends.clear();
+    tok.EncodeFlat(views, o.add_special_tokens, ids, ends);
+    answer.clear();
+    for (size_t i = 0, begin = 0; i < ends.size(); begin = ends[i++]) AppendIds(ids.data() + begin, ends[i] - begin, answer);
+    std::cout.write(answer.data(), static_cast<std::streamsize>(answer.size()));
+  };
+  try {
+    while (std::getline(std::cin, line)) {
+      at = ++number;
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
       json in;
       try {
         in = json::parse(line);
       } catch (const json::parse_error& e) {
         throw TokenizerError(std::string("not JSON: ") + e.what());
       }
-      answer.clear();
       if (o.decode) {
         if (!in.is_array()) throw TokenizerError("expected a JSON array of token ids, e.g. [15496, 995]");
         ids.clear();
@@ -236,25 +270,27 @@ int RunJsonl(const Tokenizer& tok, const Options& o) {
           ids.push_back(id.get<uint32_t>());
         }
         answer = Dump(json(tok.Decode(ids, o.skip_special_tokens)));
+        answer.push_back('\n');
+        std::cout.write(answer.data(), static_cast<std::streamsize>(answer.size()));
       } else {
         if (!in.is_string()) throw TokenizerError("expected a JSON string (one text per line), e.g. \"Hello world\"");
-        ids.clear();
-        tok.EncodeAppend(in.get_ref<const std::string&>(), o.add_special_tokens, ids);
-        answer.push_back('[');
-        for (size_t i = 0; i < ids.size(); ++i) {
-          if (i) answer.push_back(',');
-          answer += std::to_string(ids[i]);
-        }
-        answer.push_back(']');
+        if (texts.empty()) first = number;
+        texts.push_back(std::move(in.get_ref<std::string&>()));
+        if (texts.size() < kJsonlBatch && std::cin.rdbuf()->in_avail() > 0) continue;
+        answer_texts();
       }
-    } catch (const std::exception& e) {
-      std::cout.flush();
-      std::cerr << "ts-tokenize: line " << number << ": " << e.what() << '\n';
-      return 1;
+      if (std::cin.rdbuf()->in_avail() <= 0) std::cout.flush();
     }
-    answer.push_back('\n');
-    std::cout.write(answer.data(), static_cast<std::streamsize>(answer.size()));
-    if (std::cin.rdbuf()->in_avail() <= 0) std::cout.flush();
+    answer_texts();
+  } catch (const std::exception& e) {
+    const size_t error_at = at;
+    try {
+      answer_texts();  // the lines before the one at fault are answered first
+    } catch (const std::exception&) {
+    }
+    std::cout.flush();
+    std::cerr << "ts-tokenize: line " << error_at << ": " << e.what() << '\n';
+    return 1;
   }
   std::cout.flush();
   return 0;

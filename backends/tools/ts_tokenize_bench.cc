@@ -1,12 +1,15 @@
 // ts-tokenize-bench: single-thread throughput of the native tokenizer on a corpus.
 //   ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S] [--passes N] [--only encode]
+//                     [--encode loop]
 // The corpus is JSON lines with a "text" field (other lines are skipped). Prints one JSON object:
 // load time, memory added by loading, encode and decode MB/s and tokens/s. Throughput is that of
 // the fastest pass over the corpus among those run in S seconds (at least 3 passes): on a shared
 // machine the slower passes measure the neighbours (bench/tokenizers/py_bench.py does the same).
 // --passes N runs exactly N passes of each (1 under callgrind, whose instruction counts are the
 // repeatable measure on a shared machine: see docs/TOKENIZERS.md). --only encode skips decoding, so a
-// profile (perf, callgrind) of the process is one of encoding.
+// profile (perf, callgrind) of the process is one of encoding. Encoding is timed through EncodeFlat,
+// all texts in one call as the peers' batch calls are; --encode loop times one EncodeAppend per text
+// instead.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -39,6 +42,7 @@ struct Options {
   double min_seconds = 3.0;
   int exact_passes = 0;
   bool encode_only = false;
+  bool loop = false;  // --encode loop: EncodeAppend per text instead of EncodeFlat
 };
 
 // The corpus's {"text": ...} lines, and their total bytes.
@@ -90,16 +94,22 @@ json Measure(const Options& o, const std::vector<std::string>& texts, size_t byt
   double load_s = 0;
   long rss_added_kb = 0;
   const auto tok = Load(o.tokenizer_path, load_s, rss_added_kb);
-  // Timed as the peers' batch calls are (fastokens' encode_batch_flat): every text's ids appended
-  // to one buffer, with where each text's ids end; the per-text vectors decode reads are made
-  // after the timing, as bench/tokenizers/py_bench.py makes its peers' lists.
+  // Timed as the peers' batch calls are (fastokens' encode_batch_flat): every text's ids in one
+  // buffer, with where each text's ids end; the per-text vectors decode reads are made after the
+  // timing, as bench/tokenizers/py_bench.py makes its peers' lists.
   std::vector<uint32_t> flat;
-  std::vector<size_t> ends(texts.size());
+  std::vector<size_t> ends;
+  const std::vector<std::string_view> views(texts.begin(), texts.end());
   const double encode_s = Fastest(o, [&] {
     flat.clear();
-    for (size_t i = 0; i < texts.size(); ++i) {
-      tok->EncodeAppend(texts[i], false, flat);
-      ends[i] = flat.size();
+    ends.clear();
+    if (o.loop) {
+      for (const std::string_view text : views) {
+        tok->EncodeAppend(text, false, flat);
+        ends.push_back(flat.size());
+      }
+    } else {
+      tok->EncodeFlat(views, false, flat, ends);
     }
   });
   const size_t tokens = flat.size();
@@ -134,9 +144,11 @@ int main(int argc, char** argv) {
     else if (a == "--seconds") o.min_seconds = std::stod(argv[i + 1]);
     else if (a == "--passes") o.exact_passes = std::stoi(argv[i + 1]);
     else if (a == "--only") o.encode_only = std::string(argv[i + 1]) == "encode";
+    else if (a == "--encode") o.loop = std::string(argv[i + 1]) == "loop";
   }
   if (o.tokenizer_path.empty() || o.corpus_path.empty()) {
-    std::cerr << "usage: ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S] [--passes N] [--only encode]\n";
+    std::cerr << "usage: ts-tokenize-bench --tokenizer FILE --corpus FILE.jsonl [--seconds S] [--passes N] [--only encode]"
+                 " [--encode loop]\n";
     return 2;
   }
   size_t bytes = 0;

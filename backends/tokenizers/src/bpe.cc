@@ -21,6 +21,8 @@ class Bpe final : public Model {
   void Tokenize(std::string_view piece, bool byte_level, std::vector<uint32_t>& out) const override;
   void TokenizePieces(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
                       bool byte_level, std::vector<uint32_t>& out) const override;
+  void TokenizeSpans(const Span* spans, size_t count, bool byte_level, std::vector<uint32_t>& out,
+                     size_t* ends) const override;
 
  private:
   struct Symbol {
@@ -259,6 +261,25 @@ void Bpe::TokenizePieces(std::string_view text, const std::vector<std::pair<uint
   }
   cache->TokenizeAll(text, ranges, out,
                      [&](std::string_view word, std::vector<uint32_t>& ids) { TokenizeWord(word, byte_level, ids); });
+}
+
+void Bpe::TokenizeSpans(const Span* spans, size_t count, bool byte_level, std::vector<uint32_t>& out,
+                        size_t* ends) const {
+  if (split_at_word_starts_ && !byte_level) return Model::TokenizeSpans(spans, count, byte_level, out, ends);
+  const SharedWordCache::Session session(cache_);
+  WordCache* cache = session.cache();
+  if (cache == nullptr) {  // another thread holds it: every word merged
+    for (size_t s = 0; s < count; ++s) {
+      for (size_t i = 0; i < spans[s].count; ++i) {
+        const auto [begin, end] = spans[s].ranges[i];
+        if (end > begin) TokenizeWord(spans[s].text.substr(begin, end - begin), byte_level, out);
+      }
+      ends[s] = out.size();
+    }
+    return;
+  }
+  cache->TokenizeSpans(spans, count, out, ends,
+                       [&](std::string_view word, std::vector<uint32_t>& ids) { TokenizeWord(word, byte_level, ids); });
 }
 
 void Bpe::TokenizePiece(std::string_view piece, bool byte_level, WordCache* cache, std::vector<uint32_t>& out) const {

@@ -80,6 +80,7 @@ HfTokenizer::HfTokenizer(const TokenizerJson& file) {
   model_ = MakeModel(*model, "model", file);
   byte_level_ = pre_tokenizer_ && pre_tokenizer_->ByteLevelOutput();
   if (const Json* p = Find(root, "post_processor")) post_processor_ = MakePostProcessor(*p, "post_processor");
+  if (post_processor_) FindWrap();
   decoder_ = DecoderChain::Make(Find(root, "decoder"), "decoder");
   if (const Json* t = Find(root, "truncation")) truncation_ = ParseTruncation(*t);
   if (const Json* p = Find(root, "padding")) padding_ = ParsePadding(*p);
@@ -123,7 +124,7 @@ std::optional<std::string> HfTokenizer::IdToToken(uint32_t id) const {
 }
 
 void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids,
-                             std::vector<SplitEnd>* split_ends) const {
+                             std::vector<SplitEnd>* split_ends, FlatBatch* batch) const {
   // Per-thread scratch: a short encode allocated four buffers (8% of GPT-2's in malloc/free).
   struct Scratch {
     std::string normalized;
@@ -143,7 +144,7 @@ void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::ve
   Pieces& pieces = scratch.pieces;
   for (const AddedSplit& s : splits) {
     if (s.id) {
-      ids.push_back(*s.id);
+      AddId(*s.id, ids, batch);
       if (split_ends) split_ends->push_back({ids.size(), true});
       continue;
     }
@@ -152,7 +153,7 @@ void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::ve
     pieces.at_input_start = at_input_start && s.begin == 0;
     if (pre_tokenizer_) pre_tokenizer_->PreTokenize(pieces);
     if (split_ends == nullptr) {
-      model_->TokenizePieces(pieces.text, pieces.ranges, byte_level_, ids);
+      AddSpan(pieces, ids, batch);
       continue;
     }
     for (const auto& [begin, end] : pieces.ranges) {
@@ -167,7 +168,7 @@ void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::ve
 }
 
 void HfTokenizer::EncodeSequence(std::string_view input, std::vector<uint32_t>& ids,
-                                 std::vector<SplitEnd>* split_ends) const {
+                                 std::vector<SplitEnd>* split_ends, FlatBatch* batch) const {
   if (input.size() > UINT32_MAX / 2) throw TokenizerError("Encode: input larger than 2 GiB is not supported");
   // HF takes Rust strings, which are valid UTF-8: callers holding bytes convert them lossily
   // first (Python's errors="replace", JS TextDecoder), so invalid sequences become U+FFFD here.
@@ -180,16 +181,16 @@ void HfTokenizer::EncodeSequence(std::string_view input, std::vector<uint32_t>& 
   // Room for about a token per 3 bytes, growing geometrically: an appending batch caller's buffer
   // must not be reallocated to an exact size per text.
   const size_t room = ids.size() + text.size() / 3 + 4;
-  if (room > ids.capacity()) ids.reserve(std::max(room, 2 * ids.capacity()));
+  if (batch == nullptr && room > ids.capacity()) ids.reserve(std::max(room, 2 * ids.capacity()));
   thread_local std::vector<AddedSplit> splits;  // a malloc and free per call otherwise
   splits.clear();
   added_.Split(text, /*normalized=*/false, splits);
   for (const AddedSplit& s : splits) {
     if (s.id) {
-      ids.push_back(*s.id);
+      AddId(*s.id, ids, batch);
       if (split_ends) split_ends->push_back({ids.size(), true});
     } else {
-      EncodeText(text.substr(s.begin, s.end - s.begin), s.begin == 0, ids, split_ends);
+      EncodeText(text.substr(s.begin, s.end - s.begin), s.begin == 0, ids, split_ends, batch);
     }
   }
 }
@@ -215,6 +216,90 @@ void HfTokenizer::EncodeAppend(std::string_view input, bool add_special_tokens, 
   post_processor_->Process(own);
   ids.insert(ids.end(), own.begin(), own.end());
   if (own.capacity() > (1 << 18)) own = {};  // a huge input's buffer is not kept
+}
+
+void HfTokenizer::FindWrap() {
+  // Markers no vocabulary reaches stand for a sequence of none, one and two ids.
+  constexpr uint32_t kA = 0xFFFFFFF0u, kB = 0xFFFFFFF1u;
+  std::vector<uint32_t> none, one = {kA}, two = {kA, kB};
+  post_processor_->Process(none);
+  post_processor_->Process(one);
+  post_processor_->Process(two);
+  const auto a = std::find(one.begin(), one.end(), kA);
+  if (a == one.end()) return;
+  std::vector<uint32_t> prefix(one.begin(), a), suffix(a + 1, one.end());
+  std::vector<uint32_t> wrapped_none = prefix, wrapped_two = prefix;
+  wrapped_none.insert(wrapped_none.end(), suffix.begin(), suffix.end());
+  wrapped_two.insert(wrapped_two.end(), {kA, kB});
+  wrapped_two.insert(wrapped_two.end(), suffix.begin(), suffix.end());
+  if (none != wrapped_none || two != wrapped_two) return;
+  wrap_ = {std::move(prefix), std::move(suffix)};
+}
+
+void HfTokenizer::AddSpan(const Pieces& pieces, std::vector<uint32_t>& ids, FlatBatch* batch) const {
+  if (batch == nullptr) return model_->TokenizePieces(pieces.text, pieces.ranges, byte_level_, ids);
+  const char* const input = batch->input.data();
+  if (pieces.text.data() < input || pieces.text.data() + pieces.text.size() > input + batch->input.size()) {
+    Flush(*batch, ids);  // text of its own, which the next text overwrites: now
+    return model_->TokenizePieces(pieces.text, pieces.ranges, byte_level_, ids);
+  }
+  batch->items.push_back({pieces.text, static_cast<uint32_t>(batch->ranges.size()),
+                          static_cast<uint32_t>(pieces.ranges.size()), std::nullopt});
+  batch->ranges.insert(batch->ranges.end(), pieces.ranges.begin(), pieces.ranges.end());
+}
+
+void HfTokenizer::Flush(FlatBatch& batch, std::vector<uint32_t>& ids) const {
+  thread_local std::vector<Model::Span> spans;
+  thread_local std::vector<size_t> after;  // after[k]: ids.size() after the first k items
+  const size_t n = batch.items.size();
+  after.resize(n + 1);
+  after[0] = ids.size();
+  for (size_t k = 0; k < n;) {
+    if (const auto& id = batch.items[k].id) {
+      ids.push_back(*id);
+      after[++k] = ids.size();
+      continue;
+    }
+    spans.clear();
+    const size_t first = k;
+    for (; k < n && !batch.items[k].id; ++k) {
+      const FlatBatch::Item& item = batch.items[k];
+      spans.push_back({item.text, batch.ranges.data() + item.first, item.count});
+    }
+    model_->TokenizeSpans(spans.data(), spans.size(), byte_level_, ids, after.data() + first + 1);
+  }
+  for (const auto& [text, items] : batch.text_ends) batch.ends[text] = after[items];
+  batch.ranges.clear();
+  batch.items.clear();
+  batch.text_ends.clear();
+}
+
+void HfTokenizer::EncodeFlat(const std::vector<std::string_view>& texts, bool add_special_tokens,
+                             std::vector<uint32_t>& ids, std::vector<size_t>& ends) const {
+  // Truncation, padding and post-processing other than a fixed wrap work on one text's ids at a time.
+  const bool wrap = add_special_tokens && post_processor_;
+  if (truncation_ || padding_ || (wrap && !wrap_)) {
+    for (const std::string_view text : texts) {
+      EncodeAppend(text, add_special_tokens, ids);
+      ends.push_back(ids.size());
+    }
+    return;
+  }
+  // Flushed every so many words: the model's buffers stay small enough to keep between calls.
+  constexpr size_t kBatchWords = 8192;
+  thread_local FlatBatch batch;
+  const size_t first = ends.size();
+  ends.resize(first + texts.size());
+  batch.ends = ends.data() + first;
+  for (size_t t = 0; t < texts.size(); ++t) {
+    batch.input = texts[t];
+    if (wrap) for (const uint32_t id : wrap_->first) AddId(id, ids, &batch);
+    EncodeSequence(texts[t], ids, nullptr, &batch);
+    if (wrap) for (const uint32_t id : wrap_->second) AddId(id, ids, &batch);
+    batch.text_ends.push_back({t, batch.items.size()});
+    if (batch.ranges.size() >= kBatchWords) Flush(batch, ids);
+  }
+  Flush(batch, ids);
 }
 
 const std::string* HfTokenizer::TokenForDecode(uint32_t id) const {

@@ -23,6 +23,8 @@ class HfTokenizer final : public Tokenizer {
 
   std::vector<uint32_t> Encode(std::string_view text, bool add_special_tokens) const override;
   void EncodeAppend(std::string_view text, bool add_special_tokens, std::vector<uint32_t>& ids) const override;
+  void EncodeFlat(const std::vector<std::string_view>& texts, bool add_special_tokens, std::vector<uint32_t>& ids,
+                  std::vector<size_t>& ends) const override;
   std::vector<Encoding> EncodeBatch(const std::vector<EncodeInput>& inputs, bool add_special_tokens,
                                     const EncoderOptions& options) const override;
   EncoderOptions EncoderDefaults() const override { return {truncation_, padding_}; }
@@ -47,12 +49,40 @@ class HfTokenizer final : public Tokenizer {
     size_t end;
     bool added;
   };
+  // EncodeFlat's texts, collected: their pre-tokenized spans and added tokens, in order, for one
+  // model call. Spans are views of the caller's texts; a span of other text (repaired UTF-8, a
+  // normalizer's or pre-tokenizer's output, which the next text overwrites) flushes what is
+  // collected and is tokenized at once.
+  struct FlatBatch {
+    struct Item {
+      std::string_view text;  // a span's, empty for an added token
+      uint32_t first = 0, count = 0;  // its ranges in `ranges`
+      std::optional<uint32_t> id;  // an added token's
+    };
+    std::string_view input;  // the text being collected
+    std::vector<Range> ranges;
+    std::vector<Item> items;
+    std::vector<std::pair<size_t, size_t>> text_ends;  // (text, items before its end)
+    size_t* ends = nullptr;  // the caller's, per text
+  };
+  // Tokenizes what `batch` holds, appending to `ids` and setting its texts' ends.
+  void Flush(FlatBatch& batch, std::vector<uint32_t>& ids) const;
+  // An added token's id, or a pre-tokenized span: to `ids` (through the model), or to `batch`.
+  static void AddId(uint32_t id, std::vector<uint32_t>& ids, FlatBatch* batch) {
+    if (batch) {
+      batch->items.push_back({{}, 0, 0, id});
+    } else {
+      ids.push_back(id);
+    }
+  }
+  void AddSpan(const Pieces& pieces, std::vector<uint32_t>& ids, FlatBatch* batch) const;
   void EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids,
-                  std::vector<SplitEnd>* splits = nullptr) const;
+                  std::vector<SplitEnd>* splits = nullptr, FlatBatch* batch = nullptr) const;
   // One text through added tokens, normalizer, pre-tokenizer and model (HF encode_single_sequence),
   // its ids appended to `ids`. With `splits`, each split's end in `ids` is recorded
   // (encoder_pipeline.cc cuts at them as HF's tokenize_with_limit does).
-  void EncodeSequence(std::string_view input, std::vector<uint32_t>& ids, std::vector<SplitEnd>* splits = nullptr) const;
+  void EncodeSequence(std::string_view input, std::vector<uint32_t>& ids, std::vector<SplitEnd>* splits = nullptr,
+                      FlatBatch* batch = nullptr) const;
   std::vector<uint32_t> EncodeLimited(std::string_view text, const TruncationParams& params) const;
   // HF post_process for one row (encoder_pipeline.cc): truncate, add specials and type ids, pad alone.
   Encoding PostProcess(std::vector<uint32_t> a, std::optional<std::vector<uint32_t>> b, bool add_special_tokens,
@@ -69,6 +99,10 @@ class HfTokenizer final : public Tokenizer {
   std::unique_ptr<PreTokenizer> pre_tokenizer_;
   std::unique_ptr<Model> model_;
   std::unique_ptr<PostProcessor> post_processor_;
+  // When the post-processor puts fixed ids before and after a single sequence (every template,
+  // BERT's and RoBERTa's), those ids: EncodeFlat adds them without processing each text's ids.
+  std::optional<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>> wrap_;
+  void FindWrap();
   DecoderChain decoder_;
   bool byte_level_ = false;
   std::optional<TruncationParams> truncation_;

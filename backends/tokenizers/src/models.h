@@ -12,6 +12,7 @@
 #include "json_fields.h"
 #include "tokenizer_json.h"
 #include "vocab.h"
+#include "word_cache.h"
 
 namespace triton_studio::tok {
 
@@ -27,6 +28,19 @@ class Model {
                               bool byte_level, std::vector<uint32_t>& out) const {
     for (const auto& [begin, end] : ranges)
       if (end > begin) Tokenize(text.substr(begin, end - begin), byte_level, out);
+  }
+  // TokenizePieces of each span in turn; ends[s]: out.size() after span s. A batch of texts
+  // comes here at once (HfTokenizer::EncodeFlat), so that a model with a word cache looks up all
+  // their words in one pass.
+  using Span = WordCache::Span;
+  virtual void TokenizeSpans(const Span* spans, size_t count, bool byte_level, std::vector<uint32_t>& out,
+                             size_t* ends) const {
+    thread_local std::vector<std::pair<uint32_t, uint32_t>> ranges;
+    for (size_t s = 0; s < count; ++s) {
+      ranges.assign(spans[s].ranges, spans[s].ranges + spans[s].count);
+      TokenizePieces(spans[s].text, ranges, byte_level, out);
+      ends[s] = out.size();
+    }
   }
   const Vocab& vocab() const { return vocab_; }
 

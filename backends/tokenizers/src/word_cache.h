@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "past_end_reads.h"
@@ -107,27 +108,46 @@ class WordCache {
     return true;
   }
 
+  using Range = std::pair<uint32_t, uint32_t>;  // [begin, end) byte offsets in a span's text
+  // The words text[begin, end) of ranges[0, count): one pre-tokenized span.
+  struct Span {
+    std::string_view text;
+    const Range* ranges;
+    size_t count;
+  };
+
   // Appends the ids of the words text[begin, end) of `ranges`, in order, to `out`: the cached
   // ones where the cache has them, else `compute(word, ids)`'s, which appends them to `ids` (empty
   // on entry) and are then remembered. Empty words have none.
+  template <typename Compute>
+  void TokenizeAll(std::string_view text, const std::vector<Range>& ranges, std::vector<uint32_t>& out,
+                   Compute&& compute) {
+    const Span span{text, ranges.data(), ranges.size()};
+    size_t end;
+    TokenizeSpans(&span, 1, out, &end, compute);
+  }
+
+  // TokenizeAll of each span in turn, all in one pass; ends[s]: out.size() after span s. A batch of
+  // texts goes through here at once, so that their words' lookups prefetch across texts (a short
+  // text's first lookups had nothing before them to overlap with) and the fixed costs below are
+  // paid once.
   // This is the loop a warm encode of a GPT-2-style vocabulary spends most of its time in, so it
   // is written for that: every key first, then the lookups, each prefetching the slot of the word
-  // kAhead on (a span's lookups are independent, so their cache misses overlap instead of
-  // queueing: half a warm Llama-3.1 lookup was that miss). A word of up to 16 bytes found with one
-  // or two ids (most words) is two stores into a buffer with room for two ids a word, a few ids a
-  // short loop; anything else goes out of line to SlowWord.
+  // kAhead on (the lookups are independent, so their cache misses overlap instead of queueing:
+  // half a warm Llama-3.1 lookup was that miss). A word of up to 16 bytes found with one or two ids
+  // (most words) is two stores into a buffer with room for two ids a word, a few ids a short
+  // loop; anything else goes out of line to SlowWord.
   template <typename Compute>
-  [[gnu::noinline]] void TokenizeAll(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
-                   std::vector<uint32_t>& out, Compute&& compute) {
-    const size_t n = ranges.size();
+  [[gnu::noinline]] void TokenizeSpans(const Span* spans, size_t span_count, std::vector<uint32_t>& out, size_t* ends,
+                                       Compute&& compute) {
+    size_t n = 0, bytes = 0;
+    for (size_t s = 0; s < span_count; ++s) n += spans[s].count, bytes += spans[s].text.size();
     thread_local std::vector<Key> keys;
-    // Grown, never shrunk: no zero-filling per span. The kAhead keys past the span are earlier
-    // spans' (or zeros): prefetching their slots costs a load, never a fault.
+    // Grown, never shrunk: no zero-filling per call. The kAhead keys past the last word are
+    // earlier calls' (or zeros): prefetching their slots costs a load, never a fault.
     if (keys.size() < n + kAhead) keys.resize(n + kAhead);
     Key* const k = keys.data();
-    KeyAll(text, ranges, k);
-    const char* const t = text.data();
-    const auto* const r = ranges.data();
+    for (size_t s = 0, at = 0; s < span_count; at += spans[s].count, ++s) KeyAll(spans[s], k + at);
 
     // The ids go to a per-thread buffer, two a word and kSlack ahead, and to `out` in one copy:
     // growing `out` per span zero-filled it, 2% of a warm GPT-2 encode. Everything the loop uses
@@ -135,7 +155,7 @@ class WordCache {
     // SlowWord, which may grow it, and the table only after a miss, which may grow it.
     thread_local std::vector<uint32_t> buffer;
     // Room for more: a span that is one long word (no pre-tokenizer) has about a token per 4 bytes.
-    const size_t room = 2 * n + text.size() / 2 + kSlack;
+    const size_t room = 2 * n + bytes / 2 + kSlack;
     if (buffer.size() < room) buffer.resize(room);
     uint32_t* base = buffer.data();
     size_t w = 0;  // buffer[0, w) is written
@@ -143,54 +163,64 @@ class WordCache {
     for (size_t i = 0; i < kAhead; ++i) __builtin_prefetch(&slots_[k[i].hash & mask_]);
     const Slot* slots = slots_.data();
     size_t mask = mask_;
-    for (size_t i = 0; i < n; ++i) {
-      __builtin_prefetch(&slots[k[i + kAhead].hash & mask]);
-      // In place: a copy was stored to the stack every word, for SlowWord's reference. `keys` stays
-      // put while SlowWord runs, since `compute` merges one word and never encodes through a cache.
-      const Key& key = k[i];
-      const Slot* s;
-      if (key.size <= kKeyBytes) [[likely]] {
-        // Probe's search without its tail compare, written out: calling Probe here (its memcmp
-        // branch inlined into the loop) cost GPT-2's warm pass 9% more instructions. An empty
-        // word's key is an empty slot's, which serves it no ids.
-        size_t j = key.hash & mask;
-        for (size_t probes = 1;; ++probes) {
-          s = &slots[j];
-          if (s->lo == key.lo && s->hi == key.hi && s->word_size == key.size) break;
-          if (s->word_size == 0 || probes == kMaxProbes) {
-            s = nullptr;
-            break;
+    const size_t first_id = out.size();
+    size_t i = 0;  // the word, counted over all spans
+    for (size_t s = 0; s < span_count; ++s) {
+      const char* const t = spans[s].text.data();
+      const Range* const r = spans[s].ranges;
+      const size_t span_first = i, span_end = i + spans[s].count;
+      for (; i < span_end; ++i) {
+        __builtin_prefetch(&slots[k[i + kAhead].hash & mask]);
+        // In place: a copy was stored to the stack every word, for SlowWord's reference. `keys`
+        // stays put while SlowWord runs, since `compute` merges one word and never encodes
+        // through a cache.
+        const Key& key = k[i];
+        const Slot* slot;
+        if (key.size <= kKeyBytes) [[likely]] {
+          // Probe's search without its tail compare, written out: calling Probe here (its memcmp
+          // branch inlined into the loop) cost GPT-2's warm pass 9% more instructions. An empty
+          // word's key is an empty slot's, which serves it no ids.
+          size_t j = key.hash & mask;
+          for (size_t probes = 1;; ++probes) {
+            slot = &slots[j];
+            if (slot->lo == key.lo && slot->hi == key.hi && slot->word_size == key.size) break;
+            if (slot->word_size == 0 || probes == kMaxProbes) {
+              slot = nullptr;
+              break;
+            }
+            j = (j + 1) & mask;
           }
-          j = (j + 1) & mask;
+        } else {
+          slot = Probe(slots, mask, key, t + r[i - span_first].first);  // the key is the word's start: compare the rest
         }
-      } else {
-        s = Probe(slots, mask, key, t + r[i].first);  // the key is the word's start: compare the rest
-      }
-      if (s != nullptr) [[likely]] {
-        const size_t count = s->ids_size;
-        if (count <= Slot::kInlineIds) {
-          base[w] = s->ids[0];
-          base[w + 1] = s->ids[1];  // may be stale: overwritten by the next word or cut
-          w += count;
-          continue;
-        }
-        // More ids (runs of spaces in code, rare words, a whole text with no pre-tokenizer), when
-        // they fit the room: a few by a short loop, more by memcpy.
-        if (w + count + 2 * (n - i - 1) + kSlack <= buffer.size()) {
-          const uint32_t* ids = ids_.data() + s->ids[0];
-          if (count <= kFewIds) {
-            for (size_t m = 0; m < count; ++m) base[w + m] = ids[m];
-          } else {
-            std::memcpy(base + w, ids, count * sizeof(uint32_t));
+        if (slot != nullptr) [[likely]] {
+          const size_t count = slot->ids_size;
+          if (count <= Slot::kInlineIds) {
+            base[w] = slot->ids[0];
+            base[w + 1] = slot->ids[1];  // may be stale: overwritten by the next word or cut
+            w += count;
+            continue;
           }
-          w += count;
-          continue;
+          // More ids (runs of spaces in code, rare words, a whole text with no pre-tokenizer), when
+          // they fit the room: a few by a short loop, more by memcpy.
+          if (w + count + 2 * (n - i - 1) + kSlack <= buffer.size()) {
+            const uint32_t* ids = ids_.data() + slot->ids[0];
+            if (count <= kFewIds) {
+              for (size_t m = 0; m < count; ++m) base[w + m] = ids[m];
+            } else {
+              std::memcpy(base + w, ids, count * sizeof(uint32_t));
+            }
+            w += count;
+            continue;
+          }
         }
+        w = SlowWord(std::string_view(t + r[i - span_first].first, key.size), key, slot, n - i - 1, buffer, w,
+                     compute);
+        base = buffer.data();
+        slots = slots_.data();  // an insert may have grown the table
+        mask = mask_;
       }
-      w = SlowWord(std::string_view(t + r[i].first, key.size), key, s, n - i - 1, buffer, w, compute);
-      base = buffer.data();
-      slots = slots_.data();  // an insert may have grown the table
-      mask = mask_;
+      ends[s] = first_id + w;
     }
     out.insert(out.end(), base, base + w);
     if (keys.capacity() > (1 << 16)) keys = {};  // a huge input's buffers are not kept
@@ -275,14 +305,14 @@ class WordCache {
   };
   static_assert(sizeof(Slot) == 32);
 
-  // The keys of the words text[begin, end) of `ranges`, into k[0, ranges.size()). Out of line: a
+  // The keys of the span's words, into k[0, span.count). Out of line: a
   // leaf with few live values keeps them in registers (inlined into TokenizeAll's caller, the
   // loop spilled its bounds to the stack).
-  [[gnu::noinline]] static void KeyAll(std::string_view text, const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
-                                       Key* k) {
+  [[gnu::noinline]] static void KeyAll(const Span& span, Key* k) {
+    const std::string_view text = span.text;
     const char* const t = text.data();
-    const auto* const r = ranges.data();
-    const size_t n = ranges.size();
+    const Range* const r = span.ranges;
+    const size_t n = span.count;
     // Every word is read where it is, by two loads, when the 16 bytes past the text's last byte
     // lie in its page (past_end_reads.h).
     size_t i = 0;

@@ -74,6 +74,10 @@ class Tokenizer {
   // Encode's ids appended to `ids`: a batch encoded into one buffer (the --jsonl CLI, the
   // benchmark) allocates nothing per text once the buffer has grown.
   virtual void EncodeAppend(std::string_view text, bool add_special_tokens, std::vector<uint32_t>& ids) const = 0;
+  // EncodeAppend of each text in turn, appending to `ends` where each text's ids end in `ids`
+  // (fastokens' encode_batch_flat). Faster than the loop: the texts' words are looked up together.
+  virtual void EncodeFlat(const std::vector<std::string_view>& texts, bool add_special_tokens,
+                          std::vector<uint32_t>& ids, std::vector<size_t>& ends) const = 0;
   // Same result as HF `tokenizer.encode_batch(inputs, add_special_tokens)` with the tokenizer's
   // truncation and padding replaced by `options`: per row, both texts truncated together, the
   // post-processor's single or pair template applied, then every row padded. Throws
