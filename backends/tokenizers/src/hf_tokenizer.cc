@@ -246,6 +246,7 @@ void HfTokenizer::AddSpan(const Pieces& pieces, std::vector<uint32_t>& ids, Flat
   batch->items.push_back({pieces.text, static_cast<uint32_t>(batch->ranges.size()),
                           static_cast<uint32_t>(pieces.ranges.size()), std::nullopt});
   batch->ranges.insert(batch->ranges.end(), pieces.ranges.begin(), pieces.ranges.end());
+  batch->bytes += pieces.text.size();
 }
 
 void HfTokenizer::Flush(FlatBatch& batch, std::vector<uint32_t>& ids) const {
@@ -270,6 +271,7 @@ void HfTokenizer::Flush(FlatBatch& batch, std::vector<uint32_t>& ids) const {
   }
   for (const auto& [text, items] : batch.text_ends) batch.ends[text] = after[items];
   batch.ranges.clear();
+  batch.bytes = 0;
   batch.items.clear();
   batch.text_ends.clear();
 }
@@ -285,8 +287,9 @@ void HfTokenizer::EncodeFlat(const std::vector<std::string_view>& texts, bool ad
     }
     return;
   }
-  // Flushed every so many words: the model's buffers stay small enough to keep between calls.
-  constexpr size_t kBatchWords = 8192;
+  // Flushed every so many words or bytes, so that the model's buffers stay small enough to keep
+  // between calls (a flush costs about what one text's call did).
+  constexpr size_t kBatchWords = 4096, kBatchBytes = 32 << 10;
   thread_local FlatBatch batch;
   const size_t first = ends.size();
   ends.resize(first + texts.size());
@@ -297,7 +300,7 @@ void HfTokenizer::EncodeFlat(const std::vector<std::string_view>& texts, bool ad
     EncodeSequence(texts[t], ids, nullptr, &batch);
     if (wrap) for (const uint32_t id : wrap_->second) AddId(id, ids, &batch);
     batch.text_ends.push_back({t, batch.items.size()});
-    if (batch.ranges.size() >= kBatchWords) Flush(batch, ids);
+    if (batch.ranges.size() >= kBatchWords || batch.bytes >= kBatchBytes) Flush(batch, ids);
   }
   Flush(batch, ids);
 }

@@ -61,6 +61,7 @@ class HfTokenizer final : public Tokenizer {
     };
     std::string_view input;  // the text being collected
     std::vector<Range> ranges;
+    size_t bytes = 0;  // of the spans' texts
     std::vector<Item> items;
     std::vector<std::pair<size_t, size_t>> text_ends;  // (text, items before its end)
     size_t* ends = nullptr;  // the caller's, per text
