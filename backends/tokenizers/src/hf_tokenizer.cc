@@ -236,17 +236,21 @@ void HfTokenizer::FindWrap() {
   wrap_ = {std::move(prefix), std::move(suffix)};
 }
 
-void HfTokenizer::AddSpan(const Pieces& pieces, std::vector<uint32_t>& ids, FlatBatch* batch) const {
+void HfTokenizer::AddSpan(Pieces& pieces, std::vector<uint32_t>& ids, FlatBatch* batch) const {
   if (batch == nullptr) return model_->TokenizePieces(pieces.text, pieces.ranges, byte_level_, ids);
   const char* const input = batch->input.data();
   if (pieces.text.data() < input || pieces.text.data() + pieces.text.size() > input + batch->input.size()) {
     Flush(*batch, ids);  // text of its own, which the next text overwrites: now
     return model_->TokenizePieces(pieces.text, pieces.ranges, byte_level_, ids);
   }
-  batch->items.push_back({pieces.text, static_cast<uint32_t>(batch->ranges.size()),
-                          static_cast<uint32_t>(pieces.ranges.size()), std::nullopt});
-  batch->ranges.insert(batch->ranges.end(), pieces.ranges.begin(), pieces.ranges.end());
+  batch->items.push_back({pieces.text, static_cast<uint32_t>(batch->held.size()), std::nullopt});
+  batch->words += pieces.ranges.size();
   batch->bytes += pieces.text.size();
+  batch->held.push_back(std::move(pieces.ranges));
+  if (!batch->spare.empty()) {
+    pieces.ranges = std::move(batch->spare.back());
+    batch->spare.pop_back();
+  }
 }
 
 void HfTokenizer::Flush(FlatBatch& batch, std::vector<uint32_t>& ids) const {
@@ -265,13 +269,19 @@ void HfTokenizer::Flush(FlatBatch& batch, std::vector<uint32_t>& ids) const {
     const size_t first = k;
     for (; k < n && !batch.items[k].id; ++k) {
       const FlatBatch::Item& item = batch.items[k];
-      spans.push_back({item.text, batch.ranges.data() + item.first, item.count});
+      const std::vector<Range>& ranges = batch.held[item.ranges];
+      spans.push_back({item.text, ranges.data(), ranges.size()});
     }
     model_->TokenizeSpans(spans.data(), spans.size(), byte_level_, ids, after.data() + first + 1);
   }
   for (const auto& [text, items] : batch.text_ends) batch.ends[text] = after[items];
-  batch.ranges.clear();
-  batch.bytes = 0;
+  for (std::vector<Range>& ranges : batch.held) {
+    if (ranges.capacity() > (1 << 16)) continue;  // a long text's are not kept
+    ranges.clear();
+    batch.spare.push_back(std::move(ranges));
+  }
+  batch.held.clear();
+  batch.words = batch.bytes = 0;
   batch.items.clear();
   batch.text_ends.clear();
 }
@@ -300,7 +310,7 @@ void HfTokenizer::EncodeFlat(const std::vector<std::string_view>& texts, bool ad
     EncodeSequence(texts[t], ids, nullptr, &batch);
     if (wrap) for (const uint32_t id : wrap_->second) AddId(id, ids, &batch);
     batch.text_ends.push_back({t, batch.items.size()});
-    if (batch.ranges.size() >= kBatchWords || batch.bytes >= kBatchBytes) Flush(batch, ids);
+    if (batch.words >= kBatchWords || batch.bytes >= kBatchBytes) Flush(batch, ids);
   }
   Flush(batch, ids);
 }
