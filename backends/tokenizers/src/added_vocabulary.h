@@ -43,6 +43,8 @@ class AddedVocabulary {
   // Splits `text` on the tokens matched in raw text (normalized == false) or in normalized
   // text (normalized == true). Empty text pieces are dropped.
   void Split(std::string_view text, bool normalized, std::vector<AddedSplit>& out) const;
+  // True when some token is matched in normalized text (a second Split pass finds something).
+  bool MatchesNormalized() const { return !normalized_.empty(); }
 
   const AddedToken* ById(uint32_t id) const {
     auto it = by_id_.find(id);

@@ -85,6 +85,8 @@ HfTokenizer::HfTokenizer(const TokenizerJson& file) {
   if (const Json* t = Find(root, "truncation")) truncation_ = ParseTruncation(*t);
   if (const Json* p = Find(root, "padding")) padding_ = ParsePadding(*p);
   if (const Json* a = Find(root, "added_tokens")) added_.Load(*a, "added_tokens", normalizer_.get(), model_->vocab());
+  scan_ = pre_tokenizer_ ? pre_tokenizer_->AsScanner() : PreTokenizer::AsScan{nullptr, true};
+  lean_ = scan_.scan != nullptr || scan_.identity;
 
   // Vocabulary size with added tokens: the union of both vocabularies by token (HF get_vocab(true)).
   vocab_size_ = model_->vocab().Size();
@@ -133,7 +135,7 @@ void HfTokenizer::EncodeText(std::string_view text, bool at_input_start, std::ve
   };
   thread_local Scratch scratch;
   std::string_view normalized = text;
-  if (normalizer_) {
+  if (normalizer_ && !normalizer_->Keeps(text)) {
     scratch.normalized.assign(text);
     normalizer_->Normalize(scratch.normalized);
     normalized = scratch.normalized;
@@ -253,6 +255,53 @@ void HfTokenizer::AddSpan(Pieces& pieces, std::vector<uint32_t>& ids, FlatBatch*
   }
 }
 
+bool HfTokenizer::CollectScanned(std::string_view text, FlatBatch& batch) const {
+  if (text.size() > UINT32_MAX / 2 || !utf8::IsValid(text) || (normalizer_ && !normalizer_->Keeps(text))) return false;
+  const auto add_span = [&](std::string_view span) {
+    batch.items.push_back({span, static_cast<uint32_t>(batch.held.size()), std::nullopt});
+    if (batch.spare.empty()) {
+      batch.held.emplace_back();
+    } else {
+      batch.held.push_back(std::move(batch.spare.back()));
+      batch.spare.pop_back();
+    }
+    std::vector<Range>& ranges = batch.held.back();
+    if (scan_.scan != nullptr) {
+      scan_.scan(span, ranges);
+    } else {
+      ranges.assign(1, {0, static_cast<uint32_t>(span.size())});
+    }
+    batch.words += ranges.size();
+    batch.bytes += span.size();
+  };
+  // As EncodeSequence and EncodeText split: added tokens in the raw text, then in each part's
+  // normalized text, which is the part itself here.
+  thread_local std::vector<AddedSplit> raw, normalized;
+  raw.clear();
+  added_.Split(text, /*normalized=*/false, raw);
+  for (const AddedSplit& r : raw) {
+    if (r.id) {
+      batch.items.push_back({{}, 0, *r.id});
+      continue;
+    }
+    const std::string_view part = text.substr(r.begin, r.end - r.begin);
+    if (!added_.MatchesNormalized()) {
+      add_span(part);
+      continue;
+    }
+    normalized.clear();
+    added_.Split(part, /*normalized=*/true, normalized);
+    for (const AddedSplit& n : normalized) {
+      if (n.id) {
+        batch.items.push_back({{}, 0, *n.id});
+      } else {
+        add_span(part.substr(n.begin, n.end - n.begin));
+      }
+    }
+  }
+  return true;
+}
+
 void HfTokenizer::Flush(FlatBatch& batch, std::vector<uint32_t>& ids) const {
   thread_local std::vector<Model::Span> spans;
   thread_local std::vector<size_t> after;  // after[k]: ids.size() after the first k items
@@ -307,7 +356,7 @@ void HfTokenizer::EncodeFlat(const std::vector<std::string_view>& texts, bool ad
   for (size_t t = 0; t < texts.size(); ++t) {
     batch.input = texts[t];
     if (wrap) for (const uint32_t id : wrap_->first) AddId(id, ids, &batch);
-    EncodeSequence(texts[t], ids, nullptr, &batch);
+    if (!lean_ || !CollectScanned(texts[t], batch)) EncodeSequence(texts[t], ids, nullptr, &batch);
     if (wrap) for (const uint32_t id : wrap_->second) AddId(id, ids, &batch);
     batch.text_ends.push_back({t, batch.items.size()});
     if (batch.words >= kBatchWords || batch.bytes >= kBatchBytes) Flush(batch, ids);

@@ -130,28 +130,13 @@ class UnicodeForm final : public Normalizer {
   // normalize on their own. Inert runs are copied; only a part around a character that is not
   // inert goes through code points, starting at the inert character before it (which may compose
   // with it: e + U+0301). Converting every input to code points was most of a Qwen3 encode.
+  bool Keeps(std::string_view text) const override {
+    size_t last_inert = 0;
+    return NextActive(text, 0, last_inert) == text.size();
+  }
   void Normalize(std::string& text) const override {
     const size_t n = text.size();
-    // The start of the first character at or after i that is not inert; `last_inert` becomes the
-    // start of the inert character before it, if any was passed.
-    const auto next_active = [&](size_t i, size_t& last_inert) {
-      for (size_t len; i < n; i += len) {
-        if (static_cast<unsigned char>(text[i]) < 0x80) {
-          len = 1;
-          for (uint64_t word; i + len + 8 <= n; len += 8) {  // the rest of an ASCII run, 8 bytes at a time
-            std::memcpy(&word, text.data() + i + len, 8);
-            if (word & 0x8080808080808080ULL) break;
-          }
-          i += len - 1;  // the run's last byte, the inert character before whatever follows
-          len = 1;
-        } else {
-          len = utf8::ValidSequenceLength(text, i);
-          if (len == 0 || !unicode::IsInert(utf8::DecodeAt(text, i, len), form_)) return i;
-        }
-        last_inert = i;
-      }
-      return n;
-    };
+    const auto next_active = [&](size_t i, size_t& last_inert) { return NextActive(text, i, last_inert); };
     size_t copied = 0, last_inert = 0;
     size_t active = next_active(0, last_inert);
     if (active == n) return;  // already in the form: most text
@@ -177,6 +162,28 @@ class UnicodeForm final : public Normalizer {
   }
 
  private:
+  // The start of the first character at or after i that is not inert; `last_inert` becomes the
+  // start of the inert character before it, if any was passed.
+  size_t NextActive(std::string_view text, size_t i, size_t& last_inert) const {
+    const size_t n = text.size();
+    for (size_t len; i < n; i += len) {
+      if (static_cast<unsigned char>(text[i]) < 0x80) {
+        len = 1;
+        for (uint64_t word; i + len + 8 <= n; len += 8) {  // the rest of an ASCII run, 8 bytes at a time
+          std::memcpy(&word, text.data() + i + len, 8);
+          if (word & 0x8080808080808080ULL) break;
+        }
+        i += len - 1;  // the run's last byte, the inert character before whatever follows
+        len = 1;
+      } else {
+        len = utf8::ValidSequenceLength(text, i);
+        if (len == 0 || !unicode::IsInert(utf8::DecodeAt(text, i, len), form_)) return i;
+      }
+      last_inert = i;
+    }
+    return n;
+  }
+
   unicode::NormalForm form_;
 };
 
@@ -302,6 +309,11 @@ class Sequence final : public Normalizer {
   explicit Sequence(std::vector<std::unique_ptr<Normalizer>> parts) : parts_(std::move(parts)) {}
   void Normalize(std::string& text) const override {
     for (const auto& p : parts_) p->Normalize(text);
+  }
+  bool Keeps(std::string_view text) const override {
+    for (const auto& p : parts_)
+      if (!p->Keeps(text)) return false;
+    return true;
   }
 
  private:

@@ -15,6 +15,9 @@ class Normalizer {
   virtual ~Normalizer() = default;
   // Replaces `text` (valid UTF-8) by its normalized form.
   virtual void Normalize(std::string& text) const = 0;
+  // True when Normalize would leave `text` (valid UTF-8) as it is, found without copying it (false:
+  // not known). Each character decides alone, so it holds for any part of such a text too.
+  virtual bool Keeps(std::string_view) const { return false; }
 };
 
 // Builds the normalizer described by a tokenizer.json node; throws TokenizerError naming the

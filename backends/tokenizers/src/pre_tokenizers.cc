@@ -77,6 +77,11 @@ class ByteLevel final : public PreTokenizer {
     pieces.ranges.swap(out);
   }
   bool ByteLevelOutput() const override { return true; }
+  AsScan AsScanner() const override {
+    if (add_prefix_space_) return {};
+    if (!use_regex_) return {nullptr, true};
+    return {[](std::string_view text, std::vector<Range>& out) { byte_level::SplitGpt2(text, 0, out); }, false};
+  }
 
  private:
   bool add_prefix_space_, use_regex_;
@@ -231,6 +236,11 @@ class Split final : public PreTokenizer {
   std::string_view IsolatedRegex() const {
     return behavior_ == Behavior::kIsolated && !invert_ ? std::string_view(regex_source_) : std::string_view();
   }
+  // PreTokenize's fast path below, for every span.
+  AsScan AsScanner() const override {
+    if (behavior_ != Behavior::kIsolated || scanner_.scan == nullptr || !scanner_.tiles) return {};
+    return {scanner_.scan, false};
+  }
   void PreTokenize(Pieces& pieces) const override {
     // Per-thread scratch, and room for the output: growing these from empty on every call was a
     // third of a warm Llama-3 encode (reallocation, malloc, free).
@@ -323,7 +333,17 @@ class Sequence final : public PreTokenizer {
     for (const auto& p : parts_) p->PreTokenize(pieces);
   }
   bool ByteLevelOutput() const override { return !parts_.empty() && parts_.back()->ByteLevelOutput(); }
-
+  // One scanner among parts that split nothing.
+  AsScan AsScanner() const override {
+    AsScan one{nullptr, true};
+    for (const auto& p : parts_) {
+      const AsScan part = p->AsScanner();
+      if (part.identity) continue;
+      if (part.scan == nullptr || !one.identity) return {};
+      one = part;
+    }
+    return one;
+  }
  private:
   std::vector<std::unique_ptr<PreTokenizer>> parts_;
 };

@@ -41,6 +41,14 @@ class PreTokenizer {
   virtual void PreTokenize(Pieces& pieces) const = 0;
   // True when the output pieces must be read through GPT-2's byte-to-character alphabet (ByteLevel).
   virtual bool ByteLevelOutput() const { return false; }
+  // What PreTokenize does to a span's one whole range, when that is a scanner's matches as they
+  // are (they tile the span; nothing rewritten): EncodeFlat then calls the scanner alone, without
+  // the Pieces round trip. `identity`: it splits nothing.
+  struct AsScan {
+    void (*scan)(std::string_view text, std::vector<Range>& matches) = nullptr;  // appends
+    bool identity = false;
+  };
+  virtual AsScan AsScanner() const { return {}; }
 };
 
 std::unique_ptr<PreTokenizer> MakePreTokenizer(const Json& node, const std::string& path);
