@@ -57,15 +57,23 @@ export function runBatch(
 /**
  * Only the ids of each text, through `ts-tokenize --jsonl` in one process: half the cost of
  * `runBatch`, which also decodes and stream-decodes every input, for checks that compare ids alone.
+ * The lines go through `Tokenizer::EncodeFlat` in batches (runBatch: one `Encode` per input).
  */
 export function encodeIds(
   binary: string,
   tokenizerFile: string,
   texts: string[],
   addSpecialTokens: boolean,
+  launcher: string[] = [],
 ): Promise<number[][]> {
-  const args = ['--tokenizer', tokenizerFile, ...(addSpecialTokens ? [] : ['--no-special-tokens'])];
-  return runJsonLines<number[]>(binary, args, '--jsonl', texts);
+  const [command, ...prefix] = [...launcher, binary];
+  const args = [
+    ...prefix,
+    '--tokenizer',
+    tokenizerFile,
+    ...(addSpecialTokens ? [] : ['--no-special-tokens']),
+  ];
+  return runJsonLines<number[]>(command!, args, '--jsonl', texts);
 }
 
 /** Inputs written to the tool per write; its answers are parsed as they arrive. */
@@ -108,9 +116,15 @@ async function runJsonLines<T>(
   for (let i = 0; i < inputs.length && child.stdin.writable; i += SLICE) {
     const lines = inputs.slice(i, i + SLICE).map((input) => JSON.stringify(input));
     if (!child.stdin.write(lines.join('\n') + '\n')) {
-      await new Promise((resolve) => {
-        child.stdin.once('drain', resolve);
-        child.stdin.once('close', resolve);
+      await new Promise<void>((resolve) => {
+        // Whichever comes first; the other listener goes too, or they pile up over the slices.
+        const done = (): void => {
+          child.stdin.off('drain', done);
+          child.stdin.off('close', done);
+          resolve();
+        };
+        child.stdin.once('drain', done);
+        child.stdin.once('close', done);
       });
     }
   }

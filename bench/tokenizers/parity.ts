@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Tokenizer } from 'tokenizers';
 
 import { answerDigest, planCheck } from './hf-references.js';
-import { type BatchInput, runBatch } from './native.js';
+import { type BatchInput, encodeIds, runBatch } from './native.js';
 
 /** One corpus entry: text, or raw bytes (for invalid UTF-8) given as hex. */
 export type ParityInput = { text: string } | { hex: string };
@@ -13,7 +13,7 @@ export type ParityInput = { text: string } | { hex: string };
 export interface Mismatch {
   index: number;
   input: string;
-  what: 'ids' | 'text' | 'stream' | 'error';
+  what: 'ids' | 'text' | 'stream' | 'flat' | 'error';
   expected: unknown;
   actual: unknown;
 }
@@ -23,6 +23,8 @@ export interface ParityOptions {
   skipSpecialTokens: boolean;
   /** Runs a `binary` built for another CPU (qemu-user: emulationPrefix). */
   launcher?: string[];
+  /** Also check the batch call against one Encode per input (default true). */
+  flat?: boolean;
 }
 
 /** The string HF sees for an input: bytes are read as UTF-8 with U+FFFD for invalid sequences. */
@@ -74,12 +76,19 @@ export async function checkParity(
     if (decoded[k] !== got.text)
       mismatches.push({ index, input: shown, what: 'text', expected: decoded[k], actual: got.text });
   }
-  // Streaming decode against the full decode needs no HF: every input, every run.
+  // Streaming decode against the full decode, and the batch call (EncodeFlat, through --jsonl)
+  // against one Encode per text, need no HF: every input, every run.
+  const flat =
+    opts.flat === false
+      ? undefined
+      : await encodeIds(binary, tokenizerFile, texts, opts.addSpecialTokens, opts.launcher);
   for (const [index, got] of native.entries()) {
-    if (got.error === undefined && got.stream !== got.text) {
-      const input = shownInput(texts[index]!);
+    if (got.error !== undefined) continue;
+    const input = shownInput(texts[index]!);
+    if (got.stream !== got.text)
       mismatches.push({ index, input, what: 'stream', expected: got.text, actual: got.stream });
-    }
+    if (flat && !sameIds(got.ids ?? [], flat[index]!))
+      mismatches.push({ index, input, what: 'flat', expected: got.ids, actual: flat[index] });
   }
   return mismatches;
 }

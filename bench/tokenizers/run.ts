@@ -1,6 +1,6 @@
 // Tokenizer benchmark: single-thread encode and decode throughput on the project corpus, native
-// library vs Hugging Face tokenizers (npm binding and PyPI), kitoken and fastokens (PyPI) and tiktoken (GPT-2),
-// same corpus, same run. Every implementation runs once per round, in turn, so that a slow spell
+// library (its batch call, EncodeFlat) vs Hugging Face tokenizers (npm binding and PyPI), kitoken and
+// fastokens (PyPI) and tiktoken (GPT-2), same corpus, same run. Every implementation runs once per round, in turn, so that a slow spell
 // of a shared machine falls on all of them; each one's table row is its fastest pass of all
 // rounds, and the ratios to the fastest peer come with their spread over the rounds (on a noisy
 // box one round's ratio can be 10-15% off). Pin it for steadier numbers: taskset -c 1 npm run ...

@@ -80,11 +80,12 @@ HfTokenizer::HfTokenizer(const TokenizerJson& file) {
   model_ = MakeModel(*model, "model", file);
   byte_level_ = pre_tokenizer_ && pre_tokenizer_->ByteLevelOutput();
   if (const Json* p = Find(root, "post_processor")) post_processor_ = MakePostProcessor(*p, "post_processor");
-  if (post_processor_) FindWrap();
   decoder_ = DecoderChain::Make(Find(root, "decoder"), "decoder");
   if (const Json* t = Find(root, "truncation")) truncation_ = ParseTruncation(*t);
   if (const Json* p = Find(root, "padding")) padding_ = ParsePadding(*p);
   if (const Json* a = Find(root, "added_tokens")) added_.Load(*a, "added_tokens", normalizer_.get(), model_->vocab());
+  // EncodeFlat's shortcuts.
+  if (post_processor_) FindWrap();
   scan_ = pre_tokenizer_ ? pre_tokenizer_->AsScanner() : PreTokenizer::AsScan{nullptr, true};
   lean_ = scan_.scan != nullptr || scan_.identity;
 
@@ -224,9 +225,13 @@ void HfTokenizer::FindWrap() {
   // Markers no vocabulary reaches stand for a sequence of none, one and two ids.
   constexpr uint32_t kA = 0xFFFFFFF0u, kB = 0xFFFFFFF1u;
   std::vector<uint32_t> none, one = {kA}, two = {kA, kB};
-  post_processor_->Process(none);
-  post_processor_->Process(one);
-  post_processor_->Process(two);
+  try {
+    post_processor_->Process(none);
+    post_processor_->Process(one);
+    post_processor_->Process(two);
+  } catch (const std::exception&) {
+    return;  // a processor that looks at the ids: every text goes through it
+  }
   const auto a = std::find(one.begin(), one.end(), kA);
   if (a == one.end()) return;
   std::vector<uint32_t> prefix(one.begin(), a), suffix(a + 1, one.end());
