@@ -250,34 +250,21 @@ void HfTokenizer::AddSpan(Pieces& pieces, std::vector<uint32_t>& ids, FlatBatch*
     Flush(*batch, ids);  // text of its own, which the next text overwrites: now
     return model_->TokenizePieces(pieces.text, pieces.ranges, byte_level_, ids);
   }
-  batch->items.push_back({pieces.text, static_cast<uint32_t>(batch->held.size()), std::nullopt});
-  batch->words += pieces.ranges.size();
-  batch->bytes += pieces.text.size();
-  batch->held.push_back(std::move(pieces.ranges));
-  if (!batch->spare.empty()) {
-    pieces.ranges = std::move(batch->spare.back());
-    batch->spare.pop_back();
-  }
+  std::vector<Range> spare = batch->Take();
+  batch->AddSpan(pieces.text, std::move(pieces.ranges));
+  pieces.ranges = std::move(spare);
 }
 
 bool HfTokenizer::CollectScanned(std::string_view text, FlatBatch& batch) const {
   if (text.size() > UINT32_MAX / 2 || !utf8::IsValid(text) || (normalizer_ && !normalizer_->Keeps(text))) return false;
   const auto add_span = [&](std::string_view span) {
-    batch.items.push_back({span, static_cast<uint32_t>(batch.held.size()), std::nullopt});
-    if (batch.spare.empty()) {
-      batch.held.emplace_back();
-    } else {
-      batch.held.push_back(std::move(batch.spare.back()));
-      batch.spare.pop_back();
-    }
-    std::vector<Range>& ranges = batch.held.back();
+    std::vector<Range> ranges = batch.Take();
     if (scan_.scan != nullptr) {
       scan_.scan(span, ranges);
     } else {
       ranges.assign(1, {0, static_cast<uint32_t>(span.size())});
     }
-    batch.words += ranges.size();
-    batch.bytes += span.size();
+    batch.AddSpan(span, std::move(ranges));
   };
   // As EncodeSequence and EncodeText split: added tokens in the raw text, then in each part's
   // normalized text, which is the part itself here.
@@ -329,15 +316,7 @@ void HfTokenizer::Flush(FlatBatch& batch, std::vector<uint32_t>& ids) const {
     model_->TokenizeSpans(spans.data(), spans.size(), byte_level_, ids, after.data() + first + 1);
   }
   for (const auto& [text, items] : batch.text_ends) batch.ends[text] = after[items];
-  for (std::vector<Range>& ranges : batch.held) {
-    if (ranges.capacity() > (1 << 16)) continue;  // a long text's are not kept
-    ranges.clear();
-    batch.spare.push_back(std::move(ranges));
-  }
-  batch.held.clear();
-  batch.words = batch.bytes = 0;
-  batch.items.clear();
-  batch.text_ends.clear();
+  batch.Clear();
 }
 
 void HfTokenizer::EncodeFlat(const std::vector<std::string_view>& texts, bool add_special_tokens,
@@ -355,6 +334,7 @@ void HfTokenizer::EncodeFlat(const std::vector<std::string_view>& texts, bool ad
   // between calls (a flush costs about what one text's call did).
   constexpr size_t kBatchWords = 4096, kBatchBytes = 32 << 10;
   thread_local FlatBatch batch;
+  batch.Clear();  // what a call that threw left
   const size_t first = ends.size();
   ends.resize(first + texts.size());
   batch.ends = ends.data() + first;

@@ -67,6 +67,32 @@ class HfTokenizer final : public Tokenizer {
     std::vector<Item> items;
     std::vector<std::pair<size_t, size_t>> text_ends;  // (text, items before its end)
     size_t* ends = nullptr;  // the caller's, per text
+
+    // An empty range vector, a spare one when there is one.
+    std::vector<Range> Take() {
+      if (spare.empty()) return {};
+      std::vector<Range> r = std::move(spare.back());
+      spare.pop_back();
+      return r;
+    }
+    void AddSpan(std::string_view span, std::vector<Range>&& ranges) {
+      items.push_back({span, static_cast<uint32_t>(held.size()), std::nullopt});
+      words += ranges.size();
+      bytes += span.size();
+      held.push_back(std::move(ranges));
+    }
+    // Empty again, the range vectors kept as spares (but a long text's).
+    void Clear() {
+      for (std::vector<Range>& r : held) {
+        if (r.capacity() > (1 << 16)) continue;
+        r.clear();
+        spare.push_back(std::move(r));
+      }
+      held.clear();
+      words = bytes = 0;
+      items.clear();
+      text_ends.clear();
+    }
   };
   // Tokenizes what `batch` holds, appending to `ids` and setting its texts' ends.
   void Flush(FlatBatch& batch, std::vector<uint32_t>& ids) const;

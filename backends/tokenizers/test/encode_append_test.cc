@@ -106,3 +106,17 @@ TEST(EncodeFlat, NoTextsAppendNothing) {
   EXPECT_EQ(flat, Ids{1});
   EXPECT_TRUE(ends.empty());
 }
+
+TEST(EncodeFlat, ACallThatThrewLeavesNothingForTheNext) {
+  const auto tok = Tokenizer::FromJson(R"({
+    "model": {"type": "WordLevel", "vocab": {"a": 1, "b": 2}, "unk_token": "[UNK]"},
+    "pre_tokenizer": {"type": "Whitespace"}})");
+  Ids flat;
+  std::vector<size_t> ends;
+  EXPECT_THROW(tok->EncodeFlat({"a b", "a zzz"}, false, flat, ends), triton_studio::tok::TokenizerError);
+  flat.clear();
+  ends.clear();
+  tok->EncodeFlat({"b a"}, false, flat, ends);
+  EXPECT_EQ(flat, (Ids{2, 1}));
+  EXPECT_EQ(ends, std::vector<size_t>{2});
+}
