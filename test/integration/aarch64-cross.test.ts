@@ -199,8 +199,6 @@ describe(`aarch64 ts-tokenize (qemu-user) matches HF tokenizers on the ${FULL ? 
         addSpecialTokens: true,
         skipSpecialTokens: false,
         launcher: emulationPrefix(AARCH64),
-        // EncodeFlat's batching is the same code on every CPU; x86-64's parity checks cover it.
-        flat: false,
       });
       expect(m, describeMismatches(m)).toEqual([]);
     });

@@ -49,6 +49,7 @@ describe(`native tokenizers match HF tokenizers on the ${FULL ? 'full' : 'sample
       const m = await checkParity(binary, files[name], [...corpus, ...withAddedTokens(files[name])], {
         addSpecialTokens: true,
         skipSpecialTokens: false,
+        flat: true,
       });
       expect(m, describeMismatches(m)).toEqual([]);
     });
@@ -56,6 +57,7 @@ describe(`native tokenizers match HF tokenizers on the ${FULL ? 'full' : 'sample
       const m = await checkParity(binary, files[name], [...corpus, ...withAddedTokens(files[name])], {
         addSpecialTokens: false,
         skipSpecialTokens: true,
+        flat: true,
       });
       expect(m, describeMismatches(m)).toEqual([]);
     });
