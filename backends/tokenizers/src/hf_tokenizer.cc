@@ -87,7 +87,6 @@ HfTokenizer::HfTokenizer(const TokenizerJson& file) {
   // EncodeFlat's shortcuts.
   if (post_processor_) FindWrap();
   scan_ = pre_tokenizer_ ? pre_tokenizer_->AsScanner() : PreTokenizer::AsScan{nullptr, true};
-  lean_ = scan_.scan != nullptr || scan_.identity;
 
   // Vocabulary size with added tokens: the union of both vocabularies by token (HF get_vocab(true)).
   vocab_size_ = model_->vocab().Size();
@@ -333,6 +332,7 @@ void HfTokenizer::EncodeFlat(const std::vector<std::string_view>& texts, bool ad
   // Flushed every so many words or bytes, so that the model's buffers stay small enough to keep
   // between calls (a flush costs about what one text's call did).
   constexpr size_t kBatchWords = 4096, kBatchBytes = 32 << 10;
+  const bool scanned = scan_.scan != nullptr || scan_.identity;
   thread_local FlatBatch batch;
   batch.Clear();  // what a call that threw left
   const size_t first = ends.size();
@@ -341,7 +341,7 @@ void HfTokenizer::EncodeFlat(const std::vector<std::string_view>& texts, bool ad
   for (size_t t = 0; t < texts.size(); ++t) {
     batch.input = texts[t];
     if (wrap) for (const uint32_t id : wrap_->first) AddId(id, ids, &batch);
-    if (!lean_ || !CollectScanned(texts[t], batch)) EncodeSequence(texts[t], ids, nullptr, &batch);
+    if (!scanned || !CollectScanned(texts[t], batch)) EncodeSequence(texts[t], ids, nullptr, &batch);
     if (wrap) for (const uint32_t id : wrap_->second) AddId(id, ids, &batch);
     batch.text_ends.push_back({t, batch.items.size()});
     if (batch.words >= kBatchWords || batch.bytes >= kBatchBytes) Flush(batch, ids);

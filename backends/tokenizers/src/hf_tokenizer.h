@@ -106,7 +106,7 @@ class HfTokenizer final : public Tokenizer {
   }
   void AddSpan(Pieces& pieces, std::vector<uint32_t>& ids, FlatBatch* batch) const;
   // EncodeSequence into `batch` for a tokenizer whose pipeline is added tokens and one scanner
-  // (lean_): the same spans without the layers between. False, with nothing collected, for text
+  // (scan_): the same spans without the layers between. False, with nothing collected, for text
   // that needs them (invalid UTF-8, text the normalizer changes).
   bool CollectScanned(std::string_view text, FlatBatch& batch) const;
   void EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids,
@@ -135,9 +135,8 @@ class HfTokenizer final : public Tokenizer {
   // When the post-processor puts fixed ids before and after a single sequence (every template,
   // BERT's and RoBERTa's), those ids: EncodeFlat adds them without processing each text's ids.
   std::optional<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>> wrap_;
-  // A pre-tokenizer that is one scanner (or none): what EncodeFlat's CollectScanned serves, for
-  // text the normalizer (if any) keeps as it is.
-  bool lean_ = false;
+  // The pre-tokenizer as one scanner (or none), when it is one: what EncodeFlat's CollectScanned
+  // serves, for text the normalizer (if any) keeps as it is.
   PreTokenizer::AsScan scan_;
   void FindWrap();
   DecoderChain decoder_;

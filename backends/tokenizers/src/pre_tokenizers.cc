@@ -344,6 +344,7 @@ class Sequence final : public PreTokenizer {
     }
     return one;
   }
+
  private:
   std::vector<std::unique_ptr<PreTokenizer>> parts_;
 };
