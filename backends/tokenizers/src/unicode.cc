@@ -181,66 +181,60 @@ std::u32string Normalize(std::u32string_view text, NormalForm form) {
   return out;
 }
 
-namespace {
-
-// IsInert's answers for planes 0 and 1, one bit per code point, computed once per form.
-class InertTable {
- public:
-  static constexpr char32_t kLimit = 0x20000;
-  explicit InertTable(NormalForm form) : bits_(kLimit / 64, 0) {
-    const bool compose = form == NormalForm::kNfc || form == NormalForm::kNfkc;
-    const bool compat = form == NormalForm::kNfkd || form == NormalForm::kNfkc;
-    std::vector<bool> second(kLimit), mapped(kLimit);
-    if (compose) {  // a character some pair ends in may compose with the one before it
-      for (const CompositionEntry& e : kCompositions)
-        if (e.second < kLimit) second[e.second] = true;
-      for (char32_t c = kVBase; c < kVBase + kVCount; ++c) second[c] = true;
-      for (char32_t c = kTBase + 1; c < kTBase + kTCount; ++c) second[c] = true;
-    }
-    const auto mark = [&](const auto& table) {
-      for (const MappingEntry& e : table)
-        if (e.cp < kLimit) mapped[e.cp] = true;
-    };
-    if (compat) {
-      mark(kNfkd);
-    } else {
-      mark(kNfd);
-    }
-    for (char32_t c = kSBase; c < kSBase + kSCount; ++c) mapped[c] = true;
-    for (char32_t c = 0; c < kLimit; ++c) {
-      bool inert = !second[c] && CombiningClass(c) == 0;
-      // A character with a decomposition is inert only where the form gives it back (é in NFC).
-      if (inert && mapped[c]) inert = Normalize(std::u32string(1, c), form) == std::u32string(1, c);
-      if (inert) bits_[c / 64] |= uint64_t{1} << (c % 64);
-    }
+FormChecks::FormChecks(NormalForm form) : inert_(kLimit / 64, 0), yes_(kLimit / 64, 0) {
+  const bool compose = form == NormalForm::kNfc || form == NormalForm::kNfkc;
+  const bool compat = form == NormalForm::kNfkd || form == NormalForm::kNfkc;
+  std::vector<bool> second(kLimit), mapped(kLimit);
+  if (compose) {  // a character some pair ends in may compose with the one before it: "Maybe"
+    for (const CompositionEntry& e : kCompositions)
+      if (e.second < kLimit) second[e.second] = true;
+    for (char32_t c = kVBase; c < kVBase + kVCount; ++c) second[c] = true;
+    for (char32_t c = kTBase + 1; c < kTBase + kTCount; ++c) second[c] = true;
   }
-  bool Has(char32_t c) const { return c < kLimit && (bits_[c / 64] >> (c % 64) & 1); }
-
- private:
-  std::vector<uint64_t> bits_;
-};
-
-// Each form's table is built on first use of that form (a few milliseconds), then shared.
-template <NormalForm kForm>
-const InertTable& InertTableOf() {
-  static const InertTable table(kForm);
-  return table;
+  const auto mark = [&](const auto& table) {
+    for (const MappingEntry& e : table)
+      if (e.cp < kLimit) mapped[e.cp] = true;
+  };
+  if (compat) {
+    mark(kNfkd);
+  } else {
+    mark(kNfd);
+  }
+  for (char32_t c = kSBase; c < kSBase + kSCount; ++c) mapped[c] = true;
+  for (char32_t c = 0; c < kLimit; ++c) {
+    // A character with a decomposition answers "Yes" only where the form gives it back (é in NFC).
+    const bool yes = !second[c] && (!mapped[c] || Normalize(std::u32string(1, c), form) == std::u32string(1, c));
+    const uint64_t bit = uint64_t{1} << (c % 64);
+    if (yes) yes_[c / 64] |= bit;
+    if (yes && CombiningClass(c) == 0) inert_[c / 64] |= bit;
+  }
 }
 
+int FormChecks::YesClass(char32_t c) const {
+  if (Inert(c)) return 0;
+  return c < kLimit && (yes_[c / 64] >> (c % 64) & 1) ? CombiningClass(c) : -1;
+}
+
+namespace {
+template <NormalForm kForm>
+const FormChecks& FormChecksFor() {
+  static const FormChecks checks(kForm);
+  return checks;
+}
 }  // namespace
 
-bool IsInert(char32_t c, NormalForm form) {
+const FormChecks& FormChecksOf(NormalForm form) {
   switch (form) {
     case NormalForm::kNfd:
-      return InertTableOf<NormalForm::kNfd>().Has(c);
+      return FormChecksFor<NormalForm::kNfd>();
     case NormalForm::kNfkd:
-      return InertTableOf<NormalForm::kNfkd>().Has(c);
+      return FormChecksFor<NormalForm::kNfkd>();
     case NormalForm::kNfc:
-      return InertTableOf<NormalForm::kNfc>().Has(c);
+      return FormChecksFor<NormalForm::kNfc>();
     case NormalForm::kNfkc:
-      return InertTableOf<NormalForm::kNfkc>().Has(c);
+      break;
   }
-  return false;
+  return FormChecksFor<NormalForm::kNfkc>();
 }
 
 const char* Version() { return TS_UNICODE_VERSION; }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace triton_studio::tok::unicode {
 
@@ -26,10 +27,25 @@ void AppendLowercase(char32_t c, std::u32string& out);
 enum class NormalForm { kNfd, kNfkd, kNfc, kNfkc };
 // Normalizes a sequence of code points (canonical ordering included).
 std::u32string Normalize(std::u32string_view text, NormalForm form);
-// True when text made only of such characters is already in `form`, so normalizing it can be
-// skipped: a starter the form gives back unchanged that composes with nothing before it
-// (Unicode's quick check "Yes", with combining class 0). False beyond U+1FFFF (normalize those).
-bool IsInert(char32_t c, NormalForm form);
+// Unicode's quick check (UAX #15) for one form, per character, for planes 0 and 1 (beyond them
+// every answer is "normalize to know"): text whose characters are all inert, or marks that answer
+// "Yes" with the classes of each run of them in order, is already in the form, and normalizing it
+// can be skipped. One bit per code point each; built on first use of a form (a few milliseconds).
+class FormChecks {
+ public:
+  static constexpr char32_t kLimit = 0x20000;
+  explicit FormChecks(NormalForm form);
+  // A starter the form gives back unchanged that composes with nothing before it: quick check
+  // "Yes" with combining class 0. Text splits before one into parts that normalize on their own.
+  bool Inert(char32_t c) const { return c < kLimit && (inert_[c / 64] >> (c % 64) & 1); }
+  // The combining class of a character that answers "Yes" (the form gives it back and it composes
+  // with nothing before it), -1 for "No" and "Maybe".
+  int YesClass(char32_t c) const;
+
+ private:
+  std::vector<uint64_t> inert_, yes_;
+};
+const FormChecks& FormChecksOf(NormalForm form);
 
 const char* Version();
 

@@ -11,9 +11,7 @@
 #endif
 
 namespace triton_studio::tok::utf8 {
-namespace {
 
-// Length of the run of ASCII bytes at s[i], checked 16 or 8 bytes at a time (text is mostly ASCII).
 size_t AsciiRun(std::string_view s, size_t i) {
   constexpr uint64_t kHigh = 0x8080808080808080ULL;
   const size_t start = i;
@@ -43,7 +41,6 @@ size_t AsciiRun(std::string_view s, size_t i) {
   return i - start;
 }
 
-}  // namespace
 
 size_t ValidSequenceLength(std::string_view s, size_t i, size_t* maximal_subpart) {
   const auto b0 = static_cast<unsigned char>(s[i]);

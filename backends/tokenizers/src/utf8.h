@@ -25,6 +25,10 @@ char32_t DecodeAt(std::string_view s, size_t i, size_t len);
 void Append(char32_t c, std::string& out);
 size_t EncodedLength(char32_t c);
 
+// Length of the run of ASCII bytes at s[i] (0 when s[i] is not one), checked 16 or 8 bytes at a
+// time (text is mostly ASCII).
+size_t AsciiRun(std::string_view s, size_t i);
+
 // True if every byte sequence in s is valid UTF-8.
 bool IsValid(std::string_view s);
 
