@@ -181,7 +181,8 @@ std::u32string Normalize(std::u32string_view text, NormalForm form) {
   return out;
 }
 
-FormChecks::FormChecks(NormalForm form) : inert_(kLimit / 64, 0), yes_(kLimit / 64, 0) {
+FormChecks::FormChecks(NormalForm form)
+    : inert_(kLimit / 64, 0), yes_(kLimit / 64, 0), maybe_(kLimit / 64, 0), bare_(kLimit / 64, 0) {
   const bool compose = form == NormalForm::kNfc || form == NormalForm::kNfkc;
   const bool compat = form == NormalForm::kNfkd || form == NormalForm::kNfkc;
   std::vector<bool> second(kLimit), mapped(kLimit);
@@ -203,16 +204,28 @@ FormChecks::FormChecks(NormalForm form) : inert_(kLimit / 64, 0), yes_(kLimit / 
   for (char32_t c = kSBase; c < kSBase + kSCount; ++c) mapped[c] = true;
   for (char32_t c = 0; c < kLimit; ++c) {
     // A character with a decomposition answers "Yes" only where the form gives it back (é in NFC).
-    const bool yes = !second[c] && (!mapped[c] || Normalize(std::u32string(1, c), form) == std::u32string(1, c));
+    const bool kept = !mapped[c] || Normalize(std::u32string(1, c), form) == std::u32string(1, c);
+    const bool starter = CombiningClass(c) == 0;
     const uint64_t bit = uint64_t{1} << (c % 64);
-    if (yes) yes_[c / 64] |= bit;
-    if (yes && CombiningClass(c) == 0) inert_[c / 64] |= bit;
+    if (kept && !second[c]) yes_[c / 64] |= bit;
+    if (kept && !second[c] && starter) inert_[c / 64] |= bit;
+    if (kept && second[c]) maybe_[c / 64] |= bit;
+    if (!mapped[c] && starter) bare_[c / 64] |= bit;
   }
 }
 
 int FormChecks::YesClass(char32_t c) const {
   if (Inert(c)) return 0;
-  return c < kLimit && (yes_[c / 64] >> (c % 64) & 1) ? CombiningClass(c) : -1;
+  return Bit(yes_, c) ? CombiningClass(c) : -1;
+}
+
+int FormChecks::KeptClass(char32_t before, char32_t c) const {
+  if (Bit(yes_, c)) return CombiningClass(c);
+  // Nothing stands between them, and `before` is the text's own character (no decomposition to
+  // recompose in another order): the pair is kept unless it is a composition's.
+  char32_t composite;
+  if (!Bit(maybe_, c) || !Bit(bare_, before) || Compose(before, c, composite)) return -1;
+  return CombiningClass(c);
 }
 
 namespace {

@@ -37,13 +37,21 @@ class FormChecks {
   explicit FormChecks(NormalForm form);
   // A starter the form gives back unchanged that composes with nothing before it: quick check
   // "Yes" with combining class 0. Text splits before one into parts that normalize on their own.
-  bool Inert(char32_t c) const { return c < kLimit && (inert_[c / 64] >> (c % 64) & 1); }
+  bool Inert(char32_t c) const { return Bit(inert_, c); }
   // The combining class of a character that answers "Yes" (the form gives it back and it composes
   // with nothing before it), -1 for "No" and "Maybe".
   int YesClass(char32_t c) const;
+  // The combining class of `c` when the form keeps it right after `before` (0: nothing before): it
+  // answers "Yes", or "Maybe" (it may compose with the character before it: a Bengali vowel sign
+  // AA, U+0301) after a starter without a decomposition in the form that it does not compose
+  // with. -1: not known without normalizing.
+  int KeptClass(char32_t before, char32_t c) const;
 
  private:
-  std::vector<uint64_t> inert_, yes_;
+  static bool Bit(const std::vector<uint64_t>& bits, char32_t c) {
+    return c < kLimit && (bits[c / 64] >> (c % 64) & 1);
+  }
+  std::vector<uint64_t> inert_, yes_, maybe_, bare_;  // bare: a starter without a decomposition
 };
 const FormChecks& FormChecksOf(NormalForm form);
 

@@ -58,7 +58,7 @@ TEST(UnicodeForms, NormalizingByPartsEqualsNormalizingTheWhole) {
       "\u0323",   "\u0300",   "\u1100",   "\u1161",   "\u11a8",   "\uac00",   "\uac01",       "\u4e00",
       "\uf900",   "\u212b",   "\u00c5",   "\ufb01",   "\uff21",   "\u0344",   "\u0958",       "\u093c",
       "\u0915",   "\u05b0",   "\u0e38",   "\u0f73",   "\u00a0",   "\u2126",   "\U0001F600",   "\U0001D15E",
-      "\U0002F800", "\u0041\u030a", "\u1e9b", "\u0390", "\u094d", "\u0316", "\u0e48"};
+      "\U0002F800", "\u0041\u030a", "\u1e9b", "\u0390", "\u094d", "\u0316", "\u0e48", "\u09be", "\u09c7", "\u0995"};
   std::mt19937 rng(22);
   for (const Form& f : kForms) {
     const auto normalizer = MakeNormalizer(Json{{"type", f.type}}, "normalizer");
@@ -107,6 +107,13 @@ TEST(UnicodeForms, TextIsKeptWhenEveryCharacterPassesTheQuickCheckWithItsMarksIn
   EXPECT_FALSE(nfc->Keeps("e\u0301"));                          // composes: é
   EXPECT_FALSE(nfc->Keeps("\u0958"));                           // decomposes and stays so
   EXPECT_TRUE(nfc->Keeps("\u0915\u0315 \u0915\u094d"));          // runs apart: 232, then 9
+  // "Maybe": kept right after a starter it does not compose with.
+  EXPECT_TRUE(nfc->Keeps("\u0995\u09be"));                      // কা: AA after KA
+  EXPECT_FALSE(nfc->Keeps("\u09c7\u09be"));                     // E + AA compose: ো
+  EXPECT_TRUE(nfc->Keeps("\u0301 first"));                      // nothing before it
+  EXPECT_TRUE(nfc->Keeps("x\u0301"));                           // x has no acute form
+  EXPECT_FALSE(nfc->Keeps("\u1100\u1161"));                     // Hangul L + V compose
+  EXPECT_FALSE(nfc->Keeps("\u00e0\u0323"));                     // à decomposes: a, U+0323 compose first
 }
 
 }  // namespace
