@@ -220,7 +220,7 @@ int FormChecks::YesClass(char32_t c) const {
 }
 
 int FormChecks::KeptClass(char32_t before, char32_t c) const {
-  if (Bit(yes_, c)) return CombiningClass(c);
+  if (const int k = YesClass(c); k >= 0) return k;
   // Nothing stands between them, and `before` is the text's own character (no decomposition to
   // recompose in another order): the pair is kept unless it is a composition's.
   char32_t composite;
