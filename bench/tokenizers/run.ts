@@ -17,9 +17,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Tokenizer } from 'tokenizers';
 
-import { assembleTokenizers, TOKENIZER_NAMES, type TokenizerName } from '../../scripts/assemble-tokenizers';
+import { assembleTokenizers, TOKENIZER_NAMES } from '../../scripts/assemble-tokenizers';
 import { corpusFile, loadCorpus } from '../../scripts/build-corpus';
 import { ensureNativeTool, repoRoot } from './native';
+
+const SMOLLM2 = 'smollm2-135m-instruct';
 
 interface Result {
   tokenizer: string;
@@ -120,9 +122,21 @@ async function main(): Promise<void> {
   const seconds = arg('seconds', '3');
   const rounds = Number(arg('rounds', '3'));
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number ≥ 1`);
-  const names = arg('tokenizers', TOKENIZER_NAMES.join(',')).split(',') as TokenizerName[];
   const bench = await ensureNativeTool('ts-tokenize-bench');
-  const files = await assembleTokenizers();
+  const files: Record<string, string> = { ...(await assembleTokenizers()) };
+  // SmolLM2's tokenizer is imported from its GGUF by setup (scripts/fetch-llama.sh), not from a
+  // package: benched by default where it has been imported.
+  const smolLm2 = path.join(repoRoot, '.cache/tokenizers', SMOLLM2, 'tokenizer.json');
+  if (existsSync(smolLm2)) files[SMOLLM2] = smolLm2;
+  const names = arg('tokenizers', Object.keys(files).join(',')).split(',');
+  for (const name of names) {
+    if (files[name] !== undefined) continue;
+    throw new Error(
+      name === SMOLLM2
+        ? `--tokenizers: ${smolLm2} is missing: bash scripts/setup.sh imports it from the SmolLM2 GGUF`
+        : `--tokenizers: unknown tokenizer '${name}' (${[...TOKENIZER_NAMES, SMOLLM2].join(', ')})`,
+    );
+  }
   const peers = new Set(arg('peers', PEER_KEYS.join(',')).split(','));
   for (const key of peers)
     if (!PEER_KEYS.includes(key)) throw new Error(`--peers: unknown peer '${key}' (${PEER_KEYS.join(', ')})`);
@@ -160,7 +174,7 @@ async function main(): Promise<void> {
   const spreads: Record<string, { encode: number[]; decode: number[] }> = {};
   const failures: { tokenizer: string; implementation: string; why: string }[] = [];
   for (const name of names) {
-    const file = files[name];
+    const file = files[name]!; // every name was checked above
     const byRound: Map<string, Measured>[] = [];
     const failed = new Set<string>();
     // A peer (or the native library) that cannot load this tokenizer is reported once, not fatal.
