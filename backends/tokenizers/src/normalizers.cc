@@ -140,7 +140,10 @@ class UnicodeForm final : public Normalizer {
     for (size_t i = 0, len, last_inert = 0; i < n; i += len) {
       const size_t active = NextActive(text, i, last_inert);
       if (active == n) return true;
-      if (active != i) last_class = 0, before = last_inert;  // a starter passed
+      if (active != i) {  // a starter passed
+        last_class = 0;
+        before = last_inert;
+      }
       i = active;
       const char32_t c = CharAt(text, i, len);
       size_t before_len;

@@ -41,7 +41,6 @@ size_t AsciiRun(std::string_view s, size_t i) {
   return i - start;
 }
 
-
 size_t ValidSequenceLength(std::string_view s, size_t i, size_t* maximal_subpart) {
   const auto b0 = static_cast<unsigned char>(s[i]);
   if (b0 < 0x80) return 1;
