@@ -136,21 +136,20 @@ class UnicodeForm final : public Normalizer {
   bool Keeps(std::string_view text) const override {
     const size_t n = text.size();
     int last_class = 0;  // of the mark before, in the run of marks that goes on
-    size_t before = n;   // where the character before the one checked starts (n: none)
+    char32_t before = 0;  // the character before the one checked (0: none)
     for (size_t i = 0, len, last_inert = 0; i < n; i += len) {
       const size_t active = NextActive(text, i, last_inert);
       if (active == n) return true;
       if (active != i) {  // a starter passed
         last_class = 0;
-        before = last_inert;
+        before = CharAt(text, last_inert, len);
       }
       i = active;
       const char32_t c = CharAt(text, i, len);
-      size_t before_len;
-      const int k = checks_.KeptClass(before == n ? 0 : CharAt(text, before, before_len), c);
+      const int k = checks_.KeptClass(before, c);
       if (k < 0 || (k != 0 && k < last_class)) return false;
       last_class = k;
-      before = i;
+      before = c;
     }
     return true;
   }
