@@ -1,14 +1,13 @@
 // Encoder-pipeline parity with Hugging Face `tokenizers` (npm binding of the Rust library): text
 // pairs and batches through a tokenizer.json given "truncation" and "padding" objects, compared by
 // ids, type ids and attention masks (and by failing together where HF fails).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 
 import { Tokenizer } from 'tokenizers';
 
 import { planCheck, stringsDigest } from './hf-references.js';
 import { type BatchInput, runBatch } from './native.js';
+import { writeScratchTokenizer } from './scratch.js';
 
 /** tokenizer.json's `truncation` / `padding` objects, in HF's serialized form. */
 export interface EncoderSettings {
@@ -60,9 +59,7 @@ export function withEncoderSettings(
   json.truncation = settings.truncation;
   json.padding = settings.padding;
   if (postProcessor !== undefined) json.post_processor = postProcessor;
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'ts-encoder-')), 'tokenizer.json');
-  writeFileSync(file, JSON.stringify(json));
-  return file;
+  return writeScratchTokenizer(json);
 }
 
 /** Batches of rows from a list of strings: rows of two texts, every fifth row single, some second texts empty. */

@@ -2,12 +2,10 @@
 // without merges, so that the ids HF and the native library return are the bytes the component
 // produced. A normalizer's output, or a pre-tokenizer's pieces (ByteLevel's add_prefix_space marks
 // each piece's start with "Ġ"), then compare id for id.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { byteLevelAlphabet } from 'tokenizers';
 
 import type { ParityInput } from './parity.js';
+import { writeScratchTokenizer } from './scratch.js';
 
 /** Writes a probe tokenizer.json around `normalizer` and/or `preTokenizer` and returns its path. */
 export function probeTokenizer(parts: { normalizer?: unknown; preTokenizer?: unknown }): string {
@@ -43,9 +41,7 @@ export function probeTokenizer(parts: { normalizer?: unknown; preTokenizer?: unk
       merges: [],
     },
   };
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'ts-probe-')), 'tokenizer.json');
-  writeFileSync(file, JSON.stringify(json));
-  return file;
+  return writeScratchTokenizer(json);
 }
 
 /**

@@ -16,7 +16,6 @@ import {
   readSync,
   statSync,
 } from 'node:fs';
-import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import {
@@ -27,7 +26,8 @@ import {
 } from '../../generator/index.js';
 import { packageRoot } from '../paths.js';
 import { readLogTail } from './logTail.js';
-import { freePort, portIsFree } from './ports.js';
+import { freePorts, portIsFree } from './ports.js';
+import { waitReady } from './readiness.js';
 
 export { freePort, portIsFree } from './ports.js';
 
@@ -325,11 +325,7 @@ async function startOnce(
   installation: TritonInstallation,
   modelRepository: string,
 ): Promise<LocalServer> {
-  const ports = {
-    http: opts.httpPort ?? (await freePort()),
-    grpc: opts.grpcPort ?? (await freePort()),
-    metrics: opts.metricsPort ?? (await freePort()),
-  };
+  const ports = await choosePorts(opts);
   const logFile = resolve(
     opts.logFile ?? join(mkdtempSync(join(tmpdir(), 'triton-studio-server-')), 'tritonserver.log'),
   );
@@ -346,7 +342,7 @@ async function startOnce(
   const stop = () => stopProcess(child, exited, stopGraceMs);
 
   const outcome = await Promise.race([
-    waitReady(`${httpUrl}/v2/health/ready`, opts.startupTimeoutMs ?? 60_000, child).then((ok) =>
+    waitReady(`${httpUrl}/v2/health/ready`, opts.startupTimeoutMs ?? 60_000, child, ports.http).then((ok) =>
       ok ? ({ kind: 'ready' } as const) : ({ kind: 'timeout' } as const),
     ),
     exited.then((code) => ({ kind: 'exited', code }) as const),
@@ -373,6 +369,19 @@ async function startOnce(
     modelRepository,
     exited,
     stop,
+  };
+}
+
+/** The ports the caller fixed, and distinct free ones for the rest. */
+async function choosePorts(
+  opts: LocalServerOptions,
+): Promise<{ http: number; grpc: number; metrics: number }> {
+  const fixed = [opts.httpPort, opts.grpcPort, opts.metricsPort].filter((p): p is number => p !== undefined);
+  const free = await freePorts(3 - fixed.length, fixed);
+  return {
+    http: opts.httpPort ?? free.shift()!,
+    grpc: opts.grpcPort ?? free.shift()!,
+    metrics: opts.metricsPort ?? free.shift()!,
   };
 }
 
@@ -446,35 +455,6 @@ function describeStartFailure(
   const inUse = logTail.split('\n').find((line) => PORT_IN_USE.test(line));
   if (inUse) return `tritonserver exited with ${outcome.code}: a port is already in use (${inUse.trim()})`;
   return `tritonserver exited with ${outcome.code} before it was ready`;
-}
-
-async function waitReady(url: string, timeoutMs: number, child: ChildProcess): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    // Ready only while our process still runs: a ready answer from a dying server is not ours.
-    if ((await answersOk(url)) && child.exitCode === null && child.signalCode === null) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
-
-/**
- * One GET on a connection of its own, closed afterwards. (fetch would keep the connection
- * alive in its pool, and tritonserver waits for open HTTP connections on shutdown: ~5 s more.)
- */
-export function answersOk(url: string): Promise<boolean> {
-  return new Promise((resolveOk) => {
-    const request = httpGet(
-      url,
-      { agent: false, headers: { connection: 'close' }, timeout: 2_000 },
-      (response) => {
-        response.resume();
-        resolveOk(response.statusCode === 200);
-      },
-    );
-    request.on('timeout', () => request.destroy());
-    request.on('error', () => resolveOk(false));
-  });
 }
 
 async function stopProcess(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {

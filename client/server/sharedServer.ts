@@ -10,14 +10,9 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import {
-  answersOk,
-  killGroup,
-  LocalServerError,
-  startLocalServer,
-  type LocalServerOptions,
-} from './localServer.js';
+import { killGroup, LocalServerError, startLocalServer, type LocalServerOptions } from './localServer.js';
 import { readLogTail } from './logTail.js';
+import { answersOk } from './readiness.js';
 
 /** Environment variable naming the folder of the state file (default ~/.local/state/triton-studio). */
 export const STATE_DIR_ENV = 'TRITON_STUDIO_STATE_DIR';

@@ -95,7 +95,13 @@ describe('tokenize --jsonl (a data set, one native process)', () => {
         ...(skip ? ['--skip-special-tokens'] : []),
       ]);
       expect(run.code, run.stderr).toBe(0);
-      expect(lines(run.stdout)).toEqual(await Promise.all(ids.map((i) => hf.decode(i, skip))));
+      const got = lines(run.stdout);
+      const want = await Promise.all(ids.map((i) => hf.decode(i, skip)));
+      expect(got).toHaveLength(want.length);
+      // Line by line, so a failure names the ids and both texts (a 2,004-line diff is cut short).
+      for (const [i, text] of want.entries()) {
+        expect(got[i], `line ${i + 1}, skip ${skip}: ids ${JSON.stringify(ids[i])}`).toEqual(text);
+      }
     }
   });
 

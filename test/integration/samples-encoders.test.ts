@@ -19,7 +19,10 @@ import { buildRepository } from '../../generator/build/index.js';
 import { formatDiagnostic, generateRepository, findPreset, type Pipeline } from '../../generator/index.js';
 import { defaultTokenizerSearchDirs, resolveTokenizer } from '../../generator/pipeline/tokenizers.js';
 import { withEncoderSettings } from '../../bench/tokenizers/encoder-parity.js';
+import { removeScratchTokenizers } from '../../bench/tokenizers/scratch.js';
 import { runCli } from './run-cli.js';
+
+afterAll(removeScratchTokenizers);
 
 const SAMPLES = resolve(__dirname, '../../samples');
 const work = mkdtempSync(join(tmpdir(), 'ts-encoder-samples-'));

@@ -2,7 +2,8 @@
  * startLocalServer against the real tritonserver (ready, stopped, its failures explained) and how
  * tritonserver is located.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import {
   startLocalServer,
   type LocalServer,
 } from '../../client/server/localServer.js';
+import { freePorts } from '../../client/server/ports.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ts-server-test-'));
 const emptyRepo = join(scratch, 'repo');
@@ -94,6 +96,28 @@ describe('startLocalServer (real tritonserver)', () => {
     expect(error.message).toContain('did not become ready within');
     expect(error.pid).toBeGreaterThan(0);
     expect(isAlive(error.pid!)).toBe(false);
+  });
+
+  it('does not take another process answering on its HTTP port for itself (the port taken after the check)', async () => {
+    const [http] = await freePorts(1);
+    const logFile = join(scratch, 'taken-port.log');
+    const starting = startLocalServer({ modelRepository: emptyRepo, httpPort: http, logFile }).catch(
+      (e: unknown) => e,
+    );
+    // tritonserver is spawned once its log is opened; it binds its ports only after loading.
+    while (!existsSync(logFile)) await new Promise((r) => setTimeout(r, 5));
+    let asked = 0;
+    const other = createServer((_, res) => (asked++, res.end()));
+    await new Promise<void>((done) => other.listen(http, '127.0.0.1', done));
+    try {
+      const error = (await starting) as LocalServerError;
+      expect(asked, 'the other process answered the readiness poll').toBeGreaterThan(0);
+      expect(error).toBeInstanceOf(LocalServerError);
+      expect(error.message).toMatch(/a port is already in use/);
+      expect(isAlive(error.pid!)).toBe(false);
+    } finally {
+      other.close();
+    }
   });
 
   it('names a missing model repository and how to make one', async () => {

@@ -6,7 +6,7 @@
 // TemplateProcessing, BertProcessing, RobertaProcessing over GPT-2's ByteLevel BPE, Llama-3.1's
 // Sequence(ByteLevel, TemplateProcessing), and none.
 // Every 4th corpus string by default (a few minutes) (pairs of neighbours); ENCODER_PARITY_FULL=1 takes all.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   checkEncoderParity,
@@ -16,10 +16,13 @@ import {
   type PairRow,
   withEncoderSettings,
 } from '../../bench/tokenizers/encoder-parity.js';
+import { removeScratchTokenizers } from '../../bench/tokenizers/scratch.js';
 import { ensureTsTokenize } from '../../bench/tokenizers/native.js';
 import { inputText } from '../../bench/tokenizers/parity.js';
 import { assembleTokenizers, type TokenizerName } from '../../scripts/assemble-tokenizers.js';
 import { loadCorpus } from '../../scripts/build-corpus.js';
+
+afterAll(removeScratchTokenizers);
 
 const FULL = process.env.ENCODER_PARITY_FULL === '1';
 

@@ -4,11 +4,14 @@
 // scalar value, alone (between spaces) and in runs of consecutive code points (so canonical
 // reordering and composition across neighbours are exercised). A probe tokenizer makes the
 // normalized bytes the ids (bench/tokenizers/probe.ts).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ensureTsTokenize } from '../../bench/tokenizers/native.js';
 import { checkParity, describeMismatches, type ParityInput } from '../../bench/tokenizers/parity.js';
 import { everyCodePoint, probeTokenizer } from '../../bench/tokenizers/probe.js';
+import { removeScratchTokenizers } from '../../bench/tokenizers/scratch.js';
+
+afterAll(removeScratchTokenizers);
 
 const NORMALIZERS: Record<string, unknown> = {
   NFC: { type: 'NFC' },

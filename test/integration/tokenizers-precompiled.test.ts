@@ -9,12 +9,15 @@
 // ZWJ sequences, regional indicators, Hangul jamo, NUL bytes.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ensureTsTokenize } from '../../bench/tokenizers/native.js';
 import { checkParity, describeMismatches, type ParityInput } from '../../bench/tokenizers/parity.js';
 import { everyCodePoint, probeTokenizer } from '../../bench/tokenizers/probe.js';
+import { removeScratchTokenizers } from '../../bench/tokenizers/scratch.js';
 import { loadCorpus } from '../../scripts/build-corpus.js';
+
+afterAll(removeScratchTokenizers);
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/tokenizers/precompiled');
 const FILES = ['xlm-roberta-nmt_nfkc.json', 't5-nmt_nfkc_cf.json'];

@@ -4,12 +4,15 @@
 // byte-level BPE without merges (ids are the bytes). Inputs: every code point next to letters of
 // five scripts and in runs of consecutive code points (so each script table boundary is crossed),
 // strings that open with spaces (HF drops them), kana and U+30FC (counted as Han), and the corpus.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ensureTsTokenize } from '../../bench/tokenizers/native.js';
 import { checkParity, describeMismatches, type ParityInput } from '../../bench/tokenizers/parity.js';
 import { probeTokenizer } from '../../bench/tokenizers/probe.js';
+import { removeScratchTokenizers } from '../../bench/tokenizers/scratch.js';
 import { loadCorpus } from '../../scripts/build-corpus.js';
+
+afterAll(removeScratchTokenizers);
 
 const CORNERS = [
   '  leading spaces',
