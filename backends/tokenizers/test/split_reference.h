@@ -48,7 +48,11 @@ inline std::string RandomScannerText(uint64_t& state, size_t max_size, bool asci
       " ", " ", "  ", "\t", "\n", "\r", "\v", "\f", "'", "'", "s", "S", "t", "e", "r", "v", "l", "L", "m",
       "d", "D", "a", "Q", "0", "7", "9", ".", ",", "-", "/", "!", "\x01", "12345", "'s", "'LL", "'re", "\r\n",
       "  \n", ".\n", "(", "#a", "\x7F", "\x1F", "\xC3\xA9", "\xC2\xA0", "\xE4\xBD\xA0", "\xD9\xA1",
-      "\xE3\x82\xAB", "\xE3\x83\xBB", "\xCC\x81", "\xE2\x85\xAB"};
+      "\xE3\x82\xAB", "\xE3\x83\xBB", "\xCC\x81", "\xE2\x85\xAB",
+      // Others of two, three and four bytes (punctuation, marks, a symbol) and the letters around
+      // them in Devanagari and Hebrew: the block scanners take them as runs of their class.
+      "\xC2\xBF", "\xE2\x80\x94", "\xE2\x80\x9C", "\xF0\x9F\x98\x80", "\xE0\xA4\xBE", "\xE0\xA5\x8D",
+      "\xE0\xA4\xA8", "\xD7\x90"};
   const auto next = [&] {
     state ^= state << 13, state ^= state >> 7, state ^= state << 17;
     return state;

@@ -58,6 +58,7 @@ struct AsciiBlock {
   uint64_t control = 0;
   uint64_t upper = 0;  // asked for (kUpperClass): A-Z
   uint64_t slash = 0;  // asked for (kSlashClass): '/'
+  uint64_t cont = 0;   // the bytes after the first of the non-ASCII characters taken (TakeCharacters)
   // The block's bits below `limit` can be decided from the block alone: those within the text and
   // two bytes short of the block's end and of the first non-ASCII byte (the lookahead of a
   // contraction). `limit == left`: the block holds the text's end.
@@ -112,25 +113,39 @@ struct AsciiBlock {
     after_high = 64 - static_cast<size_t>(__builtin_clzll(high));
   }
 
-  // Takes the block's non-ASCII letters as letters, from its first non-ASCII character up to the
-  // first one `is_letter(text, at, length)` says is not a letter (text[i]: the block's first
-  // byte), and decides as far as that character: for a scanner whose rules treat every letter
-  // alike, a letter of several bytes is a run of letter bytes that only its first can begin a
-  // piece in. Without this, one accented letter sent the rest of its block to the piece-by-piece
-  // search.
-  template <typename IsLetter>
-  void TakeLetters(std::string_view text, size_t i, IsLetter is_letter) {
+  // What a scanner's rules make of a non-ASCII character (TakeCharacters).
+  enum class Taken { kLetter, kOther, kUndecided };
+  // Takes the block's non-ASCII characters, from its first up to the first one that
+  // `classify(text, at, length)` leaves undecided (text[i]: the block's first byte): a letter's
+  // bytes as letters, an other's (a mark, punctuation, a symbol) as others, each byte after a
+  // character's first in `cont`; and decides as far as that character. For a scanner whose rules
+  // treat every letter alike and every other alike, a character of several bytes is then a run of
+  // its class that only its first byte can begin a piece in (a rule that looks at the character
+  // before a character's last byte reads it through Spread). Without this, one accented letter or
+  // combining mark sent the rest of its block to the piece-by-piece search.
+  template <typename Classify>
+  void TakeCharacters(std::string_view text, size_t i, Classify classify) {
     uint64_t rest = high;  // its lowest bit begins a character: the block begins one
     while (rest != 0) {
       const size_t j = static_cast<size_t>(__builtin_ctzll(rest));
       size_t length;
-      if (!is_letter(text, i + j, length)) break;
+      const Taken taken = classify(text, i + j, length);
+      if (taken == Taken::kUndecided) break;
       const uint64_t bits = j + length >= 64 ? ~0ULL << j : ((1ULL << length) - 1) << j;
-      letter |= bits;
+      (taken == Taken::kLetter ? letter : other) |= bits;
+      cont |= bits & (bits << 1);
       rest &= ~bits;
     }
     high = rest;
     SetLimit();
+  }
+
+  // The bytes of the characters whose first bytes are in `first` (a taken character's bytes
+  // after its first are in `cont`; an ASCII character is one byte).
+  uint64_t Spread(uint64_t first) const {
+    uint64_t bytes = first | ((first << 1) & cont);
+    bytes |= (bytes << 1) & cont;
+    return bytes | ((bytes << 1) & cont);
   }
 
   // The first offset after j not in `run` (64 when the run reaches the block's end).

@@ -45,7 +45,7 @@ inline size_t LettersEnd(std::string_view s, size_t p) {
 }
 
 #if defined(__SSE2__)
-// Sixty-four bytes at a time while they are ASCII: where pieces start, from the bytes' classes as
+// Sixty-four bytes at a time: where pieces start, from the bytes' classes as
 // bit masks (bit j: the byte at j), so that a piece costs a bit scan instead of the branches on
 // each byte's kind that the piece-by-piece search takes (those were most of its mispredictions).
 // In ASCII text the search's choices are local; a byte at j begins a piece when (P: the byte
@@ -60,18 +60,23 @@ inline size_t LettersEnd(std::string_view s, size_t p) {
 // A lead (`[^\r\n\p{L}\p{N}]?` before a letter) is a white-space or other byte before a letter,
 // unless it is other after other or ' ' (a run that `[^\s\p{L}\p{N}]+` takes whole) or an
 // apostrophe that begins a contraction.
-// A non-ASCII letter is a run of letter bytes (AsciiBlock::TakeLetters): the rules hold for it
-// byte by byte, as no rule tells letters apart and leads are ASCII here.
+// A non-ASCII letter or other is a run of bytes of its class (AsciiBlock::TakeCharacters): no
+// rule tells letters apart, or others, and each looks at a character's neighbours through its
+// first byte (P) or its last (N), but a lead's "other after other", which is decided at the
+// first byte and carried to the last. Non-ASCII numbers and white space are left undecided.
 // The pieces that begin in text[i, i + 64) (i begins one) and are decided by ASCII bytes and
-// non-ASCII letters: appends them to out[m...] and returns where the next piece begins (n when the
-// text's last piece was appended), or i when none could be decided (another non-ASCII character
-// too close); `try_from` is then past the block's last such character.
+// non-ASCII letters and others: appends them to out[m...] and returns where the next piece begins
+// (n when the text's last piece was appended), or i when none could be decided (an undecided
+// character too close); `try_from` is then past the block's last such character.
 template <int kMaxDigits>
 size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
   AsciiBlock b(text, i);
   if (b.high != 0) {
-    b.TakeLetters(text, i, [](std::string_view s, size_t at, size_t& length) {
-      return (ClassAt(s, at, length) & kLetter) != 0;
+    b.TakeCharacters(text, i, [](std::string_view s, size_t at, size_t& length) {
+      const uint16_t k = ClassAt(s, at, length);
+      return (k & kLetter)             ? AsciiBlock::Taken::kLetter
+             : (k & (kNumber | kSpace)) ? AsciiBlock::Taken::kUndecided
+                                        : AsciiBlock::Taken::kOther;
     });
     if (b.high != 0) {
       try_from = i + b.after_high;
@@ -92,7 +97,11 @@ size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_
       inside_contraction |= ((1ULL << len) - 2) << j;
     }
   }
-  const uint64_t lead = (gap | b.other) & n_letter & ~(b.other & (p_other | p_blank)) & ~contraction;
+  // An other that continues a run of others (or follows ' ') leads nothing: decided at a
+  // character's first byte, where the byte before is the character before, and carried to its
+  // last, where the letter after is.
+  const uint64_t in_run = b.Spread(b.other & (p_other | p_blank) & ~b.cont);
+  const uint64_t lead = (gap | b.other) & n_letter & ~in_run & ~contraction;
   uint64_t starts = b.letter & ((~p_letter & ~(lead << 1)) | after_contraction) & ~inside_contraction;
   starts |= b.other & ~p_other & ~p_blank;
   starts |= b.crlf & ~p_other & ~p_white;
