@@ -131,7 +131,7 @@ struct AsciiBlock {
       size_t length;
       const Taken taken = classify(text, i + j, length);
       if (taken == Taken::kUndecided) break;
-      const uint64_t bits = j + length >= 64 ? ~0ULL << j : ((1ULL << length) - 1) << j;
+      const uint64_t bits = ((1ULL << length) - 1) << j;  // a character the block cuts loses its top bits
       (taken == Taken::kLetter ? letter : other) |= bits;
       cont |= bits & (bits << 1);
       rest &= ~bits;
