@@ -3,6 +3,7 @@
 #include "hf_tokenizer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -249,21 +250,29 @@ void HfTokenizer::AddSpan(Pieces& pieces, std::vector<uint32_t>& ids, FlatBatch*
     Flush(*batch, ids);  // text of its own, which the next text overwrites: now
     return model_->TokenizePieces(pieces.text, pieces.ranges, byte_level_, ids);
   }
-  std::vector<Range> spare = batch->Take();
-  batch->AddSpan(pieces.text, std::move(pieces.ranges));
-  pieces.ranges = std::move(spare);
+  const size_t count = pieces.ranges.size();
+  if (count != 0) std::memcpy(static_cast<void*>(batch->Room(count)), pieces.ranges.data(), count * sizeof(Range));
+  batch->AddSpan(pieces.text, count);
 }
 
 bool HfTokenizer::CollectScanned(std::string_view text, FlatBatch& batch) const {
   if (text.size() > UINT32_MAX / 2 || !utf8::IsValid(text) || (normalizer_ && !normalizer_->Keeps(text))) return false;
   const auto add_span = [&](std::string_view span) {
-    std::vector<Range> ranges = batch.Take();
-    if (scan_.scan != nullptr) {
+    Range* const out = batch.Room(span.size() + PreTokenizer::kScanIntoSlack);
+    size_t count = 1;
+    if (scan_.scan_into != nullptr) {
+      count = scan_.scan_into(span, out);
+    } else if (scan_.scan != nullptr) {
+      thread_local std::vector<Range> ranges;
+      ranges.clear();
       scan_.scan(span, ranges);
+      count = ranges.size();
+      if (count != 0) std::memcpy(static_cast<void*>(out), ranges.data(), count * sizeof(Range));
+      if (ranges.capacity() > (1 << 16)) ranges = {};
     } else {
-      ranges.assign(1, {0, static_cast<uint32_t>(span.size())});
+      out[0] = {0, static_cast<uint32_t>(span.size())};
     }
-    batch.AddSpan(span, std::move(ranges));
+    batch.AddSpan(span, count);
   };
   // As EncodeSequence and EncodeText split: added tokens in the raw text, then in each part's
   // normalized text, which is the part itself here.
@@ -272,7 +281,7 @@ bool HfTokenizer::CollectScanned(std::string_view text, FlatBatch& batch) const 
   added_.Split(text, /*normalized=*/false, raw);
   for (const AddedSplit& r : raw) {
     if (r.id) {
-      batch.items.push_back({{}, 0, *r.id});
+      batch.AddId(*r.id);
       continue;
     }
     const std::string_view part = text.substr(r.begin, r.end - r.begin);
@@ -284,7 +293,7 @@ bool HfTokenizer::CollectScanned(std::string_view text, FlatBatch& batch) const 
     added_.Split(part, /*normalized=*/true, normalized);
     for (const AddedSplit& n : normalized) {
       if (n.id) {
-        batch.items.push_back({{}, 0, *n.id});
+        batch.AddId(*n.id);
       } else {
         add_span(part.substr(n.begin, n.end - n.begin));
       }
@@ -309,8 +318,7 @@ void HfTokenizer::Flush(FlatBatch& batch, std::vector<uint32_t>& ids) const {
     const size_t first = k;
     for (; k < n && !batch.items[k].id; ++k) {
       const FlatBatch::Item& item = batch.items[k];
-      const std::vector<Range>& ranges = batch.held[item.ranges];
-      spans.push_back({item.text, ranges.data(), ranges.size()});
+      spans.push_back({item.text, batch.ranges.data() + item.first, item.count});
     }
     model_->TokenizeSpans(spans.data(), spans.size(), byte_level_, ids, after.data() + first + 1);
   }

@@ -1,6 +1,7 @@
 // The Tokenizer implementation: HF's pipeline assembled from tokenizer.json.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,40 +57,36 @@ class HfTokenizer final : public Tokenizer {
   struct FlatBatch {
     struct Item {
       std::string_view text;  // a span's, empty for an added token
-      uint32_t ranges = 0;    // its ranges: held[ranges]
+      uint32_t first = 0, count = 0;  // its ranges: ranges[first, first + count)
       std::optional<uint32_t> id;  // an added token's
     };
     std::string_view input;  // the text being collected
-    // The spans' ranges, each the pre-tokenizer's own vector taken over (not copied: a copy per
-    // word was 4% of a warm Llama-3.1 pass), and cleared ones to give back to it.
-    std::vector<std::vector<Range>> held, spare;
+    // The spans' ranges, one after another, written in place by the scanner (Room): a vector per
+    // span, taken over and given back, cost a copy of a block of pieces per span. Grown, never
+    // shrunk but after a huge text, so that it is zero-filled once, not per batch.
+    std::vector<Range> ranges;
+    size_t used = 0;              // ranges[0, used) are the spans'
     size_t words = 0, bytes = 0;  // in the spans
     std::vector<Item> items;
     std::vector<std::pair<size_t, size_t>> text_ends;  // (text, items before its end)
     size_t* ends = nullptr;  // the caller's, per text
 
-    // An empty range vector, a spare one when there is one.
-    std::vector<Range> Take() {
-      if (spare.empty()) return {};
-      std::vector<Range> r = std::move(spare.back());
-      spare.pop_back();
-      return r;
+    // Room for `count` more ranges after the spans', for the next AddSpan.
+    Range* Room(size_t count) {
+      if (ranges.size() < used + count) ranges.resize(std::max(used + count, 2 * ranges.size()));
+      return ranges.data() + used;
     }
-    void AddSpan(std::string_view span, std::vector<Range>&& ranges) {
-      items.push_back({span, static_cast<uint32_t>(held.size()), std::nullopt});
-      words += ranges.size();
+    void AddId(uint32_t id) { items.push_back({{}, 0, 0, id}); }
+    // A span whose `count` ranges were written to Room's array.
+    void AddSpan(std::string_view span, size_t count) {
+      items.push_back({span, static_cast<uint32_t>(used), static_cast<uint32_t>(count), std::nullopt});
+      used += count;
+      words += count;
       bytes += span.size();
-      held.push_back(std::move(ranges));
     }
-    // Empty again, the range vectors kept as spares (but a long text's).
     void Clear() {
-      for (std::vector<Range>& r : held) {
-        if (r.capacity() > (1 << 16)) continue;
-        r.clear();
-        spare.push_back(std::move(r));
-      }
-      held.clear();
-      words = bytes = 0;
+      if (ranges.size() > (1 << 17)) ranges = {};  // a huge text's
+      used = words = bytes = 0;
       items.clear();
       text_ends.clear();
     }
@@ -99,7 +96,7 @@ class HfTokenizer final : public Tokenizer {
   // An added token's id, or a pre-tokenized span: to `ids` (through the model), or to `batch`.
   static void AddId(uint32_t id, std::vector<uint32_t>& ids, FlatBatch* batch) {
     if (batch) {
-      batch->items.push_back({{}, 0, id});
+      batch->AddId(id);
     } else {
       ids.push_back(id);
     }

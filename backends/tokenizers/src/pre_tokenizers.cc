@@ -239,7 +239,7 @@ class Split final : public PreTokenizer {
   // PreTokenize's fast path below, for every span.
   AsScan AsScanner() const override {
     if (behavior_ != Behavior::kIsolated || scanner_.scan == nullptr || !scanner_.tiles) return {};
-    return {scanner_.scan, false};
+    return {scanner_.scan, false, scanner_.scan_into};
   }
   void PreTokenize(Pieces& pieces) const override {
     // Per-thread scratch, and room for the output: growing these from empty on every call was a

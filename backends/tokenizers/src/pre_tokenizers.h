@@ -2,6 +2,7 @@
 // class mirrors the HF pre-tokenizer of the same name.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -47,7 +48,11 @@ class PreTokenizer {
   struct AsScan {
     void (*scan)(std::string_view text, std::vector<Range>& matches) = nullptr;  // appends
     bool identity = false;
+    // The same scanner into an array with room for text.size() + kScanIntoSlack ranges; returns
+    // how many it wrote. nullptr: only `scan`.
+    size_t (*scan_into)(std::string_view text, Range* out) = nullptr;
   };
+  static constexpr size_t kScanIntoSlack = 65;
   virtual AsScan AsScanner() const { return {}; }
 };
 

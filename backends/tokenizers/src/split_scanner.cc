@@ -12,6 +12,7 @@ struct ScannerEntry {
   std::string_view pattern;
   SplitScanFn scan;
   bool tiles;  // see SplitScanner::tiles
+  SplitScanIntoFn scan_into = nullptr;
 };
 
 // DeepSeek-V3's three patterns (its file has CR and LF as raw characters in classes).
@@ -29,9 +30,9 @@ constexpr std::string_view kDeepSeekWords =
 // One row per hand-written scanner; a pattern not listed here runs in Oniguruma.
 constexpr ScannerEntry kScanners[] = {
     {R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
-     scanners::ScanCl100k, true},
+     scanners::ScanCl100k, true, scanners::ScanCl100kInto},
     {R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
-     scanners::ScanQwen2, true},
+     scanners::ScanQwen2, true, scanners::ScanQwen2Into},
     // gpt-oss
     {R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
      scanners::ScanO200k, true},
@@ -72,7 +73,7 @@ std::vector<std::vector<std::string_view>> SequenceScannerPatterns() {
 SplitScanner FindSplitScanner(std::string_view pattern) {
   if (pattern.empty()) return {};
   for (const auto& entry : kScanners)
-    if (entry.pattern == pattern) return {entry.scan, entry.tiles};
+    if (entry.pattern == pattern) return {entry.scan, entry.tiles, entry.scan_into};
   return {};
 }
 

@@ -16,12 +16,16 @@ namespace triton_studio::tok {
 // Appends to `matches`, in order, the [begin, end) byte ranges of the pattern's successive
 // leftmost non-overlapping matches in `text` (valid UTF-8), as Oniguruma's search loop finds them.
 using SplitScanFn = void (*)(std::string_view text, std::vector<Range>& matches);
+// The same matches written to out[], which has room for text.size() + PreTokenizer::kScanIntoSlack;
+// returns how many.
+using SplitScanIntoFn = size_t (*)(std::string_view text, Range* out);
 
 struct SplitScanner {
   SplitScanFn scan = nullptr;  // nullptr: none, the regex engine must run the pattern
   // The matches always tile the text (every character starts a match): an Isolated Split may take
   // them as its pieces without checking. The fuzzer and tests hold each scanner that says so to it.
   bool tiles = false;
+  SplitScanIntoFn scan_into = nullptr;  // nullptr: only `scan`
 };
 
 // True when `matches` are non-empty, adjacent and cover [0, size): a Split has nothing between

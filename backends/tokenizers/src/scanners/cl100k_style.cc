@@ -115,11 +115,11 @@ size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_
 
 // The Oniguruma search, piece by piece: ASCII text decided on byte kinds alone (the common piece
 // is a word, or a word after one space or punctuation character); anything that reaches a
-// non-ASCII character where it matters goes to PieceEnd. Pieces go through a PieceWriter.
-template <int kMaxDigits>
-void Scan(std::string_view text, std::vector<Range>& matches) {
+// non-ASCII character where it matters goes to PieceEnd. Pieces go through a PieceWriter or a
+// PieceArray.
+template <int kMaxDigits, typename Pieces>
+void Scan(std::string_view text, Pieces& pieces) {
   const size_t n = text.size();
-  PieceWriter pieces(matches);
   size_t i = 0;
   [[maybe_unused]] size_t try_from = 0;  // where the next block may begin
   while (i < n) {
@@ -163,7 +163,23 @@ void Scan(std::string_view text, std::vector<Range>& matches) {
 
 }  // namespace
 
-void ScanCl100k(std::string_view text, std::vector<Range>& matches) { Scan<3>(text, matches); }
-void ScanQwen2(std::string_view text, std::vector<Range>& matches) { Scan<1>(text, matches); }
+void ScanCl100k(std::string_view text, std::vector<Range>& matches) {
+  PieceWriter pieces(matches);
+  Scan<3>(text, pieces);
+}
+void ScanQwen2(std::string_view text, std::vector<Range>& matches) {
+  PieceWriter pieces(matches);
+  Scan<1>(text, pieces);
+}
+size_t ScanCl100kInto(std::string_view text, Range* out) {
+  PieceArray pieces(out);
+  Scan<3>(text, pieces);
+  return pieces.size();
+}
+size_t ScanQwen2Into(std::string_view text, Range* out) {
+  PieceArray pieces(out);
+  Scan<1>(text, pieces);
+  return pieces.size();
+}
 
 }  // namespace triton_studio::tok::scanners

@@ -1,6 +1,7 @@
 // Scanners for the cl100k-style Split patterns (split_scanner.cc registers them by pattern).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -12,5 +13,8 @@ namespace triton_studio::tok::scanners {
 void ScanCl100k(std::string_view text, std::vector<Range>& matches);
 // Qwen2, Qwen2.5, Qwen3: the same with \p{N} instead of \p{N}{1,3}.
 void ScanQwen2(std::string_view text, std::vector<Range>& matches);
+// The same into out[] (SplitScanIntoFn).
+size_t ScanCl100kInto(std::string_view text, Range* out);
+size_t ScanQwen2Into(std::string_view text, Range* out);
 
 }  // namespace triton_studio::tok::scanners

@@ -208,7 +208,7 @@ struct PieceBlock {
 }
 
 // A scanner's pieces on their way to `out` through a PieceBlock, and the step the block scanners
-// share: try a 64-byte block where one may begin.
+// share: try a 64-byte block where one may begin. (PieceArray is the same for an array.)
 class PieceWriter {
  public:
   using Piece = PieceBlock::Piece;
@@ -247,6 +247,35 @@ class PieceWriter {
   PieceBlock block_;
   Piece* piece_ = block_.pieces;
   std::vector<Piece>& out_;
+};
+
+// A scanner's pieces written straight into an array, for a caller that has room for them (a text
+// has at most one piece per byte: no piece is empty). A batch of texts gets its pieces without the
+// copy from a block on the stack to a vector (3% of a warm Llama-3.1 pass).
+class PieceArray {
+ public:
+  using Piece = PieceBlock::Piece;
+  explicit PieceArray(Piece* out) : first_(out), piece_(out) {}
+  PieceArray(const PieceArray&) = delete;
+  PieceArray& operator=(const PieceArray&) = delete;
+
+  void Push(size_t begin, size_t end) { *piece_++ = {static_cast<uint32_t>(begin), static_cast<uint32_t>(end)}; }
+  void Flush() {}
+  template <typename AsciiPieces>
+  bool Block(AsciiPieces ascii_pieces, std::string_view text, size_t& i, size_t& try_from) {
+    if (i < try_from) return false;
+    size_t m = 0;
+    const size_t next = ascii_pieces(text, i, piece_, m, try_from);
+    piece_ += m;
+    if (next == i) return false;
+    i = next;
+    return true;
+  }
+  size_t size() const { return static_cast<size_t>(piece_ - first_); }
+
+ private:
+  Piece* const first_;
+  Piece* piece_;
 };
 
 }  // namespace triton_studio::tok::scanners
