@@ -35,7 +35,7 @@ constexpr ScannerEntry kScanners[] = {
      scanners::ScanQwen2, true, scanners::ScanQwen2Into},
     // gpt-oss
     {R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
-     scanners::ScanO200k, true},
+     scanners::ScanO200k, true, scanners::ScanO200kInto},
     // DeepSeek-V3 (a Sequence of these three)
     {kDeepSeekDigits, scanners::ScanDigits1To3, false},
     {kDeepSeekCjk, scanners::ScanCjkKana, false},
@@ -47,11 +47,13 @@ constexpr ScannerEntry kScanners[] = {
 struct SequenceEntry {
   std::vector<std::string_view> patterns;
   SplitScanFn scan;
+  SplitScanIntoFn scan_into;
 };
 
 const std::vector<SequenceEntry>& SequenceScanners() {
   static const std::vector<SequenceEntry> entries = {
-      {{kDeepSeekDigits, kDeepSeekCjk, kDeepSeekWords}, scanners::ScanDeepSeekSequence},
+      {{kDeepSeekDigits, kDeepSeekCjk, kDeepSeekWords}, scanners::ScanDeepSeekSequence,
+       scanners::ScanDeepSeekSequenceInto},
   };
   return entries;
 }
@@ -79,7 +81,7 @@ SplitScanner FindSplitScanner(std::string_view pattern) {
 
 SplitScanner FindSequenceScanner(const std::vector<std::string_view>& patterns) {
   for (const auto& entry : SequenceScanners())
-    if (entry.patterns == patterns) return {entry.scan, true};
+    if (entry.patterns == patterns) return {entry.scan, true, entry.scan_into};
   return {};
 }
 

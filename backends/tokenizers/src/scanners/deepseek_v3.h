@@ -1,6 +1,7 @@
 // Scanners for DeepSeek-V3's three Split patterns (split_scanner.cc registers them by pattern).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -18,5 +19,7 @@ void ScanDeepSeekWords(std::string_view text, std::vector<Range>& matches);
 // The three above as DeepSeek-V3's Sequence runs them, each an Isolated Split of the pieces the
 // one before left: every resulting piece, in order (they tile the text).
 void ScanDeepSeekSequence(std::string_view text, std::vector<Range>& pieces);
+// The same into out[] (SplitScanIntoFn).
+size_t ScanDeepSeekSequenceInto(std::string_view text, Range* out);
 
 }  // namespace triton_studio::tok::scanners

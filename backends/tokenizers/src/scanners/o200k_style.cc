@@ -145,15 +145,13 @@ size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_
 }
 #endif
 
-}  // namespace
-
 // The Oniguruma search, piece by piece: ASCII text decided on byte kinds alone (the common piece
 // is a word, or a word after one space or punctuation character); anything that reaches a
 // non-ASCII character where it matters goes to PieceEnd. ASCII text goes a block at a time
-// (AsciiPieces) where it can; pieces go through a PieceWriter.
-void ScanO200k(std::string_view text, std::vector<Range>& matches) {
+// (AsciiPieces) where it can; pieces go through a PieceWriter or a PieceArray.
+template <typename Pieces>
+void Scan(std::string_view text, Pieces& pieces) {
   const size_t n = text.size();
-  PieceWriter pieces(matches);
   size_t i = 0;
   [[maybe_unused]] size_t try_from = 0;  // where the next block may begin
   while (i < n) {
@@ -190,6 +188,18 @@ void ScanO200k(std::string_view text, std::vector<Range>& matches) {
     i = end;
   }
   pieces.Flush();
+}
+
+}  // namespace
+
+void ScanO200k(std::string_view text, std::vector<Range>& matches) {
+  PieceWriter pieces(matches);
+  Scan(text, pieces);
+}
+size_t ScanO200kInto(std::string_view text, Range* out) {
+  PieceArray pieces(out);
+  Scan(text, pieces);
+  return pieces.size();
 }
 
 }  // namespace triton_studio::tok::scanners
