@@ -211,32 +211,27 @@ const char* AsciiPieces(std::string_view text, const char* p, uint32_t at, Piece
 }
 #endif
 
-}  // namespace
-
-void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint32_t, uint32_t>>& out) {
-  scanners::PieceBlock block;
-  scanners::PieceBlock::Piece* piece = block.pieces;
-  const auto room_for = [&](size_t n) {
-    if (piece + n > block.pieces + scanners::PieceBlock::kSize) {
-      scanners::AppendBlock(block, piece, out);
-      piece = block.pieces;
-    }
-  };
+// The search with its pieces through a PieceWriter or a PieceArray, offset by `base`.
+template <typename Pieces>
+void Split(std::string_view text, uint32_t base, Pieces& pieces) {
   const char* const end = text.data() + text.size();
   const uintptr_t bias = reinterpret_cast<uintptr_t>(text.data()) - base;  // text pointer - bias = offset
-  [[maybe_unused]] const char* try_from = text.data();  // where the next block may begin
   const auto offset = [bias](const char* p) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p) - bias); };
+#if defined(__SSE2__)
+  // The block step by indices, as the writers take it.
+  const auto block = [&](std::string_view t, size_t i, scanners::PieceBlock::Piece* out, size_t& m, size_t& try_i) {
+    const char* try_p = t.data() + try_i;
+    const char* next = AsciiPieces(t, t.data() + i, offset(t.data() + i), out, m, try_p);
+    try_i = static_cast<size_t>(try_p - t.data());
+    return static_cast<size_t>(next - t.data());
+  };
+  size_t try_from = 0;  // where the next block may begin
+#endif
   for (const char* p = text.data(); p < end;) {
 #if defined(__SSE2__)
-    if (p >= try_from) {
-      room_for(65);
-      size_t m = 0;
-      const char* next = AsciiPieces(text, p, offset(p), piece, m, try_from);
-      piece += m;
-      if (next != p) {
-        p = next;
-        continue;
-      }
+    if (size_t i = static_cast<size_t>(p - text.data()); pieces.Block(block, text, i, try_from)) {
+      p = text.data() + i;
+      continue;
     }
 #endif
     // The first character (or, after a single space, the second) picks the alternative.
@@ -262,11 +257,23 @@ void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint3
     } else {
       q = MultiPieceEnd(p, end);
     }
-    room_for(1);
-    *piece++ = {offset(p), offset(q)};
+    pieces.Push(offset(p), offset(q));
     p = q;
   }
-  scanners::AppendBlock(block, piece, out);
+  pieces.Flush();
+}
+
+}  // namespace
+
+void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint32_t, uint32_t>>& out) {
+  scanners::PieceWriter pieces(out);
+  Split(text, base, pieces);
+}
+
+size_t SplitGpt2Into(std::string_view text, std::pair<uint32_t, uint32_t>* out) {
+  scanners::PieceArray pieces(out);
+  Split(text, 0, pieces);
+  return pieces.size();
 }
 
 }  // namespace triton_studio::tok::byte_level

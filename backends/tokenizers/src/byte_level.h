@@ -26,5 +26,8 @@ inline constexpr std::string_view kGpt2Pattern = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p
 // Splits valid UTF-8 `text` as Oniguruma's search loop does with kGpt2Pattern (leftmost
 // alternative wins), appending [begin, end) byte ranges offset by `base`.
 void SplitGpt2(std::string_view text, uint32_t base, std::vector<std::pair<uint32_t, uint32_t>>& out);
+// The same into out[], with room for text.size() + PreTokenizer::kScanIntoSlack ranges, offsets
+// from 0; returns how many.
+size_t SplitGpt2Into(std::string_view text, std::pair<uint32_t, uint32_t>* out);
 
 }  // namespace triton_studio::tok::byte_level

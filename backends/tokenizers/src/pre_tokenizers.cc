@@ -80,7 +80,8 @@ class ByteLevel final : public PreTokenizer {
   AsScan AsScanner() const override {
     if (add_prefix_space_) return {};
     if (!use_regex_) return {nullptr, true};
-    return {[](std::string_view text, std::vector<Range>& out) { byte_level::SplitGpt2(text, 0, out); }, false};
+    return {[](std::string_view text, std::vector<Range>& out) { byte_level::SplitGpt2(text, 0, out); }, false,
+            byte_level::SplitGpt2Into};
   }
 
  private:
