@@ -260,15 +260,8 @@ bool HfTokenizer::CollectScanned(std::string_view text, FlatBatch& batch) const 
   const auto add_span = [&](std::string_view span) {
     Range* const out = batch.Room(span.size() + PreTokenizer::kScanIntoSlack);
     size_t count = 1;
-    if (scan_.scan_into != nullptr) {
-      count = scan_.scan_into(span, out);
-    } else if (scan_.scan != nullptr) {
-      thread_local std::vector<Range> ranges;
-      ranges.clear();
-      scan_.scan(span, ranges);
-      count = ranges.size();
-      if (count != 0) std::memcpy(static_cast<void*>(out), ranges.data(), count * sizeof(Range));
-      if (ranges.capacity() > (1 << 16)) ranges = {};
+    if (scan_.scan != nullptr) {
+      count = scan_.scan(span, out);
     } else {
       out[0] = {0, static_cast<uint32_t>(span.size())};
     }

@@ -80,8 +80,7 @@ class ByteLevel final : public PreTokenizer {
   AsScan AsScanner() const override {
     if (add_prefix_space_) return {};
     if (!use_regex_) return {nullptr, true};
-    return {[](std::string_view text, std::vector<Range>& out) { byte_level::SplitGpt2(text, 0, out); }, false,
-            byte_level::SplitGpt2Into};
+    return {byte_level::SplitGpt2Into, false};
   }
 
  private:
@@ -239,8 +238,8 @@ class Split final : public PreTokenizer {
   }
   // PreTokenize's fast path below, for every span.
   AsScan AsScanner() const override {
-    if (behavior_ != Behavior::kIsolated || scanner_.scan == nullptr || !scanner_.tiles) return {};
-    return {scanner_.scan, false, scanner_.scan_into};
+    if (behavior_ != Behavior::kIsolated || scanner_.scan_into == nullptr || !scanner_.tiles) return {};
+    return {scanner_.scan_into, false};
   }
   void PreTokenize(Pieces& pieces) const override {
     // Per-thread scratch, and room for the output: growing these from empty on every call was a

@@ -44,13 +44,11 @@ class PreTokenizer {
   virtual bool ByteLevelOutput() const { return false; }
   // What PreTokenize does to a span's one whole range, when that is a scanner's matches as they
   // are (they tile the span; nothing rewritten): EncodeFlat then calls the scanner alone, without
-  // the Pieces round trip. `identity`: it splits nothing.
+  // the Pieces round trip, into its batch's array of ranges. `identity`: it splits nothing.
   struct AsScan {
-    void (*scan)(std::string_view text, std::vector<Range>& matches) = nullptr;  // appends
+    // Writes the matches to `out`, which has room for text.size() + kScanIntoSlack; returns how many.
+    size_t (*scan)(std::string_view text, Range* out) = nullptr;
     bool identity = false;
-    // The same scanner into an array with room for text.size() + kScanIntoSlack ranges; returns
-    // how many it wrote. nullptr: only `scan`.
-    size_t (*scan_into)(std::string_view text, Range* out) = nullptr;
   };
   static constexpr size_t kScanIntoSlack = 65;
   virtual AsScan AsScanner() const { return {}; }

@@ -8,6 +8,7 @@
 
 #include "byte_level.h"
 #include "onig_regex.h"
+#include "pre_tokenizers.h"
 #include "split_reference.h"
 
 namespace triton_studio::tok {
@@ -87,6 +88,21 @@ TEST(ByteLevelSplit, PiecesReadAsThePatternSays) {
   EXPECT_EQ(Pieces("DON'T 'x"), (std::vector<std::string>{"DON", "'", "T", " '", "x"}));
   // Only U+0020 leads: a tab or NBSP before a word is white space of its own.
   EXPECT_EQ(Pieces("a\tb\xC2\xA0" "c"), (std::vector<std::string>{"a", "\t", "b", "\xC2\xA0", "c"}));
+}
+
+// The form a batch of texts calls: the same ranges in an array with room for the text's bytes and
+// PreTokenizer::kScanIntoSlack more, nothing written past them.
+TEST(ByteLevelSplit, IntoAnArrayWritesWhatItAppends) {
+  uint64_t state = 0x5851F42D4C957F2DULL;
+  const Range unwritten{0xDEADBEEF, 0xDEADBEEF};
+  for (int round = 0; round < 2000; ++round) {
+    const std::string text = reference::RandomScannerText(state, 300, round % 2 == 0);
+    std::vector<Range> out(text.size() + PreTokenizer::kScanIntoSlack, unwritten);
+    const size_t count = byte_level::SplitGpt2Into(text, out.data());
+    ASSERT_EQ(std::vector<Range>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(count)), Split(text))
+        << "on: " << text;
+    for (size_t k = count; k < out.size(); ++k) ASSERT_EQ(out[k], unwritten) << k;
+  }
 }
 
 TEST(ByteLevelSplit, OffsetsAreShiftedByBase) {

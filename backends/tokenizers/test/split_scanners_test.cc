@@ -220,6 +220,37 @@ TEST(SplitScanners, ScannersAppendAfterWhatMatchesHolds) {
   }
 }
 
+// The form a batch of texts calls (scan_into, through PreTokenizer::AsScan): the ranges `scan`
+// appends, written into an array with room for text.size() + kScanIntoSlack, and nothing past
+// them (one-letter words are a piece every two bytes).
+TEST(SplitScanners, ScannersIntoAnArrayWriteWhatTheyAppend) {
+  std::vector<SplitScanner> scanners;
+  for (const std::string_view pattern : SplitScannerPatterns())
+    if (FindSplitScanner(pattern).scan_into != nullptr) scanners.push_back(FindSplitScanner(pattern));
+  for (const auto& patterns : SequenceScannerPatterns()) scanners.push_back(FindSequenceScanner(patterns));
+  ASSERT_EQ(scanners.size(), 4u);  // cl100k, Qwen2, o200k, DeepSeek-V3's sequence
+  std::vector<std::string> texts(std::begin(kTricky), std::end(kTricky));
+  texts.emplace_back();
+  std::string many;
+  for (int i = 0; i < 3000; ++i) many += i % 7 ? " a" : "\n1";
+  texts.push_back(many);
+  uint64_t state = 0x94D049BB133111EBULL;
+  for (int round = 0; round < 2000; ++round) texts.push_back(reference::RandomScannerText(state, 300, round % 2 == 0));
+  const Range unwritten{0xDEADBEEF, 0xDEADBEEF};
+  for (const SplitScanner& scanner : scanners) {
+    ASSERT_NE(scanner.scan_into, nullptr);
+    for (const std::string& text : texts) {
+      std::vector<Range> want;
+      scanner.scan(text, want);
+      std::vector<Range> out(text.size() + PreTokenizer::kScanIntoSlack, unwritten);
+      const size_t count = scanner.scan_into(text, out.data());
+      ASSERT_EQ(std::vector<Range>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(count)), want)
+          << "on: " << nlohmann::json(text).dump();
+      for (size_t k = count; k < out.size(); ++k) ASSERT_EQ(out[k], unwritten) << k;
+    }
+  }
+}
+
 // The Split nodes exactly as the tokenizer.json files of Llama-3.1, Qwen3, gpt-oss and DeepSeek-V3
 // hold them (JSON escapes and all): their patterns must select a scanner, or those files silently
 // fall back to Oniguruma.
