@@ -237,22 +237,41 @@ size_t NextNumberOrCjk(std::string_view text, size_t p) {
 //   last byte and neither a digit (the haystack's end, where `\s+(?!\S)` keeps the run whole) nor
 //   white space follows.
 // A lead is white space but CR/LF, or a control character, before a letter (`[^\r\n\p{L}\p{P}\p{S}]?`),
-// or punctuation that begins a piece before a letter (`[!"#…~][A-Za-z]+`).
-// Appends the pieces that begin in text[i, i + 64) and are decided by ASCII bytes to out[m...];
-// returns where the next piece begins, or i when none could be decided (`try_from` is then past
-// the block's last non-ASCII byte).
+// or ASCII punctuation that begins a piece before an ASCII letter (`[!"#…~][A-Za-z]+`).
+// A non-ASCII letter or mark is a run of letter bytes, non-ASCII punctuation or a symbol a run of
+// punctuation bytes (AsciiBlock::TakeCharacters): in `[\p{L}\p{M}]+` and ` ?[\p{P}\p{S}]+` they
+// are of a kind with the ASCII ones, and the one rule that tells them apart is the first
+// alternative's: its run is ASCII letters, so a non-ASCII letter or mark after such a run begins a
+// piece. Numbers, CJK and kana (the other Splits' edges), white space and other characters beyond
+// ASCII are left undecided.
+// Appends the pieces that begin in text[i, i + 64) and are decided there to out[m...]; returns
+// where the next piece begins, or i when none could be decided (`try_from` is then past the
+// block's last undecided character).
 size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
   AsciiBlock b(text, i, kWithControls);
+  const uint64_t ascii_letter = b.letter, ascii_punct = b.other & ~b.control;
   if (b.high != 0) {
-    try_from = i + b.after_high;
-    if (b.limit == 0) return i;
+    b.TakeCharacters(text, i, [](std::string_view s, size_t at, size_t& length) {
+      const char32_t c = DecodeAt(s, at, length);
+      const uint16_t k = ClassOf(c);
+      if (InCjkKana(c) || (k & kNumber)) return AsciiBlock::Taken::kUndecided;
+      if (k & (kLetter | kMark)) return AsciiBlock::Taken::kLetter;
+      return k & (kPunct | kSymbol) ? AsciiBlock::Taken::kOther : AsciiBlock::Taken::kUndecided;
+    });
+    if (b.high != 0) {
+      try_from = i + b.after_high;
+      if (b.limit == 0) return i;
+    }
   }
   const uint64_t punct = b.other & ~b.control, gap = b.white & ~b.crlf;
   const uint64_t p_punct = punct << 1, p_white = b.white << 1, n_letter = b.letter >> 1;
   const uint64_t punct_start = punct & ~p_punct & ~(b.blank << 1);
   const uint64_t unmatched = b.control & ~n_letter;
-  const uint64_t lead = (gap | b.control | punct_start) & n_letter;
-  uint64_t starts = b.letter & ~(b.letter << 1) & ~(lead << 1);
+  const uint64_t punct_lead = punct_start & ascii_punct & (ascii_letter >> 1);
+  const uint64_t lead = ((gap | b.control) & n_letter) | punct_lead;
+  // After the ASCII letters a punctuation lead took: adding a run's first bit carries past it.
+  const uint64_t after_led = (ascii_letter + (punct_lead << 1)) & ~ascii_letter;
+  uint64_t starts = (b.letter & ~(b.letter << 1) & ~(lead << 1)) | (b.letter & after_led);
   starts |= punct_start | (b.control & (n_letter | ~(unmatched << 1)));
   starts |= b.crlf & ~p_punct & ~p_white;
   starts |= AsciiBlock::ThreeDigitGroups(b.digit);
