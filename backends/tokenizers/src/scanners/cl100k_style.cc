@@ -69,7 +69,7 @@ inline size_t LettersEnd(std::string_view s, size_t p) {
 // (n when the text's last piece was appended), or i when none could be decided (an undecided
 // character too close); `try_from` is then past the block's last such character.
 template <int kMaxDigits>
-size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
+[[gnu::always_inline]] inline size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
   AsciiBlock b(text, i);
   if (b.high != 0) {
     b.TakeCharacters(text, i, [](std::string_view s, size_t at, size_t& length) {

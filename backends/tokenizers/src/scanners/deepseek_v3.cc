@@ -247,7 +247,7 @@ size_t NextNumberOrCjk(std::string_view text, size_t p) {
 // Appends the pieces that begin in text[i, i + 64) and are decided there to out[m...]; returns
 // where the next piece begins, or i when none could be decided (`try_from` is then past the
 // block's last undecided character).
-size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
+[[gnu::always_inline]] inline size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
   AsciiBlock b(text, i, kWithControls);
   const uint64_t ascii_letter = b.letter, ascii_punct = b.other & ~b.control;
   if (b.high != 0) {

@@ -107,7 +107,7 @@ __attribute__((always_inline)) inline size_t AsciiWordEnd(std::string_view s, si
 // Appends the pieces that begin in text[i, i + 64) and are decided by ASCII bytes to out[m...];
 // returns where the next piece begins, or i when none could be decided (`try_from` is then past
 // the block's last non-ASCII byte).
-size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
+[[gnu::always_inline]] inline size_t AsciiPieces(std::string_view text, size_t i, Range* out, size_t& m, size_t& try_from) {
   AsciiBlock b(text, i, kWithUpperAndSlash);
   if (b.high != 0) {
     try_from = i + b.after_high;
