@@ -23,11 +23,11 @@ namespace triton_studio::tok::scanners {
 
 struct AsciiBlock;
 
-// Whether this CPU runs AVX2 (every x86-64 server CPU since 2013 and 2015); asked once.
-inline bool HasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
+// Whether this CPU runs AVX2 (every x86-64 server CPU since 2013 and 2015); asked once, at load
+// (a function-local static was a guard test per 64-byte block). __builtin_cpu_init first: this
+// runs among the constructors, possibly before libgcc's own.
+inline const bool kHasAvx2 = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
+inline bool HasAvx2() { return kHasAvx2; }
 
 // The classes of the 64 bytes at p into `block`'s masks: sixteen bytes a step, or, with AVX2, 32
 // (half the instructions). A range is a wrapping subtraction and an unsigned saturation
