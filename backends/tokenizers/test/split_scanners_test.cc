@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "onig_regex.h"
+#include "scanners/ascii_block.h"
 #include "scanners/char_classes.h"
 #include "scanners/scan_parts.h"
 #include "split_reference.h"
@@ -202,6 +203,33 @@ TEST(SplitScanners, TheAsciiFastPathsAgreeWithTheClassTable) {
     }
   }
 }
+
+#if defined(__SSE2__)
+// The block classification by 16 bytes (CPUs without AVX2) and by 32 give the same masks: on an
+// AVX2 machine only the second runs in the scanners, so the first is held to it here, every byte
+// value in every position.
+TEST(SplitScanners, TheSse2AndAvx2BlockClassificationsAgree) {
+  if (!scanners::HasAvx2()) GTEST_SKIP() << "no AVX2 on this CPU";
+  const auto masks = [](const scanners::AsciiBlock& b) {
+    return std::vector<uint64_t>{b.letter, b.digit, b.blank, b.white, b.crlf, b.apostrophe, b.high, b.control, b.upper, b.slash};
+  };
+  uint64_t state = 0xBF58476D1CE4E5B9ULL;
+  for (int round = 0; round < 20000; ++round) {
+    alignas(32) char bytes[64];
+    for (char& c : bytes) {
+      state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+      c = static_cast<char>(round % 2 ? state % 256 : 32 + state % 96);  // any byte, or printable ASCII
+    }
+    constexpr unsigned kAll = scanners::kControlClass | scanners::kUpperClass | scanners::kSlashClass;
+    scanners::AsciiBlock sse2(" ", 0), avx2(" ", 0);  // then cleared: the classifiers OR into the masks
+    for (scanners::AsciiBlock* b : {&sse2, &avx2})
+      b->letter = b->digit = b->blank = b->white = b->crlf = b->apostrophe = b->high = b->control = b->upper = b->slash = 0;
+    scanners::ClassifySse2<kAll>(bytes, sse2);
+    scanners::ClassifyAvx2<kAll>(bytes, avx2);
+    ASSERT_EQ(masks(sse2), masks(avx2)) << "round " << round;
+  }
+}
+#endif
 
 // A scanner appends after what `matches` holds, however many pieces the text has (one-letter
 // words: a piece every two bytes).
