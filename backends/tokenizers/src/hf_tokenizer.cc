@@ -256,7 +256,10 @@ void HfTokenizer::AddSpan(Pieces& pieces, std::vector<uint32_t>& ids, FlatBatch*
 }
 
 bool HfTokenizer::CollectScanned(std::string_view text, FlatBatch& batch) const {
-  if (text.size() > UINT32_MAX / 2 || !utf8::IsValid(text) || (normalizer_ && !normalizer_->Keeps(text))) return false;
+  // Room is a range per byte (8 bytes a byte, zero-filled once): a text over 1 MiB goes through
+  // the pre-tokenizer, whose ranges grow with its pieces.
+  constexpr size_t kMaxInPlace = size_t{1} << 20;
+  if (text.size() > kMaxInPlace || !utf8::IsValid(text) || (normalizer_ && !normalizer_->Keeps(text))) return false;
   const auto add_span = [&](std::string_view span) {
     Range* const out = batch.Room(span.size() + PreTokenizer::kScanIntoSlack);
     size_t count = 1;

@@ -104,7 +104,7 @@ class HfTokenizer final : public Tokenizer {
   void AddSpan(Pieces& pieces, std::vector<uint32_t>& ids, FlatBatch* batch) const;
   // EncodeSequence into `batch` for a tokenizer whose pipeline is added tokens and one scanner
   // (scan_): the same spans without the layers between. False, with nothing collected, for text
-  // that needs them (invalid UTF-8, text the normalizer changes).
+  // that needs them (invalid UTF-8, text the normalizer changes) or is over 1 MiB.
   bool CollectScanned(std::string_view text, FlatBatch& batch) const;
   void EncodeText(std::string_view text, bool at_input_start, std::vector<uint32_t>& ids,
                   std::vector<SplitEnd>* splits = nullptr, FlatBatch* batch = nullptr) const;

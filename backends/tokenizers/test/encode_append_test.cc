@@ -58,8 +58,8 @@ TEST(EncodeAppend, TokenizerJsonTruncationAndPaddingApplyPerText) {
 
 namespace {
 // Texts that take every way through EncodeFlat: added tokens inside and around text, invalid UTF-8
-// (repaired into text of its own), empty texts, a text longer than a flush, and enough short ones
-// to cross several flushes.
+// (repaired into text of its own), empty texts, a text longer than a flush, one over the 1 MiB
+// a batch scans in place, and enough short ones to cross several flushes.
 std::vector<std::string> FlatTexts() {
   std::vector<std::string> texts = kTexts;
   texts.push_back("before<|endoftext|>after<|eot_id|><|begin_of_text|>x<|im_start|>user\nhi<|im_end|>");
@@ -69,6 +69,9 @@ std::vector<std::string> FlatTexts() {
   std::string long_text;
   for (int i = 0; i < 12000; ++i) long_text += "word" + std::to_string(i % 97) + (i % 13 ? " " : ".\n");
   texts.push_back(long_text);
+  std::string huge;
+  while (huge.size() <= (size_t{1} << 20)) huge += long_text;
+  texts.push_back(huge);
   for (int i = 0; i < 6000; ++i) texts.push_back("short text " + std::to_string(i) + (i % 7 ? "" : " <s> ünï"));
   return texts;
 }
