@@ -174,11 +174,14 @@ inline size_t ContractionLength(const char* p, const char* end) {
 }
 
 #if defined(__SSE2__)
-// The pieces that begin in the 64 bytes at p in `text` (p begins one) and are decided by ASCII bytes
+// The pieces that begin in the 64 bytes at p in `text` (p begins one) and are decided there
 // (scanners/ascii_block.h): writes them to out[m...], offsets from `at` (p's), and returns where
 // the next piece begins (`end` when the text's last piece was written), or p when none could be
-// decided (a non-ASCII byte too close); `try_from` is then past the block's last non-ASCII byte.
-// In ASCII the pattern's choices are local; a byte begins a piece when (P: the byte before):
+// decided (non-ASCII white space too close); `try_from` is then past the block's last such
+// character. A non-ASCII letter, number or other is a run of bytes of its kind
+// (AsciiBlock::TakeCharacters): the rules below look only at the byte before a character's first
+// (and, for white space, at the byte after it), so they hold character by character.
+// The pattern's choices are local; a byte begins a piece when (P: the byte before):
 // - a letter, digit or other: P is not of its kind and not ' ' (` ?X+`: a space before a run
 //   leads it: the last space of a run always begins a piece), or a contraction ended there;
 // - white space: P is not white space, or it is the last of its run and a non-space follows
@@ -186,12 +189,29 @@ inline size_t ContractionLength(const char* p, const char* end) {
 // A contraction ('s 't 're 've 'm 'll 'd) is an apostrophe that begins a piece (P neither other
 // nor ' '), then its letters.
 template <typename Piece>
-const char* AsciiPieces(std::string_view text, const char* p, uint32_t at, Piece* out, size_t& m, const char*& try_from) {
+[[gnu::always_inline]] inline const char* AsciiPieces(std::string_view text, const char* p, uint32_t at, Piece* out,
+                                                      size_t& m, const char*& try_from) {
   const char* const end = text.data() + text.size();
   scanners::AsciiBlock b(text, static_cast<size_t>(p - text.data()));
   if (b.high != 0) {
-    try_from = p + b.after_high;
-    if (b.limit == 0) return p;
+    const Kind* const bmp = BmpKinds();
+    b.TakeCharacters(text, static_cast<size_t>(p - text.data()), [bmp](std::string_view s, size_t i, size_t& length) {
+      using Taken = scanners::AsciiBlock::Taken;
+      switch (KindAt(s.data() + i, length, bmp)) {
+        case kLetter:
+          return Taken::kLetter;
+        case kNumber:
+          return Taken::kDigit;
+        case kOther:
+          return Taken::kOther;
+        default:
+          return Taken::kUndecided;  // white space
+      }
+    });
+    if (b.high != 0) {
+      try_from = p + b.after_high;
+      if (b.limit == 0) return p;
+    }
   }
   const uint64_t p_blank = b.blank << 1, p_other = b.other << 1;
   uint64_t after_contraction = 0, inside_contraction = 0;

@@ -114,13 +114,14 @@ struct AsciiBlock {
   }
 
   // What a scanner's rules make of a non-ASCII character (TakeCharacters).
-  enum class Taken { kLetter, kOther, kUndecided };
+  enum class Taken { kLetter, kDigit, kOther, kUndecided };
   // Takes the block's non-ASCII characters, from its first up to the first one that
   // `classify(text, at, length)` leaves undecided (text[i]: the block's first byte): a letter's
-  // bytes as letters, an other's (a mark, punctuation, a symbol) as others, each byte after a
-  // character's first in `cont`; and decides as far as that character. For a scanner whose rules
-  // treat every letter alike and every other alike, a character of several bytes is then a run of
-  // its class that only its first byte can begin a piece in (a rule that looks at the character
+  // bytes as letters, a number's as digits (for a pattern whose numbers are runs of any length),
+  // an other's (a mark, punctuation, a symbol) as others, each byte after a character's first in
+  // `cont`; and decides as far as that character. For a scanner whose rules treat every letter
+  // alike, and every number and every other, a character of several bytes is then a run of its
+  // class that only its first byte can begin a piece in (a rule that looks at the character
   // before a character's last byte reads it through Spread). Without this, one accented letter or
   // combining mark sent the rest of its block to the piece-by-piece search.
   template <typename Classify>
@@ -132,7 +133,7 @@ struct AsciiBlock {
       const Taken taken = classify(text, i + j, length);
       if (taken == Taken::kUndecided) break;
       const uint64_t bits = ((1ULL << length) - 1) << j;  // a character the block cuts loses its top bits
-      (taken == Taken::kLetter ? letter : other) |= bits;
+      (taken == Taken::kLetter ? letter : taken == Taken::kDigit ? digit : other) |= bits;
       cont |= bits & (bits << 1);
       rest &= ~bits;
     }
