@@ -207,8 +207,21 @@ struct PieceBlock {
   out.insert(out.end(), block.pieces, end);
 }
 
-// A scanner's pieces on their way to `out` through a PieceBlock, and the step the block scanners
-// share: try a 64-byte block where one may begin. (PieceArray is the same for an array.)
+// The step the block scanners share, for both writers below: `ascii_pieces(text, i, piece, m,
+// try_from)` (a scanner's AsciiPieces) writes the pieces a block decides at `piece`, which moves
+// past them; true, with i where the next piece begins, when it decided any.
+template <typename AsciiPieces, typename Piece>
+inline bool TryBlock(AsciiPieces ascii_pieces, std::string_view text, size_t& i, size_t& try_from, Piece*& piece) {
+  size_t m = 0;
+  const size_t next = ascii_pieces(text, i, piece, m, try_from);
+  piece += m;
+  if (next == i) return false;
+  i = next;
+  return true;
+}
+
+// A scanner's pieces on their way to `out` through a PieceBlock. (PieceArray is the same for an
+// array.)
 class PieceWriter {
  public:
   using Piece = PieceBlock::Piece;
@@ -220,24 +233,17 @@ class PieceWriter {
     Room(1);
     *piece_++ = {static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
   }
-  // Appends what the block holds to `out` (before anything is appended to it directly, and last).
+  // Appends what the block holds to `out`: a scanner's last step.
   void Flush() {
     AppendBlock(block_, piece_, out_);
     piece_ = block_.pieces;
   }
-  // When i >= try_from: `ascii_pieces(text, i, pieces, m, try_from)` (a scanner's AsciiPieces)
-  // writes the pieces a block decides; true, with i where the next piece begins, when it decided
-  // any.
+  // TryBlock when a block may begin at i (i >= try_from).
   template <typename AsciiPieces>
   bool Block(AsciiPieces ascii_pieces, std::string_view text, size_t& i, size_t& try_from) {
     if (i < try_from) return false;
     Room(65);  // a block's pieces, and the text's last
-    size_t m = 0;
-    const size_t next = ascii_pieces(text, i, piece_, m, try_from);
-    piece_ += m;
-    if (next == i) return false;
-    i = next;
-    return true;
+    return TryBlock(ascii_pieces, text, i, try_from, piece_);
   }
 
  private:
@@ -263,13 +269,7 @@ class PieceArray {
   void Flush() {}
   template <typename AsciiPieces>
   bool Block(AsciiPieces ascii_pieces, std::string_view text, size_t& i, size_t& try_from) {
-    if (i < try_from) return false;
-    size_t m = 0;
-    const size_t next = ascii_pieces(text, i, piece_, m, try_from);
-    piece_ += m;
-    if (next == i) return false;
-    i = next;
-    return true;
+    return i >= try_from && TryBlock(ascii_pieces, text, i, try_from, piece_);
   }
   size_t size() const { return static_cast<size_t>(piece_ - first_); }
 
